@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR Linux-OpenIB) */
+/*
+ * ib_mcgroups: persistent, refcounted InfiniBand/RoCE multicast memberships.
+ *
+ * This header is the protocol. The generic netlink family is named
+ * IB_MCG_GENL_NAME ("ib_mcgroups"), version IB_MCG_GENL_VERSION. Every
+ * request is a genetlink message whose command is one of enum ib_mcg_cmd,
+ * carrying top-level attributes from enum ib_mcg_attr. Every command has a
+ * strict per-command policy: unknown attributes, wrong lengths and values out
+ * of range are rejected with an extended ack (NLMSGERR_ATTR_MSG) naming the
+ * problem, and a rejected request changes no state.
+ *
+ * A group is (device, port, MGID). A group has holders; a holder is
+ * (owner, join state) where the owner is a free-form name of at most
+ * IB_MCG_OWNER_MAX bytes ("job:42", "slurm", "admin") and the join state is
+ * exactly one of IB_MCG_JOIN_*. A group's effective join state is the union
+ * of its holders' join states, and the group is released when its last
+ * holder leaves. A device is named by IB_MCG_A_DEV_NAME or IB_MCG_A_DEV_INDEX
+ * (the rdma device index); if both are given they must name the same device.
+ *
+ * IB_MCG_CMD_JOIN (do; CAP_NET_ADMIN)
+ *   Request:
+ *     IB_MCG_A_DEV_NAME or IB_MCG_A_DEV_INDEX   required
+ *     IB_MCG_A_PORT         u32     required, 1..number of ports
+ *     IB_MCG_A_MGID         16 B    required, network byte order; must be a
+ *                                    multicast GID (first byte 0xff) or, on
+ *                                    RoCE, an IPv4-mapped group
+ *                                    (::ffff:224.0.0.0/100)
+ *     IB_MCG_A_OWNER        string  required, 1..IB_MCG_OWNER_MAX bytes,
+ *                                    printable, NUL-terminated
+ *     IB_MCG_A_JOIN_STATE   u8      optional, one IB_MCG_JOIN_* bit;
+ *                                    default IB_MCG_JOIN_FULL
+ *     IB_MCG_A_FLAGS        u32     optional, IB_MCG_F_* bits
+ *     IB_MCG_A_QKEY         u32     optional, default IB_MCG_DEFAULT_QKEY
+ *   A join of an (owner, join state) the group already has is idempotent and
+ *   succeeds without change, provided IB_MCG_F_BOUND matches; re-joining a
+ *   bound hold from another socket, or with a different BOUND flag, fails
+ *   with -EBUSY. A join of an existing group with a different Q_Key fails
+ *   with -EINVAL. With IB_MCG_F_BOUND the hold is released automatically
+ *   when the netlink socket that made the request is closed (including when
+ *   its process exits or is killed); without it the hold lives until LEAVE.
+ *   Reply: one IB_MCG_CMD_JOIN message in the group format below.
+ *
+ * IB_MCG_CMD_LEAVE (do; CAP_NET_ADMIN)
+ *   Request: device, IB_MCG_A_PORT, IB_MCG_A_MGID, IB_MCG_A_OWNER as for
+ *   JOIN, and optionally IB_MCG_A_JOIN_STATE. With a join state, that one
+ *   hold of the owner is dropped; without, every hold of the owner on the
+ *   group is dropped. -ENOENT if the owner holds nothing matching.
+ *   Reply: one IB_MCG_CMD_LEAVE message in the group format, describing the
+ *   group after the leave (IB_MCG_A_STATE is IB_MCG_STATE_RELEASED if that
+ *   was its last holder).
+ *
+ * IB_MCG_CMD_GROUP_GET (do, dump; unprivileged)
+ *   do:   device, IB_MCG_A_PORT, IB_MCG_A_MGID required.
+ *   dump: optional filters: device (name or index), IB_MCG_A_PORT (only
+ *         with a device).
+ *   Reply, one message per group ("group format"):
+ *     IB_MCG_A_DEV_NAME     string
+ *     IB_MCG_A_DEV_INDEX    u32
+ *     IB_MCG_A_PORT         u32
+ *     IB_MCG_A_MGID         16 B
+ *     IB_MCG_A_STATE        u8      enum ib_mcg_state
+ *     IB_MCG_A_REASON       u8      enum ib_mcg_reason, why the state is
+ *                                    what it is (0 when joined normally)
+ *     IB_MCG_A_ERROR        u32     last error (positive errno), 0 if none
+ *     IB_MCG_A_JOIN_STATE   u8      union of the holders' join states
+ *     IB_MCG_A_BACKEND      u8      enum ib_mcg_backend
+ *     Member record, what an application needs for ibv_attach_mcast() and
+ *     its address handle (present once the group has been joined):
+ *     IB_MCG_A_MLID         u16     (0 on RoCE, which has no MLIDs)
+ *     IB_MCG_A_QKEY         u32
+ *     IB_MCG_A_PKEY         u16
+ *     IB_MCG_A_MTU          u8      enum ib_mtu (1 = 256 .. 5 = 4096)
+ *     IB_MCG_A_RATE         u8      enum ib_rate
+ *     IB_MCG_A_SL           u8
+ *     IB_MCG_A_FLOW_LABEL   u32
+ *     IB_MCG_A_TCLASS       u8
+ *     IB_MCG_A_HOP_LIMIT    u8
+ *     IB_MCG_A_PORT_GID     16 B    the local port GID the record is for
+ *     IB_MCG_A_SGID_INDEX   u32     its index in the port's GID table
+ *     IB_MCG_A_HOLDERS      nest, a list of
+ *       IB_MCG_A_HOLDER     nest:
+ *         IB_MCG_HOLDER_A_OWNER       string
+ *         IB_MCG_HOLDER_A_JOIN_STATE  u8
+ *         IB_MCG_HOLDER_A_FLAGS       u32   IB_MCG_F_*
+ *         IB_MCG_HOLDER_A_NL_PORTID   u32   the bound socket (BOUND only)
+ *         IB_MCG_HOLDER_A_AGE_MS      u64   milliseconds since the hold
+ *                                           was taken
+ *   A dump is restarted by the kernel's generation counter: if groups
+ *   change while a dump is in progress the last message carries
+ *   NLM_F_DUMP_INTR and the caller should repeat the dump.
+ *
+ * IB_MCG_CMD_PORT_GET (do, dump; unprivileged)
+ *   do:   device and IB_MCG_A_PORT required. dump: optional device filter.
+ *   Reply, one message per port:
+ *     IB_MCG_A_DEV_NAME, IB_MCG_A_DEV_INDEX, IB_MCG_A_PORT
+ *     IB_MCG_A_LINK_LAYER             u8   enum ib_mcg_link_layer
+ *     IB_MCG_A_PORT_STATE             u8   IB port state (1 DOWN .. 5
+ *                                          ACTIVE_DEFER), as in sysfs
+ *     IB_MCG_A_BACKEND                u8   enum ib_mcg_backend
+ *     IB_MCG_A_NETDEV                 string, RoCE only, if resolved
+ *     IB_MCG_A_IFINDEX                u32, RoCE only, if resolved
+ *     IB_MCG_A_MAX_MCAST_GRP          u32  HCA limits (ib_device_attr)
+ *     IB_MCG_A_MAX_MCAST_QP_ATTACH    u32
+ *     IB_MCG_A_MAX_TOTAL_MCAST_QP_ATTACH u32
+ *     IB_MCG_A_GROUPS                 u32  groups held on the port
+ *     IB_MCG_A_HOLDER_COUNT           u32  holds on those groups
+ *     IB_MCG_A_JOINS                  u64  holds taken (idempotent
+ *                                          re-joins not counted)
+ *     IB_MCG_A_LEAVES                 u64  holds dropped, for any reason
+ *     IB_MCG_A_JOIN_ERRORS            u64  joins that failed in the
+ *                                          backend
+ *
+ * Notifications: multicast group IB_MCG_MCGRP_EVENTS ("events"). Every
+ * change of a group is sent as one message in the group format, with
+ * IB_MCG_A_REASON saying why:
+ *   IB_MCG_CMD_GROUP_NEW_NTF     a group was created
+ *   IB_MCG_CMD_GROUP_DEL_NTF     a group was released (IB_MCG_A_STATE is
+ *                                IB_MCG_STATE_RELEASED)
+ *   IB_MCG_CMD_GROUP_STATE_NTF   the group's state or member record changed
+ *                                (joined, detached, re-attached, failed)
+ *   IB_MCG_CMD_HOLDER_NEW_NTF    a holder was added; IB_MCG_A_HOLDERS holds
+ *   IB_MCG_CMD_HOLDER_DEL_NTF    exactly that one holder
+ * Holder notifications come before the group notification they cause
+ * (HOLDER_NEW before a GROUP_NEW is never seen: GROUP_NEW comes first).
+ */
+#ifndef _UAPI_IB_MCGROUPS_H
+#define _UAPI_IB_MCGROUPS_H
+
+#define IB_MCG_GENL_NAME	"ib_mcgroups"
+#define IB_MCG_GENL_VERSION	1
+#define IB_MCG_MCGRP_EVENTS	"events"
+
+/* Longest owner name, in bytes, not counting the terminating NUL. */
+#define IB_MCG_OWNER_MAX	64
+/* Q_Key used when JOIN gives none: the one rdma_cm uses for UDP port space. */
+#define IB_MCG_DEFAULT_QKEY	0x01234567
+
+/* JoinState bits of the IBA MCMemberRecord (IBA 15.2.5.17). */
+enum ib_mcg_join_state {
+	IB_MCG_JOIN_FULL		= 1 << 0,
+	IB_MCG_JOIN_NON_MEMBER		= 1 << 1,
+	IB_MCG_JOIN_SENDONLY_NON_MEMBER	= 1 << 2,
+	IB_MCG_JOIN_SENDONLY_FULL	= 1 << 3,
+	IB_MCG_JOIN_ALL			= 0xf,
+};
+
+enum ib_mcg_flags {
+	/* Release the hold when the requesting netlink socket closes. */
+	IB_MCG_F_BOUND			= 1 << 0,
+	__IB_MCG_F_ALL			= IB_MCG_F_BOUND,
+};
+
+enum ib_mcg_state {
+	IB_MCG_STATE_JOINING		= 1,	/* backend request in flight */
+	IB_MCG_STATE_JOINED		= 2,	/* membership held */
+	IB_MCG_STATE_DETACHED		= 3,	/* held by us, but the port has
+						 * no usable link (RoCE netdev
+						 * gone); re-attached when it
+						 * returns
+						 */
+	IB_MCG_STATE_RETRY_WAIT		= 4,	/* last attempt failed; will
+						 * retry (see REASON/ERROR)
+						 */
+	IB_MCG_STATE_RELEASED		= 5,	/* last holder gone */
+};
+
+enum ib_mcg_reason {
+	IB_MCG_REASON_NONE		= 0,
+	IB_MCG_REASON_JOIN		= 1,	/* requested by JOIN */
+	IB_MCG_REASON_LEAVE		= 2,	/* requested by LEAVE */
+	IB_MCG_REASON_SOCKET_CLOSED	= 3,	/* bound socket closed */
+	IB_MCG_REASON_DEVICE_REMOVED	= 4,	/* rdma device unregistered */
+	IB_MCG_REASON_NETDEV_DOWN	= 5,	/* RoCE netdev unregistered */
+	IB_MCG_REASON_NETDEV_UP		= 6,	/* RoCE netdev back: re-attached */
+	IB_MCG_REASON_UNLOAD		= 7,	/* module unloaded */
+	IB_MCG_REASON_TIMEOUT		= 8,	/* SA did not answer */
+	IB_MCG_REASON_SA_REJECTED	= 9,	/* SA answered with an error */
+	IB_MCG_REASON_PORT_DOWN		= 10,	/* port not ACTIVE */
+	IB_MCG_REASON_PKEY_MISSING	= 11,	/* P_Key not in port table */
+	IB_MCG_REASON_NET_RESET		= 12,	/* SM reregister / port error */
+	IB_MCG_REASON_ERROR		= 13,	/* other local error (ERROR) */
+};
+
+enum ib_mcg_backend {
+	IB_MCG_BACKEND_NONE		= 0,	/* port cannot hold groups */
+	IB_MCG_BACKEND_IB_SA		= 1,	/* InfiniBand: SA MCMemberRecord */
+	IB_MCG_BACKEND_ROCE		= 2,	/* RoCE: local record + IGMP/MLD */
+};
+
+enum ib_mcg_link_layer {
+	IB_MCG_LINK_LAYER_UNSPEC	= 0,
+	IB_MCG_LINK_LAYER_INFINIBAND	= 1,
+	IB_MCG_LINK_LAYER_ETHERNET	= 2,
+};
+
+enum ib_mcg_cmd {
+	IB_MCG_CMD_UNSPEC,
+	IB_MCG_CMD_JOIN,
+	IB_MCG_CMD_LEAVE,
+	IB_MCG_CMD_GROUP_GET,
+	IB_MCG_CMD_PORT_GET,
+	IB_MCG_CMD_GROUP_NEW_NTF,
+	IB_MCG_CMD_GROUP_DEL_NTF,
+	IB_MCG_CMD_GROUP_STATE_NTF,
+	IB_MCG_CMD_HOLDER_NEW_NTF,
+	IB_MCG_CMD_HOLDER_DEL_NTF,
+	__IB_MCG_CMD_MAX
+};
+
+#define IB_MCG_CMD_MAX (__IB_MCG_CMD_MAX - 1)
+
+enum ib_mcg_attr {
+	IB_MCG_A_UNSPEC,
+	IB_MCG_A_PAD,
+	IB_MCG_A_DEV_NAME,
+	IB_MCG_A_DEV_INDEX,
+	IB_MCG_A_PORT,
+	IB_MCG_A_MGID,
+	IB_MCG_A_OWNER,
+	IB_MCG_A_JOIN_STATE,
+	IB_MCG_A_FLAGS,
+	IB_MCG_A_STATE,
+	IB_MCG_A_REASON,
+	IB_MCG_A_ERROR,
+	IB_MCG_A_BACKEND,
+	IB_MCG_A_MLID,
+	IB_MCG_A_QKEY,
+	IB_MCG_A_PKEY,
+	IB_MCG_A_MTU,
+	IB_MCG_A_RATE,
+	IB_MCG_A_SL,
+	IB_MCG_A_FLOW_LABEL,
+	IB_MCG_A_TCLASS,
+	IB_MCG_A_HOP_LIMIT,
+	IB_MCG_A_PORT_GID,
+	IB_MCG_A_SGID_INDEX,
+	IB_MCG_A_HOLDERS,
+	IB_MCG_A_HOLDER,
+	IB_MCG_A_LINK_LAYER,
+	IB_MCG_A_PORT_STATE,
+	IB_MCG_A_NETDEV,
+	IB_MCG_A_IFINDEX,
+	IB_MCG_A_MAX_MCAST_GRP,
+	IB_MCG_A_MAX_MCAST_QP_ATTACH,
+	IB_MCG_A_MAX_TOTAL_MCAST_QP_ATTACH,
+	IB_MCG_A_GROUPS,
+	IB_MCG_A_HOLDER_COUNT,
+	IB_MCG_A_JOINS,
+	IB_MCG_A_LEAVES,
+	IB_MCG_A_JOIN_ERRORS,
+	__IB_MCG_A_MAX
+};
+
+#define IB_MCG_A_MAX (__IB_MCG_A_MAX - 1)
+
+enum ib_mcg_holder_attr {
+	IB_MCG_HOLDER_A_UNSPEC,
+	IB_MCG_HOLDER_A_PAD,
+	IB_MCG_HOLDER_A_OWNER,
+	IB_MCG_HOLDER_A_JOIN_STATE,
+	IB_MCG_HOLDER_A_FLAGS,
+	IB_MCG_HOLDER_A_NL_PORTID,
+	IB_MCG_HOLDER_A_AGE_MS,
+	__IB_MCG_HOLDER_A_MAX
+};
+
+#define IB_MCG_HOLDER_A_MAX (__IB_MCG_HOLDER_A_MAX - 1)
+
+#endif /* _UAPI_IB_MCGROUPS_H */

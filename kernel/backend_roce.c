@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RoCE join backend. RoCE has no SA: like rdma_cm, the member record is
+ * built locally, and what makes the fabric deliver the group is the IP
+ * multicast membership of the port's netdev: IGMP for IPv4-mapped MGIDs
+ * (::ffff:a.b.c.d), MLD for IPv6 MGIDs. Send-only joins take none.
+ *
+ * Everything in struct mcg_roce_port and a group's ip_held/roce_node is
+ * protected by RTNL, so the netdevice notifier, which runs with RTNL held,
+ * can drop memberships of a vanishing netdev without mcg_lock.
+ */
+#include <linux/igmp.h>
+#include <linux/inetdevice.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <net/addrconf.h>
+#include <net/ipv6.h>
+#include <rdma/ib_addr.h>
+#include <rdma/ib_cache.h>
+
+#include "ib_mcgroups.h"
+
+/* Ports with the RoCE backend, under RTNL. */
+static LIST_HEAD(mcg_roce_ports);
+
+static __be32 mgid_to_ipv4(const union ib_gid *mgid)
+{
+	return ((const struct in6_addr *)mgid->raw)->s6_addr32[3];
+}
+
+static int roce_check(struct mcg_port *port, const union ib_gid *mgid,
+		      struct netlink_ext_ack *extack)
+{
+	if (mcg_mgid_is_v4mapped(mgid)) {
+		if (!ipv4_is_multicast(mgid_to_ipv4(mgid))) {
+			NL_SET_ERR_MSG(extack,
+				       "IPv4-mapped MGID is not an IPv4 multicast address (224.0.0.0/4)");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (mgid->raw[0] != 0xff) {
+		NL_SET_ERR_MSG(extack,
+			       "MGID is not a multicast GID: it must start with 0xff, or be an IPv4-mapped multicast group");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The port's netdev, through its default GID, as rdma_cm finds it. */
+static struct net_device *roce_find_ndev(struct mcg_port *port)
+{
+	const struct ib_gid_attr *attr;
+	struct net_device *ndev;
+
+	ASSERT_RTNL();
+	attr = rdma_get_gid_attr(port->dev->ibdev, port->port_num, 0);
+	if (IS_ERR(attr))
+		return NULL;
+	rcu_read_lock();
+	ndev = rdma_read_gid_attr_ndev_rcu(attr);
+	if (IS_ERR(ndev) || ndev->reg_state != NETREG_REGISTERED)
+		ndev = NULL;
+	else
+		dev_hold(ndev);
+	rcu_read_unlock();
+	rdma_put_gid_attr(attr);
+	return ndev;
+}
+
+/*
+ * The RoCEv2 GID to send from: an IPv4-mapped one for IPv4 groups, an IPv6
+ * one otherwise; index 0 if the table has no better match.
+ */
+static void roce_fill_port_gid(struct mcg_port *port, struct mcg_rec *rec,
+			       bool v4)
+{
+	struct ib_device *ibdev = port->dev->ibdev;
+	const struct ib_gid_attr *attr;
+	int i, len = ib_port_immutable_read(ibdev, port->port_num)->gid_tbl_len;
+
+	for (i = 0; i < len; i++) {
+		attr = rdma_get_gid_attr(ibdev, port->port_num, i);
+		if (IS_ERR(attr))
+			continue;
+		if (attr->gid_type == IB_GID_TYPE_ROCE_UDP_ENCAP &&
+		    ipv6_addr_v4mapped((const struct in6_addr *)attr->gid.raw) == v4) {
+			rec->port_gid = attr->gid;
+			rec->sgid_index = i;
+			rdma_put_gid_attr(attr);
+			return;
+		}
+		rdma_put_gid_attr(attr);
+	}
+	rec->sgid_index = 0;
+	if (rdma_query_gid(ibdev, port->port_num, 0, &rec->port_gid))
+		memset(&rec->port_gid, 0, sizeof(rec->port_gid));
+}
+
+static int ip_take(struct mcg_group *g, struct net_device *ndev,
+		   struct netlink_ext_ack *extack)
+{
+	const struct in6_addr *addr = (const struct in6_addr *)g->mgid.raw;
+	struct in_device *in_dev;
+	int err;
+
+	if (mcg_mgid_is_v4mapped(&g->mgid)) {
+		in_dev = __in_dev_get_rtnl(ndev);
+		if (!in_dev) {
+			NL_SET_ERR_MSG(extack,
+				       "port's netdev has no IPv4 configuration");
+			return -ENODEV;
+		}
+		ip_mc_inc_group(in_dev, mgid_to_ipv4(&g->mgid));
+	} else {
+		err = ipv6_dev_mc_inc(ndev, addr);
+		if (err) {
+			NL_SET_ERR_MSG(extack,
+				       "port's netdev refused the MLD membership (IPv6 disabled?)");
+			return err;
+		}
+	}
+	g->ip_held = true;
+	list_add_tail(&g->roce_node, &g->port->roce.groups);
+	return 0;
+}
+
+static void ip_drop(struct mcg_group *g, struct net_device *ndev)
+{
+	struct in_device *in_dev;
+
+	ASSERT_RTNL();
+	if (!g->ip_held)
+		return;
+	/* The netdev may already have torn its multicast lists down. */
+	if (mcg_mgid_is_v4mapped(&g->mgid)) {
+		in_dev = __in_dev_get_rtnl(ndev);
+		if (in_dev)
+			ip_mc_dec_group(in_dev, mgid_to_ipv4(&g->mgid));
+	} else {
+		ipv6_dev_mc_dec(ndev, (const struct in6_addr *)g->mgid.raw);
+	}
+	g->ip_held = false;
+	list_del_init(&g->roce_node);
+}
+
+static int roce_update(struct mcg_group *g, u8 join_state,
+		       struct netlink_ext_ack *extack)
+{
+	struct mcg_roce_port *rp = &g->port->roce;
+	bool v4 = mcg_mgid_is_v4mapped(&g->mgid);
+	struct mcg_rec rec = {};
+	int err = 0;
+
+	rtnl_lock();
+	if (!join_state) {
+		if (rp->ndev)
+			ip_drop(g, rp->ndev);
+		g->rec.valid = false;
+		goto out;
+	}
+	if (!rp->ndev)
+		rp->ndev = roce_find_ndev(g->port);
+	if (!rp->ndev) {
+		NL_SET_ERR_MSG(extack, "RoCE port has no network device");
+		err = -ENODEV;
+		goto out;
+	}
+
+	rec.mtu = iboe_get_mtu(rp->ndev->mtu);
+	if (!rec.mtu) {
+		NL_SET_ERR_MSG(extack, "netdev MTU is too small for RoCE");
+		err = -EINVAL;
+		goto out;
+	}
+	if (join_state & MCG_RECV_STATES) {
+		if (!g->ip_held) {
+			err = ip_take(g, rp->ndev, extack);
+			if (err)
+				goto out;
+		}
+	} else {
+		ip_drop(g, rp->ndev);
+	}
+
+	roce_fill_port_gid(g->port, &rec, v4);
+	rec.qkey = g->rec.qkey;
+	rec.pkey = 0xffff;
+	rec.rate = IB_RATE_PORT_CURRENT;
+	/* IPv4 and non-link-local IPv6 groups are routable, as in rdma_cm. */
+	rec.hop_limit = (v4 || (g->mgid.raw[1] & 0xf) > 2) ?
+			IPV6_DEFAULT_HOPLIMIT : 1;
+	rec.valid = true;
+	g->rec = rec;
+out:
+	rtnl_unlock();
+	return err;
+}
+
+static int roce_port_init(struct mcg_port *port)
+{
+	INIT_LIST_HEAD(&port->roce.groups);
+	rtnl_lock();
+	port->roce.ndev = roce_find_ndev(port);
+	list_add_tail(&port->roce.node, &mcg_roce_ports);
+	rtnl_unlock();
+	return 0;
+}
+
+/* Called after every group of the port has been released. */
+static void roce_port_fini(struct mcg_port *port)
+{
+	rtnl_lock();
+	WARN_ON(!list_empty(&port->roce.groups));
+	list_del(&port->roce.node);
+	dev_put(port->roce.ndev);
+	port->roce.ndev = NULL;
+	rtnl_unlock();
+}
+
+const struct mcg_backend_ops mcg_roce_backend = {
+	.id		= IB_MCG_BACKEND_ROCE,
+	.name		= "roce",
+	.port_init	= roce_port_init,
+	.port_fini	= roce_port_fini,
+	.check		= roce_check,
+	.update		= roce_update,
+};
+
+/*
+ * Runs with RTNL held. A vanishing netdev takes our memberships and our
+ * reference with it right here; the group states are brought up to date
+ * by the port's work, which may also pick up a new netdev.
+ */
+static int mcg_roce_netdev_event(struct notifier_block *nb,
+				 unsigned long event, void *ptr)
+{
+	struct net_device *ndev = netdev_notifier_info_to_dev(ptr);
+	struct mcg_roce_port *rp;
+	struct mcg_group *g, *tmp;
+
+	list_for_each_entry(rp, &mcg_roce_ports, node) {
+		struct mcg_port *port = container_of(rp, struct mcg_port,
+						     roce);
+
+		switch (event) {
+		case NETDEV_UNREGISTER:
+			if (rp->ndev != ndev)
+				continue;
+			list_for_each_entry_safe(g, tmp, &rp->groups, roce_node)
+				ip_drop(g, ndev);
+			dev_put(ndev);
+			rp->ndev = NULL;
+			break;
+		case NETDEV_REGISTER:
+		case NETDEV_UP:
+			if (rp->ndev)
+				continue;
+			break;
+		case NETDEV_CHANGEMTU:
+			if (rp->ndev != ndev)
+				continue;
+			break;
+		default:
+			continue;
+		}
+		queue_work(mcg_wq, &port->resync_work);
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block mcg_roce_netdev_nb = {
+	.notifier_call = mcg_roce_netdev_event,
+};
+
+int mcg_roce_init(void)
+{
+	return register_netdevice_notifier(&mcg_roce_netdev_nb);
+}
+
+void mcg_roce_exit(void)
+{
+	unregister_netdevice_notifier(&mcg_roce_netdev_nb);
+}

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /sys/kernel/debug/ib_mcgroups/: the whole group and holder table, for
+ * people. Not an ABI: scripts use netlink (mcctl -j) or sysfs.
+ */
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include <linux/timekeeping.h>
+
+#include "ib_mcgroups.h"
+
+static struct dentry *mcg_debugfs;
+
+static const char *const state_names[] = {
+	[IB_MCG_STATE_JOINING]		= "joining",
+	[IB_MCG_STATE_JOINED]		= "joined",
+	[IB_MCG_STATE_DETACHED]		= "detached",
+	[IB_MCG_STATE_RETRY_WAIT]	= "retry-wait",
+	[IB_MCG_STATE_RELEASED]		= "released",
+};
+
+static void show_group(struct seq_file *m, const struct mcg_group *g, u64 now)
+{
+	const struct mcg_holder *h;
+
+	seq_printf(m, "%s/%u %pI6 state=%s join_state=0x%x holders=%u",
+		   mcg_dev_name(g->port), g->port->port_num, g->mgid.raw,
+		   g->state < ARRAY_SIZE(state_names) && state_names[g->state] ?
+		   state_names[g->state] : "?",
+		   g->join_state, g->nholders);
+	if (g->error)
+		seq_printf(m, " error=%d reason=%u", -g->error, g->reason);
+	if (g->rec.valid)
+		seq_printf(m, " mlid=0x%04x qkey=0x%08x pkey=0x%04x mtu=%u sgid_index=%u ip_held=%d",
+			   g->rec.mlid, g->rec.qkey, g->rec.pkey, g->rec.mtu,
+			   g->rec.sgid_index, g->ip_held);
+	seq_putc(m, '\n');
+	list_for_each_entry(h, &g->holders, node)
+		seq_printf(m, "\t%s join_state=0x%x%s age_ms=%llu\n", h->owner,
+			   h->join_state,
+			   h->flags & IB_MCG_F_BOUND ? " bound" : "",
+			   div_u64(now - h->since_ns, NSEC_PER_MSEC));
+}
+
+static int groups_show(struct seq_file *m, void *v)
+{
+	u64 now = ktime_get_boottime_ns();
+	struct mcg_device *dev;
+	struct rb_node *n;
+	u32 i;
+
+	mutex_lock(&mcg_lock);
+	list_for_each_entry(dev, &mcg_devices, node) {
+		for (i = 0; i < dev->nports; i++) {
+			struct mcg_port *port = dev->ports[i];
+
+			seq_printf(m, "# %s/%u backend=%s groups=%u holders=%u\n",
+				   mcg_dev_name(port), port->port_num,
+				   port->backend->name, port->ngroups,
+				   port->nholders);
+			for (n = rb_first(&port->groups); n; n = rb_next(n))
+				show_group(m, rb_entry(n, struct mcg_group,
+						       node), now);
+		}
+	}
+	mutex_unlock(&mcg_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(groups);
+
+void mcg_debugfs_init(void)
+{
+	mcg_debugfs = debugfs_create_dir("ib_mcgroups", NULL);
+	debugfs_create_file("groups", 0400, mcg_debugfs, NULL, &groups_fops);
+}
+
+void mcg_debugfs_exit(void)
+{
+	debugfs_remove_recursive(mcg_debugfs);
+}

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The ib_client: devices and ports as they come and go, IB events, and the
+ * choice of a join backend per port.
+ *
+ * A device is visible to netlink (on mcg_devices) only between the end of
+ * add() and the start of remove(), so requests never see a half-built or
+ * half-removed device. remove() releases every group before the backend
+ * lets go of the port, and cancels the port's work only after nothing can
+ * queue it again (the IB event handler is unregistered and the backend has
+ * unlinked the port from its notifier's list).
+ */
+#include <linux/slab.h>
+
+#include "ib_mcgroups.h"
+
+DEFINE_MUTEX(mcg_lock);
+LIST_HEAD(mcg_devices);
+bool mcg_unloading;
+
+static int none_check(struct mcg_port *port, const union ib_gid *mgid,
+		      struct netlink_ext_ack *extack)
+{
+	NL_SET_ERR_MSG(extack,
+		       "port has no multicast join backend (neither RoCE nor InfiniBand with SA multicast)");
+	return -EOPNOTSUPP;
+}
+
+static int none_update(struct mcg_group *g, u8 join_state,
+		       struct netlink_ext_ack *extack)
+{
+	return join_state ? -EOPNOTSUPP : 0;
+}
+
+static int none_port_init(struct mcg_port *port)
+{
+	return 0;
+}
+
+static void none_port_fini(struct mcg_port *port)
+{
+}
+
+const struct mcg_backend_ops mcg_none_backend = {
+	.id		= IB_MCG_BACKEND_NONE,
+	.name		= "none",
+	.port_init	= none_port_init,
+	.port_fini	= none_port_fini,
+	.check		= none_check,
+	.update		= none_update,
+};
+
+static const struct mcg_backend_ops *pick_backend(struct ib_device *ibdev,
+						  u32 port_num)
+{
+	if (rdma_protocol_roce(ibdev, port_num))
+		return &mcg_roce_backend;
+	return &mcg_none_backend;
+}
+
+struct mcg_port *mcg_port_get(struct mcg_device *dev, u32 port_num)
+{
+	u32 first = rdma_start_port(dev->ibdev);
+
+	if (port_num < first || port_num - first >= dev->nports)
+		return NULL;
+	return dev->ports[port_num - first];
+}
+
+/* Under mcg_lock. */
+struct mcg_device *mcg_device_find(const char *name, bool by_name, u32 index)
+{
+	struct mcg_device *dev;
+
+	list_for_each_entry(dev, &mcg_devices, node) {
+		if (by_name ? !strcmp(dev_name(&dev->ibdev->dev), name) :
+			      dev->ibdev->index == index)
+			return dev;
+	}
+	return NULL;
+}
+
+static void port_resync_work(struct work_struct *work)
+{
+	struct mcg_port *port = container_of(work, struct mcg_port,
+					     resync_work);
+
+	mutex_lock(&mcg_lock);
+	if (!port->dead)
+		mcg_port_resync(port);
+	mutex_unlock(&mcg_lock);
+}
+
+/* Called from the IB core's event work; never blocks on our locks. */
+static void mcg_ib_event(struct ib_event_handler *handler,
+			 struct ib_event *event)
+{
+	struct mcg_device *dev = container_of(handler, struct mcg_device,
+					      event_handler);
+	struct mcg_port *port;
+
+	switch (event->event) {
+	case IB_EVENT_PORT_ACTIVE:
+	case IB_EVENT_PORT_ERR:
+	case IB_EVENT_GID_CHANGE:
+	case IB_EVENT_LID_CHANGE:
+	case IB_EVENT_PKEY_CHANGE:
+	case IB_EVENT_CLIENT_REREGISTER:
+		port = mcg_port_get(dev, event->element.port_num);
+		if (port)
+			queue_work(mcg_wq, &port->resync_work);
+		break;
+	default:
+		break;
+	}
+}
+
+static void device_insert(struct mcg_device *dev)
+{
+	struct mcg_device *cur;
+
+	list_for_each_entry(cur, &mcg_devices, node)
+		if (cur->ibdev->index > dev->ibdev->index)
+			break;
+	list_add_tail(&dev->node, &cur->node);
+}
+
+static void device_free_ports(struct mcg_device *dev)
+{
+	u32 i;
+
+	for (i = 0; i < dev->nports; i++) {
+		struct mcg_port *port = dev->ports[i];
+
+		if (!port)
+			continue;
+		port->backend->port_fini(port);
+		cancel_work_sync(&port->resync_work);
+		mcg_port_put(port);
+	}
+	mcg_sysfs_del_device(dev);
+	kfree(dev);
+}
+
+static struct ib_client mcg_client;
+
+static int mcg_add_one(struct ib_device *ibdev)
+{
+	u32 nports = rdma_end_port(ibdev) - rdma_start_port(ibdev) + 1;
+	struct mcg_device *dev;
+	u32 p;
+	int err;
+
+	dev = kzalloc(struct_size(dev, ports, nports), GFP_KERNEL);
+	if (!dev)
+		return -ENOMEM;
+	dev->ibdev = ibdev;
+	dev->nports = nports;
+	err = mcg_sysfs_add_device(dev);
+	if (err)
+		goto err_free;
+
+	rdma_for_each_port(ibdev, p) {
+		struct mcg_port *port = kzalloc(sizeof(*port), GFP_KERNEL);
+
+		if (!port) {
+			err = -ENOMEM;
+			goto err_ports;
+		}
+		port->dev = dev;
+		port->port_num = p;
+		port->groups = RB_ROOT;
+		port->backend = pick_backend(ibdev, p);
+		INIT_WORK(&port->resync_work, port_resync_work);
+		err = mcg_sysfs_add_port(port);
+		if (err)
+			goto err_ports;	/* the kobject release freed it */
+		err = port->backend->port_init(port);
+		if (err) {
+			port->backend = &mcg_none_backend;
+			mcg_port_put(port);
+			goto err_ports;
+		}
+		dev->ports[p - rdma_start_port(ibdev)] = port;
+	}
+
+	INIT_IB_EVENT_HANDLER(&dev->event_handler, ibdev, mcg_ib_event);
+	ib_register_event_handler(&dev->event_handler);
+	ib_set_client_data(ibdev, &mcg_client, dev);
+
+	mutex_lock(&mcg_lock);
+	device_insert(dev);
+	mutex_unlock(&mcg_lock);
+	return 0;
+
+err_ports:
+	device_free_ports(dev);
+	return err;
+err_free:
+	kfree(dev);
+	return err;
+}
+
+static void mcg_remove_one(struct ib_device *ibdev, void *client_data)
+{
+	struct mcg_device *dev = client_data;
+	u32 i;
+
+	ib_unregister_event_handler(&dev->event_handler);
+
+	mutex_lock(&mcg_lock);
+	list_del(&dev->node);
+	for (i = 0; i < dev->nports; i++) {
+		dev->ports[i]->dead = true;
+		mcg_port_release_all(dev->ports[i],
+				     READ_ONCE(mcg_unloading) ?
+				     IB_MCG_REASON_UNLOAD :
+				     IB_MCG_REASON_DEVICE_REMOVED);
+	}
+	mcg_generation++;
+	mutex_unlock(&mcg_lock);
+
+	device_free_ports(dev);
+}
+
+static void mcg_rename(struct ib_device *ibdev, void *client_data)
+{
+	struct mcg_device *dev = client_data;
+
+	mutex_lock(&mcg_lock);
+	mcg_sysfs_rename_device(dev);
+	mutex_unlock(&mcg_lock);
+}
+
+static struct ib_client mcg_client = {
+	.name	= "ib_mcgroups",
+	.add	= mcg_add_one,
+	.remove	= mcg_remove_one,
+	.rename	= mcg_rename,
+};
+
+int mcg_device_init(void)
+{
+	int err;
+
+	err = mcg_roce_init();
+	if (err)
+		return err;
+	err = ib_register_client(&mcg_client);
+	if (err)
+		mcg_roce_exit();
+	return err;
+}
+
+void mcg_device_exit(void)
+{
+	WRITE_ONCE(mcg_unloading, true);
+	ib_unregister_client(&mcg_client);
+	mcg_roce_exit();
+}

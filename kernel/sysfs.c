@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /sys/kernel/ib_mcgroups/<device>/<port>/: one value per file, for
+ * monitoring (Documentation/ABI/testing/sysfs-kernel-ib_mcgroups).
+ *
+ * The port's kobject owns the port: its release frees the mcg_port, so a
+ * reader that still has a file open keeps the memory valid until it is
+ * done. Values are read without mcg_lock: counters are atomic64, and the
+ * group and holder counts are single words.
+ */
+#include <linux/kobject.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+
+#include "ib_mcgroups.h"
+
+static struct kobject *mcg_root;
+
+#define to_port(k) container_of(k, struct mcg_port, kobj)
+
+static ssize_t groups_show(struct kobject *kobj, struct kobj_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(to_port(kobj)->ngroups));
+}
+
+static ssize_t holders_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(to_port(kobj)->nholders));
+}
+
+#define MCG_COUNTER_ATTR(name)						\
+static ssize_t name##_show(struct kobject *kobj,			\
+			   struct kobj_attribute *attr, char *buf)	\
+{									\
+	return sysfs_emit(buf, "%lld\n",				\
+			  atomic64_read(&to_port(kobj)->name));		\
+}									\
+static struct kobj_attribute name##_attr = __ATTR_RO(name)
+
+MCG_COUNTER_ATTR(joins);
+MCG_COUNTER_ATTR(leaves);
+MCG_COUNTER_ATTR(join_errors);
+
+static ssize_t backend_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%s\n", to_port(kobj)->backend->name);
+}
+
+static struct kobj_attribute groups_attr = __ATTR_RO(groups);
+static struct kobj_attribute holders_attr = __ATTR_RO(holders);
+static struct kobj_attribute backend_attr = __ATTR_RO(backend);
+
+static struct attribute *mcg_port_attrs[] = {
+	&groups_attr.attr,
+	&holders_attr.attr,
+	&joins_attr.attr,
+	&leaves_attr.attr,
+	&join_errors_attr.attr,
+	&backend_attr.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(mcg_port);
+
+static void mcg_port_release(struct kobject *kobj)
+{
+	kfree(to_port(kobj));
+}
+
+static struct kobj_type mcg_port_ktype = {
+	.release	= mcg_port_release,
+	.sysfs_ops	= &kobj_sysfs_ops,
+	.default_groups	= mcg_port_groups,
+};
+
+int mcg_sysfs_add_device(struct mcg_device *dev)
+{
+	dev->kobj = kobject_create_and_add(dev_name(&dev->ibdev->dev),
+					   mcg_root);
+	return dev->kobj ? 0 : -ENOMEM;
+}
+
+/* On failure the port has been freed. */
+int mcg_sysfs_add_port(struct mcg_port *port)
+{
+	int err;
+
+	err = kobject_init_and_add(&port->kobj, &mcg_port_ktype,
+				   port->dev->kobj, "%u", port->port_num);
+	if (err)
+		kobject_put(&port->kobj);
+	return err;
+}
+
+void mcg_port_put(struct mcg_port *port)
+{
+	kobject_del(&port->kobj);
+	kobject_put(&port->kobj);
+}
+
+void mcg_sysfs_del_device(struct mcg_device *dev)
+{
+	kobject_put(dev->kobj);
+}
+
+void mcg_sysfs_rename_device(struct mcg_device *dev)
+{
+	if (kobject_rename(dev->kobj, dev_name(&dev->ibdev->dev)))
+		pr_warn("%s: could not rename sysfs directory\n",
+			dev_name(&dev->ibdev->dev));
+}
+
+int mcg_sysfs_init(void)
+{
+	mcg_root = kobject_create_and_add("ib_mcgroups", kernel_kobj);
+	return mcg_root ? 0 : -ENOMEM;
+}
+
+void mcg_sysfs_exit(void)
+{
+	kobject_put(mcg_root);
+}

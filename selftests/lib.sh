@@ -1,0 +1,427 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# shellcheck shell=bash
+#
+# Helpers for the ib_mcgroups selftests; source from a bash test:
+#
+#   . "$(dirname "$0")/../lib.sh"
+#
+# KTAP:      ktap_plan N, ktap_ok DESC, ktap_fail DESC, ktap_skip DESC [WHY],
+#            ktap_result RC DESC, ktap_diag MSG, ktap_skip_all WHY,
+#            check DESC CMD..., check_fail DESC CMD..., check_eq DESC EXP ACT,
+#            ktap_finish
+# cleanup:   defer CMD... (run in reverse order at exit), run_deferred
+# setup:     mcg_setup_rxe, mcg_teardown_rxe, mcg_load, mcg_unload,
+#            mcg_require_module, mcg_require_mcctl, in_peer CMD...,
+#            run_unpriv CMD..., wait_for [-t SECS] CMD..., wait_for_not ...
+# IGMP/MLD:  igmp_count DEV GROUP, igmp_has DEV GROUP,
+#            igmp6_count DEV GROUP, igmp6_has DEV GROUP, mcast_has DEV GROUP
+
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_SKIP=4
+
+# The test topology made by mcg_setup_rxe.
+MCG_NS=peer			# netns of the receiver end
+MCG_IF0=veth0 MCG_IF1=veth1
+MCG_DEV0=rxe0 MCG_DEV1=rxe1
+MCG_IP0=10.0.0.1 MCG_IP1=10.0.0.2
+MCG_IP6_0=fd00::1 MCG_IP6_1=fd00::2
+
+SELFTESTS_DIR=${SELFTESTS_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}
+case ":$PATH:" in
+*":$SELFTESTS_DIR/bin:"*) ;;
+*) PATH=$SELFTESTS_DIR/bin:$PATH ;;
+esac
+
+# --- KTAP -------------------------------------------------------------------
+__ktap_num=0
+__ktap_pass=0
+__ktap_fail=0
+__ktap_skip=0
+__ktap_plan=-1
+__ktap_header=0
+
+__ktap_print_header() {
+	if [ "$__ktap_header" = 0 ]; then
+		echo "TAP version 13"
+		__ktap_header=1
+	fi
+}
+
+ktap_plan() {
+	__ktap_print_header
+	__ktap_plan=$1
+	echo "1..$1"
+}
+
+ktap_diag() {
+	local l
+
+	while IFS= read -r l; do
+		echo "# $l"
+	done <<<"$*"
+}
+
+ktap_ok() {
+	__ktap_print_header
+	__ktap_num=$((__ktap_num + 1))
+	__ktap_pass=$((__ktap_pass + 1))
+	echo "ok $__ktap_num $1"
+}
+
+ktap_fail() {
+	__ktap_print_header
+	__ktap_num=$((__ktap_num + 1))
+	__ktap_fail=$((__ktap_fail + 1))
+	echo "not ok $__ktap_num $1"
+}
+
+# ktap_skip DESC [REASON]
+ktap_skip() {
+	__ktap_print_header
+	__ktap_num=$((__ktap_num + 1))
+	__ktap_skip=$((__ktap_skip + 1))
+	echo "ok $__ktap_num $1 # SKIP${2:+ $2}"
+}
+
+# ktap_result RC DESC: ok if RC is 0, else not ok.
+ktap_result() {
+	if [ "$1" -eq 0 ]; then
+		ktap_ok "$2"
+	else
+		ktap_fail "$2"
+	fi
+}
+
+# Skip the whole test (before or instead of any result) and exit 4.
+ktap_skip_all() {
+	__ktap_print_header
+	if [ "$__ktap_num" -eq 0 ]; then
+		echo "1..0 # SKIP $*"
+	else
+		echo "# SKIP $*"
+	fi
+	exit $KSFT_SKIP
+}
+
+# check DESC CMD...: run CMD; ok if it succeeds, else not ok with its output
+# as diagnostics. Returns CMD's status.
+check() {
+	local desc=$1 out rc
+	shift
+
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		ktap_ok "$desc"
+	else
+		ktap_fail "$desc"
+		ktap_diag "\$ $* (exit $rc)"
+		[ -n "$out" ] && ktap_diag "$out"
+	fi
+	return $rc
+}
+
+# check_fail DESC CMD...: ok if CMD fails. Returns 0 if it failed.
+check_fail() {
+	local desc=$1 out rc
+	shift
+
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		ktap_ok "$desc"
+		return 0
+	fi
+	ktap_fail "$desc"
+	ktap_diag "\$ $* succeeded, expected failure"
+	[ -n "$out" ] && ktap_diag "$out"
+	return 1
+}
+
+# check_eq DESC EXPECTED ACTUAL
+check_eq() {
+	if [ "$2" = "$3" ]; then
+		ktap_ok "$1"
+		return 0
+	fi
+	ktap_fail "$1"
+	ktap_diag "expected: '$2'"
+	ktap_diag "actual:   '$3'"
+	return 1
+}
+
+# Exit: 0 if nothing failed (and the plan, if any, was met), 4 if every
+# result was a skip, else 1.
+ktap_finish() {
+	if [ "$__ktap_plan" -ge 0 ] && [ "$__ktap_num" -ne "$__ktap_plan" ]; then
+		echo "# planned $__ktap_plan tests, ran $__ktap_num"
+		__ktap_fail=$((__ktap_fail + 1))
+	fi
+	echo "# totals: pass:$__ktap_pass fail:$__ktap_fail skip:$__ktap_skip"
+	if [ "$__ktap_fail" -gt 0 ]; then
+		exit $KSFT_FAIL
+	elif [ "$__ktap_num" -gt 0 ] && [ "$__ktap_skip" -eq "$__ktap_num" ]; then
+		exit $KSFT_SKIP
+	fi
+	exit $KSFT_PASS
+}
+
+# --- cleanup ----------------------------------------------------------------
+# defer CMD [ARGS...]: run CMD when the test exits (also on SIGTERM from the
+# runner's timeout, or SIGINT), last registered first. A test that sets its
+# own EXIT trap should call run_deferred from it.
+__deferred=()
+
+defer() {
+	__deferred+=("$(printf '%q ' "$@")")
+}
+
+run_deferred() {
+	local i
+
+	for ((i = ${#__deferred[@]} - 1; i >= 0; i--)); do
+		eval "${__deferred[$i]}" >/dev/null 2>&1 || true
+	done
+	__deferred=()
+}
+
+trap 'run_deferred' EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT
+
+# --- polling ----------------------------------------------------------------
+# wait_for [-t SECS] CMD...: poll CMD every 0.1 s until it succeeds; 1 if it
+# did not within SECS (default 10).
+wait_for() {
+	local t=10 end
+
+	if [ "${1:-}" = -t ]; then
+		t=$2
+		shift 2
+	fi
+	end=$(( $(date +%s) + t ))
+	while ! "$@" >/dev/null 2>&1; do
+		[ "$(date +%s)" -ge "$end" ] && return 1
+		sleep 0.1
+	done
+	return 0
+}
+
+# wait_for_not [-t SECS] CMD...: poll until CMD fails.
+wait_for_not() {
+	local args=()
+
+	if [ "${1:-}" = -t ]; then
+		args=(-t "$2")
+		shift 2
+	fi
+	wait_for "${args[@]}" __lib_not "$@"
+}
+
+__lib_not() { ! "$@"; }
+
+# --- environment ------------------------------------------------------------
+in_peer() { ip netns exec "$MCG_NS" "$@"; }
+
+# Run CMD as nobody without capabilities.
+run_unpriv() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups --no-new-privs \
+		--inh-caps=-all -- "$@"
+}
+
+# rdma_port_state DEV [PORT]: e.g. ACTIVE, DOWN
+rdma_port_state() {
+	local s
+
+	s=$(cat "/sys/class/infiniband/$1/ports/${2:-1}/state" 2>/dev/null) || return 1
+	echo "${s#*: }"
+}
+
+# rdma_has_gid DEV GID: DEV port 1 has GID (in sysfs notation or IPv6/IPv4
+# text, e.g. 10.0.0.1 or fd00::1).
+rdma_has_gid() {
+	local want
+
+	want=$(__gid_sysfs "$2") || return 1
+	grep -qx "$want" /sys/class/infiniband/"$1"/ports/1/gids/* 2>/dev/null
+}
+
+# Create veth0 (init netns, 10.0.0.1/24, fd00::1/64) <-> veth1 (netns
+# "peer", 10.0.0.2/24, fd00::2/64) and rxe0/rxe1 on them; wait until both
+# ports are ACTIVE and have their IPv4 GIDs. Idempotent.
+mcg_setup_rxe() {
+	local d
+
+	modprobe crc32_generic || return 1
+	modprobe rdma_rxe || return 1
+	modprobe veth || return 1
+	modprobe ib_uverbs 2>/dev/null
+
+	[ -e "/run/netns/$MCG_NS" ] || ip netns add "$MCG_NS" || return 1
+	if ! ip link show dev "$MCG_IF0" >/dev/null 2>&1; then
+		in_peer ip link del "$MCG_IF1" 2>/dev/null
+		ip link add "$MCG_IF0" type veth peer name "$MCG_IF1" \
+			netns "$MCG_NS" || return 1
+	fi
+	sysctl -qw "net.ipv6.conf.$MCG_IF0.disable_ipv6=0"
+	ip addr replace "$MCG_IP0/24" dev "$MCG_IF0" || return 1
+	ip -6 addr replace "$MCG_IP6_0/64" dev "$MCG_IF0" nodad || return 1
+	ip link set "$MCG_IF0" up || return 1
+
+	in_peer ip link set lo up
+	in_peer sysctl -qw "net.ipv6.conf.$MCG_IF1.disable_ipv6=0"
+	in_peer ip addr replace "$MCG_IP1/24" dev "$MCG_IF1" || return 1
+	in_peer ip -6 addr replace "$MCG_IP6_1/64" dev "$MCG_IF1" nodad || return 1
+	in_peer ip link set "$MCG_IF1" up || return 1
+
+	if [ ! -e "/sys/class/infiniband/$MCG_DEV0" ]; then
+		rdma link add "$MCG_DEV0" type rxe netdev "$MCG_IF0" || return 1
+	fi
+	if [ ! -e "/sys/class/infiniband/$MCG_DEV1" ]; then
+		in_peer rdma link add "$MCG_DEV1" type rxe netdev "$MCG_IF1" || return 1
+	fi
+	for d in "$MCG_DEV0" "$MCG_DEV1"; do
+		if ! wait_for -t 15 __port_active "$d"; then
+			echo "mcg_setup_rxe: $d port 1 is $(rdma_port_state "$d")" >&2
+			return 1
+		fi
+	done
+	wait_for -t 10 rdma_has_gid "$MCG_DEV0" "$MCG_IP0" &&
+		wait_for -t 10 rdma_has_gid "$MCG_DEV1" "$MCG_IP1" || {
+		echo "mcg_setup_rxe: IPv4 GIDs did not appear" >&2
+		return 1
+	}
+}
+
+__port_active() { [ "$(rdma_port_state "$1")" = ACTIVE ]; }
+
+mcg_teardown_rxe() {
+	rdma link del "$MCG_DEV1" 2>/dev/null
+	rdma link del "$MCG_DEV0" 2>/dev/null
+	ip link del "$MCG_IF0" 2>/dev/null
+	ip netns del "$MCG_NS" 2>/dev/null
+	return 0
+}
+
+mcg_module_available() { modinfo ib_mcgroups >/dev/null 2>&1; }
+
+# Skip the whole test if ib_mcgroups.ko / mcctl were not built.
+mcg_require_module() {
+	mcg_module_available || ktap_skip_all "ib_mcgroups.ko not built"
+}
+
+mcg_require_mcctl() {
+	command -v mcctl >/dev/null 2>&1 || ktap_skip_all "mcctl not built"
+}
+
+mcg_load() {
+	[ -d /sys/module/ib_mcgroups ] && return 0
+	modprobe ib_mcgroups "$@"
+}
+
+mcg_unload() {
+	[ -d /sys/module/ib_mcgroups ] || return 0
+	rmmod ib_mcgroups
+}
+
+# --- IGMP / MLD ---------------------------------------------------------------
+# __dev_exec DEV CMD...: run CMD in the netns that has netdev DEV.
+__dev_exec() {
+	local dev=$1 ns
+	shift
+
+	if ip link show dev "$dev" >/dev/null 2>&1; then
+		"$@"
+		return
+	fi
+	for ns in $(ip netns list 2>/dev/null | awk '{print $1}'); do
+		if ip netns exec "$ns" ip link show dev "$dev" >/dev/null 2>&1; then
+			ip netns exec "$ns" "$@"
+			return
+		fi
+	done
+	echo "no netdev $dev in any netns" >&2
+	return 1
+}
+
+# 239.1.1.1 (or ::ffff:239.1.1.1) -> 010101EF, as /proc/net/igmp prints it
+__igmp_hex() {
+	local a=${1#::ffff:} b1 b2 b3 b4
+
+	IFS=. read -r b1 b2 b3 b4 <<<"$a"
+	[ -n "$b4" ] || return 1
+	printf '%02X%02X%02X%02X\n' "$b4" "$b3" "$b2" "$b1"
+}
+
+# ff0e::1234 -> ff0e0000000000000000000000001234, as /proc/net/igmp6 prints it
+__ip6_hex() {
+	local a=${1,,} head tail h t out="" g v4 n i
+
+	if [[ $a =~ ^(.*:)([0-9]+\.[0-9]+\.[0-9]+\.[0-9]+)$ ]]; then
+		IFS=. read -r b1 b2 b3 b4 <<<"${BASH_REMATCH[2]}"
+		v4=$(printf '%x:%x' $((b1 * 256 + b2)) $((b3 * 256 + b4)))
+		a=${BASH_REMATCH[1]}$v4
+	fi
+	if [[ $a == *::* ]]; then
+		head=${a%%::*}
+		tail=${a#*::}
+	else
+		head=$a
+		tail=""
+	fi
+	IFS=: read -ra h <<<"$head"
+	IFS=: read -ra t <<<"$tail"
+	n=$((8 - ${#h[@]} - ${#t[@]}))
+	[[ $a == *::* ]] || n=0
+	[ "$n" -ge 0 ] || return 1
+	for g in "${h[@]}"; do out+=$(printf '%04x' "0x${g:-0}"); done
+	for ((i = 0; i < n; i++)); do out+=0000; done
+	for g in "${t[@]}"; do out+=$(printf '%04x' "0x${g:-0}"); done
+	[ ${#out} -eq 32 ] || return 1
+	echo "$out"
+}
+
+# GID text -> sysfs notation (0000:0000:0000:0000:0000:ffff:0a00:0001)
+__gid_sysfs() {
+	local a=$1 hex
+
+	[[ $a =~ ^[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+$ ]] && a=::ffff:$a
+	hex=$(__ip6_hex "$a") || return 1
+	echo "$hex" | sed 's/\(....\)/\1:/g; s/:$//'
+}
+
+# igmp_count DEV GROUP: users of IPv4 GROUP on DEV in /proc/net/igmp (0 if
+# not joined).
+igmp_count() {
+	local hex
+
+	hex=$(__igmp_hex "$2") || { echo 0; return 1; }
+	__dev_exec "$1" cat /proc/net/igmp | awk -v dev="$1" -v grp="$hex" '
+		/^[0-9]/ { cur = $2; next }
+		cur == dev && toupper($1) == grp { n = $2 }
+		END { print n + 0 }'
+}
+
+igmp_has() { [ "$(igmp_count "$@")" -gt 0 ]; }
+
+# igmp6_count DEV GROUP: users of IPv6 GROUP on DEV in /proc/net/igmp6.
+igmp6_count() {
+	local hex
+
+	hex=$(__ip6_hex "$2") || { echo 0; return 1; }
+	__dev_exec "$1" cat /proc/net/igmp6 | awk -v dev="$1" -v grp="$hex" '
+		$2 == dev && $3 == grp { n = $4 }
+		END { print n + 0 }'
+}
+
+igmp6_has() { [ "$(igmp6_count "$@")" -gt 0 ]; }
+
+# mcast_has DEV GROUP: igmp_has for IPv4 / ::ffff:a.b.c.d, else igmp6_has.
+mcast_has() {
+	if [[ ${2,,} =~ ^(::ffff:)?[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
+		igmp_has "$@"
+	else
+		igmp6_has "$@"
+	fi
+}

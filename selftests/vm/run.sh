@@ -1,0 +1,310 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Boot the Debian kernel in qemu with a busybox initramfs and run the
+# ib_mcgroups selftests (or the demo) in it.
+#
+#   selftests/vm/run.sh [--demo] [--keep] [--timeout SECS] [TEST...]
+#
+#   --demo          run selftests/demo.sh instead of the tests
+#   --keep          after the run, leave a shell on the console (interactive;
+#                   exit the shell to power off); no overall timeout
+#   --timeout SECS  overall VM timeout (default 1500)
+#   TEST...         only these tests (tests/NAME.sh or a C test NAME;
+#                   ".sh" optional); default: all
+#
+# Environment: KVER (guest kernel, default: newest in /lib/modules with a
+# /boot/vmlinuz), O (build dir, default <repo>/build/vm), QEMU_EXTRA (extra
+# qemu args), BUILD=1 (run "make -C kernel" and "make -C user" first).
+#
+# Output: $O/console.log (serial console), $O/results.log (KTAP channel),
+# $O/ktap.log, $O/dmesg.log. The last line is "N passed, M failed[, K skipped]".
+set -euo pipefail
+
+VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOP=$(cd "$VM_DIR/../.." && pwd)
+O=${O:-$TOP/build/vm}
+
+DEMO=0
+KEEP=0
+TIMEOUT=1500
+TESTS=()
+
+usage() {
+	sed -n '/^#   selftests/,/^#   TEST\.\.\./s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+	exit "${1:-0}"
+}
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--demo) DEMO=1 ;;
+	--keep) KEEP=1 ;;
+	--timeout)
+		[ $# -ge 2 ] || usage 2
+		TIMEOUT=$2
+		shift ;;
+	--timeout=*) TIMEOUT=${1#--timeout=} ;;
+	-h|--help) usage 0 ;;
+	-*) echo "run.sh: unknown option $1" >&2; usage 2 ;;
+	*) TESTS+=("$1") ;;
+	esac
+	shift
+done
+[[ $TIMEOUT =~ ^[0-9]+$ ]] || { echo "run.sh: bad --timeout '$TIMEOUT'" >&2; exit 2; }
+
+log() { echo "run.sh: $*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+# --- kernel -----------------------------------------------------------------
+if [ -z "${KVER:-}" ]; then
+	for d in $(ls -1 /lib/modules | sort -V -r); do
+		if [ -f "/boot/vmlinuz-$d" ]; then
+			KVER=$d
+			break
+		fi
+	done
+fi
+[ -n "${KVER:-}" ] || die "no kernel with both /lib/modules/X and /boot/vmlinuz-X"
+VMLINUZ=/boot/vmlinuz-$KVER
+[ -f "$VMLINUZ" ] || die "$VMLINUZ not found"
+[ -r "$VMLINUZ" ] || die "$VMLINUZ not readable"
+log "kernel $KVER, build dir $O"
+
+# --- build ------------------------------------------------------------------
+mkdir -p "$O"
+if [ "${BUILD:-0}" = 1 ]; then
+	for d in kernel user; do
+		[ -f "$TOP/$d/Makefile" ] && make -C "$TOP/$d" >&2
+	done
+fi
+make -s -C "$TOP/selftests" OUTPUT="$O/selftests" >&2 || die "selftests build failed"
+C_TESTS=$(make -s -C "$TOP/selftests" list-progs)
+TOOLS=$(make -s -C "$TOP/selftests" list-tools)
+
+# --- initramfs --------------------------------------------------------------
+ROOT=$O/initramfs
+rm -rf "$ROOT"
+mkdir -p "$ROOT"/{usr/bin,usr/sbin,usr/lib,usr/lib64,etc,proc,sys,dev,tmp,run,root,bb}
+mkdir -p "$ROOT"/selftests/bin "$ROOT"/var
+ln -s usr/bin "$ROOT/bin"
+ln -s usr/sbin "$ROOT/sbin"
+ln -s usr/lib "$ROOT/lib"
+ln -s usr/lib64 "$ROOT/lib64"
+ln -s ../run "$ROOT/var/run"
+
+declare -A COPIED=()
+
+# Copy a host file to the same path in the initramfs (following symlinks).
+copy_file() {
+	local src=$1 dst=${2:-$1}
+
+	[ -n "${COPIED[$dst]:-}" ] && return 0
+	COPIED[$dst]=1
+	mkdir -p "$ROOT$(dirname "$dst")"
+	cp -L "$src" "$ROOT$dst"
+}
+
+# Copy the shared libraries an ELF file needs (ldd), including the loader.
+copy_libs() {
+	local lib
+
+	for lib in $(ldd "$1" 2>/dev/null | awk '/=> \//{print $3} /^\t\//{print $1}'); do
+		copy_file "$lib"
+	done
+}
+
+# Install a host binary (by name or path) at its path, or at $2.
+install_bin() {
+	local src
+
+	src=$(command -v "$1" 2>/dev/null) || return 1
+	copy_file "$src" "${2:-$src}"
+	copy_libs "$src"
+}
+
+install_bin busybox /usr/bin/busybox || die "busybox not found (apt install busybox-static)"
+for a in $(busybox --list); do
+	ln -s /usr/bin/busybox "$ROOT/bb/$a"
+done
+for b in bash kmod ip rdma setpriv; do
+	install_bin "$b" || die "$b not found on the host"
+done
+for a in modprobe rmmod insmod lsmod depmod modinfo; do
+	ln -sf ../bin/kmod "$ROOT/usr/sbin/$a"
+done
+for b in ibv_devices ibv_devinfo ibv_ud_pingpong ibv_rc_pingpong strace jq; do
+	install_bin "$b" || log "note: $b not found on the host, not installed"
+done
+
+# libibverbs with the rxe provider
+for f in /usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav*.so; do
+	[ -e "$f" ] || die "rxe provider not found (apt install ibverbs-providers)"
+	copy_file "$f"
+	copy_libs "$f"
+done
+copy_file /etc/libibverbs.d/rxe.driver
+
+# kernel modules and their dependencies
+MODS="crc32_generic rdma_rxe veth dummy ib_core ib_uverbs ib_umad ib_cm rdma_cm
+      rdma_ucm ipv6"
+MCG_KO=$TOP/kernel/ib_mcgroups.ko
+if [ -f "$MCG_KO" ]; then
+	vermagic=$(modinfo -F vermagic "$MCG_KO" 2>/dev/null | awk '{print $1}')
+	[ "$vermagic" = "$KVER" ] ||
+		log "warning: $MCG_KO is built for '$vermagic', not $KVER"
+	MODS+=" $(modinfo -F depends "$MCG_KO" 2>/dev/null | tr , ' ')"
+	copy_file "$MCG_KO" "/lib/modules/$KVER/extra/ib_mcgroups.ko"
+else
+	log "note: $MCG_KO not built; tests needing it will fail or skip"
+fi
+for m in $MODS; do
+	deps=$(modprobe -S "$KVER" --show-depends "$m" 2>/dev/null) ||
+		die "kernel module $m not found for $KVER"
+	for ko in $(awk '$1 == "insmod" {print $2}' <<<"$deps"); do
+		copy_file "$ko"
+	done
+done
+for f in modules.order modules.builtin modules.builtin.modinfo; do
+	[ -f "/lib/modules/$KVER/$f" ] && copy_file "/lib/modules/$KVER/$f"
+done
+depmod -b "$ROOT" "$KVER"
+
+# the project's user space
+if [ -x "$TOP/user/mcctl" ]; then
+	cp "$TOP/user/mcctl" "$ROOT/usr/bin/mcctl"
+	for f in "$TOP"/user/*.so*; do
+		[ -e "$f" ] && cp -a "$f" "$ROOT/usr/lib/"
+	done
+	LD_LIBRARY_PATH=$TOP/user copy_libs "$TOP/user/mcctl"
+else
+	log "note: $TOP/user/mcctl not built"
+fi
+
+# tests, tools and the guest scripts
+cp -a "$TOP/selftests/." "$ROOT/selftests/"
+rm -rf "$ROOT/selftests/vm" "$ROOT/selftests/tools"
+find "$ROOT/selftests" \( -name '*.c' -o -name '*.h' -o -name Makefile \) -delete
+for p in $TOOLS $C_TESTS; do
+	copy_file "$O/selftests/$p" "/selftests/bin/$p"
+	copy_libs "$O/selftests/$p"
+done
+cp "$VM_DIR/init" "$ROOT/init"
+cp "$VM_DIR/runner.sh" "$ROOT/selftests/runner.sh"
+chmod +x "$ROOT/init" "$ROOT/selftests/runner.sh"
+
+cat >"$ROOT/etc/passwd" <<'EOF'
+root:x:0:0:root:/root:/bin/sh
+nobody:x:65534:65534:nobody:/nonexistent:/bin/false
+EOF
+cat >"$ROOT/etc/group" <<'EOF'
+root:x:0:
+nogroup:x:65534:
+EOF
+printf '/usr/lib/x86_64-linux-gnu\n/usr/local/lib\n/usr/lib\n' >"$ROOT/etc/ld.so.conf"
+ldconfig -r "$ROOT" 2>/dev/null || log "warning: ldconfig -r failed"
+{
+	echo "MODE=$([ "$DEMO" = 1 ] && echo demo || echo tests)"
+	echo "KEEP=$KEEP"
+	echo "KVER=$KVER"
+	echo "C_TESTS='$C_TESTS'"
+	printf "TESTS='%s'\n" "${TESTS[*]:-}"
+} >"$ROOT/etc/vmtest.conf"
+
+INITRD=$O/initramfs.cpio.gz
+(cd "$ROOT" && find . -print0 | sort -z | cpio --null -o -H newc --quiet) |
+	gzip -1 >"$INITRD"
+log "initramfs $(du -h "$INITRD" | cut -f1)"
+
+# --- boot -------------------------------------------------------------------
+CONSOLE=$O/console.log
+RESULTS=$O/results.log
+rm -f "$CONSOLE" "$RESULTS" "$O/ktap.log" "$O/dmesg.log"
+
+APPEND="console=ttyS0 panic=-1 oops=panic panic_on_warn=1 loglevel=5"
+APPEND+=" mitigations=off nokaslr tsc=unstable i8042.noaux i8042.nokbd i8042.nopnp"
+APPEND+=" rdinit=/init"
+
+QEMU=(qemu-system-x86_64 -machine q35 -accel tcg -m 1G -smp 2
+	-nographic -no-reboot -monitor none
+	-kernel "$VMLINUZ" -initrd "$INITRD" -append "$APPEND"
+	-chardev "stdio,id=con,signal=on,logfile=$CONSOLE"
+	-serial chardev:con
+	-serial "file:$RESULTS"
+	-nic none)
+# shellcheck disable=SC2206
+[ -n "${QEMU_EXTRA:-}" ] && QEMU+=($QEMU_EXTRA)
+
+log "booting (timeout ${TIMEOUT}s)"
+start=$(date +%s)
+qemu_rc=0
+if [ "$KEEP" = 1 ]; then
+	"${QEMU[@]}" || qemu_rc=$?
+else
+	timeout --foreground -k 5 "$TIMEOUT" "${QEMU[@]}" </dev/null || qemu_rc=$?
+fi
+elapsed=$(( $(date +%s) - start ))
+
+# --- results ----------------------------------------------------------------
+touch "$RESULTS"
+tr -d '\r' <"$RESULTS" >"$O/results.clean"
+sed -n '/^=== KTAP begin ===$/,/^=== KTAP end ===$/{//!p}' "$O/results.clean" >"$O/ktap.log"
+sed -n '/^=== dmesg begin ===$/,/^=== dmesg end ===$/{//!p}' "$O/results.clean" >"$O/dmesg.log"
+boot=$(sed -n 's/^=== boot \([0-9.]*\) ===$/\1/p' "$O/results.clean")
+
+extra_fail=0
+if ! grep -q '^=== done ===$' "$O/results.clean"; then
+	if [ "$qemu_rc" = 124 ] || [ "$qemu_rc" = 137 ]; then
+		echo "# VM timed out after ${TIMEOUT}s"
+	else
+		echo "# VM crashed or exited early (qemu status $qemu_rc)"
+	fi
+	extra_fail=$((extra_fail + 1))
+fi
+
+SPLAT='WARNING:|BUG:|Oops|general protection fault|KASAN|possible circular locking|refcount_t:|UBSAN|kernel BUG|unreferenced object|Call Trace:'
+# Without a complete dmesg dump (crash), fall back to the console.
+SPLAT_SRC=$O/dmesg.log
+grep -q '^=== dmesg end ===$' "$O/results.clean" || SPLAT_SRC=$CONSOLE
+if grep -aEq "$SPLAT" "$SPLAT_SRC" 2>/dev/null; then
+	echo "# kernel splat in $SPLAT_SRC:"
+	grep -aEn "$SPLAT" "$SPLAT_SRC" | tr -d '\r' | head -n 40 | sed 's/^/#   /'
+	extra_fail=$((extra_fail + 1))
+fi
+
+# Count leaf results: a result line is a leaf unless the result line before it
+# is indented deeper (then it closes a subtest). A failed non-leaf whose
+# subtree has no failed leaf (timeout, crash, bad exit) counts as a failure.
+read -r passed failed skipped < <(awk '
+	# lf at the end of the last result at level <= d: the deepest mark <= d
+	function markof(d,   k, best, v) {
+		best = -1; v = 0
+		for (k in mark)
+			if (k + 0 <= d && k + 0 > best) { best = k + 0; v = mark[k] }
+		return v
+	}
+	{ sub(/\r$/, "") }
+	/^ *(ok|not ok) [0-9]+/ {
+		ind = match($0, /[^ ]/) - 1
+		notok = ($0 ~ /^ *not ok/)
+		skip = ($0 ~ /#[ \t]*[Ss][Kk][Ii][Pp]/)
+		if (nres == 0 || prev <= ind) {
+			if (skip) s++
+			else if (notok) { f++; lf++ }
+			else p++
+		} else if (notok && lf == markof(ind)) {
+			f++; lf++
+		}
+		for (k in mark) if (k + 0 > ind) delete mark[k]
+		mark[ind] = lf
+		prev = ind; nres++
+	}
+	END { printf "%d %d %d\n", p, f, s }' "$O/ktap.log")
+failed=$((failed + extra_fail))
+
+echo "# boot ${boot:-?}s, total ${elapsed}s; logs in $O"
+if [ "$skipped" -gt 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ]

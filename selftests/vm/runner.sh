@@ -1,0 +1,139 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Guest-side test runner, modelled on kselftest's runner.sh:
+#
+#   runner.sh [NAME...]     run tests/*.sh (executable) and the C tests in
+#                           $C_TESTS (from /etc/vmtest.conf), or only NAMEs
+#   runner.sh --demo        run demo.sh
+#
+# Prints "TAP version 13", "1..N", then for each test its own output
+# indented by four spaces (a KTAP subtest) and "ok N name", "not ok N name"
+# or "ok N name # SKIP" (exit status 4). Each test runs in its own process
+# group with a timeout: 120 s, or "# timeout: SECS" in a shell test; leftover
+# processes of the group are killed when the test ends.
+set -u
+
+DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+DEFAULT_TIMEOUT=120
+C_TESTS=${C_TESTS:-}
+[ -r /etc/vmtest.conf ] && . /etc/vmtest.conf
+export SELFTESTS_DIR=$DIR
+export PATH=$DIR/bin:$PATH
+
+test_timeout() {
+	local t
+
+	t=$(sed -n 's/^#[[:space:]]*timeout:[[:space:]]*\([0-9]\+\).*/\1/p' "$1" 2>/dev/null | head -n1)
+	echo "${t:-$DEFAULT_TIMEOUT}"
+}
+
+# run_one NUM NAME TIMEOUT PREFIX CMD...: run CMD, print its output with
+# PREFIX before each line while it runs, then the result line.
+run_one() {
+	local num=$1 name=$2 t=$3 prefix=$4 log line partial="" rc start dur
+	shift 4
+
+	log=$(mktemp /tmp/test.XXXXXX)
+	start=$(date +%s)
+	set -m
+	timeout -k 10 "$t" "$@" >"$log" 2>&1 </dev/null &
+	local pid=$!
+	set +m
+	exec 5<"$log"
+	drain() {
+		while IFS= read -r -u 5 line; do
+			printf '%s%s\n' "$prefix" "$partial$line"
+			partial=""
+		done
+		partial+=$line
+	}
+	while kill -0 "$pid" 2>/dev/null; do
+		drain
+		sleep 0.2
+	done
+	wait "$pid"
+	rc=$?
+	kill -KILL -- "-$pid" 2>/dev/null
+	drain
+	[ -n "$partial" ] && printf '%s%s\n' "$prefix" "$partial"
+	exec 5<&-
+	rm -f "$log"
+	dur=$(( $(date +%s) - start ))
+
+	echo "# $name: exit $rc after ${dur}s"
+	if [ "$rc" -eq 0 ]; then
+		echo "ok $num $name"
+	elif [ "$rc" -eq 4 ]; then
+		echo "ok $num $name # SKIP"
+	elif [ "$dur" -ge "$t" ] && { [ "$rc" -eq 124 ] || [ "$rc" -ge 128 ]; }; then
+		echo "not ok $num $name # TIMEOUT $t seconds"
+	else
+		echo "not ok $num $name # exit=$rc"
+	fi
+}
+
+echo "TAP version 13"
+
+if [ "${1:-}" = --demo ]; then
+	echo "1..1"
+	if [ -x "$DIR/demo.sh" ] || [ -f "$DIR/demo.sh" ]; then
+		t=$(test_timeout "$DIR/demo.sh")
+		[ "$t" = "$DEFAULT_TIMEOUT" ] && t=900
+		run_one 1 demo "$t" "# " bash "$DIR/demo.sh"
+	else
+		echo "# selftests/demo.sh does not exist (yet); nothing to demo"
+		echo "ok 1 demo # SKIP demo.sh not present"
+	fi
+	exit 0
+fi
+
+# Collect (name, command) pairs.
+names=()
+cmds=()
+for f in "$DIR"/tests/*.sh; do
+	[ -x "$f" ] || continue
+	names+=("$(basename "$f" .sh)")
+	cmds+=("$f")
+done
+for p in $C_TESTS; do
+	names+=("$p")
+	cmds+=("$DIR/bin/$p")
+done
+
+sel_names=()
+sel_cmds=()
+if [ $# -eq 0 ]; then
+	sel_names=("${names[@]}")
+	sel_cmds=("${cmds[@]}")
+else
+	for want in "$@"; do
+		want=$(basename "$want" .sh)
+		found=""
+		for i in "${!names[@]}"; do
+			if [ "${names[$i]}" = "$want" ]; then
+				found=${cmds[$i]}
+				break
+			fi
+		done
+		sel_names+=("$want")
+		sel_cmds+=("${found:-}")
+	done
+fi
+
+echo "1..${#sel_names[@]}"
+for i in "${!sel_names[@]}"; do
+	n=$((i + 1))
+	name=${sel_names[$i]}
+	cmd=${sel_cmds[$i]}
+	echo "# selftests: $name"
+	if [ -z "$cmd" ]; then
+		echo "not ok $n $name # no such test"
+		continue
+	fi
+	case "$cmd" in
+	*.sh) t=$(test_timeout "$cmd") ;;
+	*) t=$DEFAULT_TIMEOUT ;;
+	esac
+	(cd /tmp && run_one "$n" "$name" "$t" "    " "$cmd")
+done

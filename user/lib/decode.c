@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Decoding of ib_mcgroups replies and netlink acks into plain structs.
+ * Works on a message in memory, so the host unit tests can feed it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <netlink/attr.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+
+#include "ibmcg_priv.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+static const struct nla_policy group_policy[IB_MCG_A_MAX + 1] = {
+	[IB_MCG_A_DEV_NAME]	= { .type = NLA_STRING,
+				    .maxlen = IBMCG_DEV_NAME_MAX },
+	[IB_MCG_A_DEV_INDEX]	= { .type = NLA_U32 },
+	[IB_MCG_A_PORT]		= { .type = NLA_U32 },
+	[IB_MCG_A_MGID]		= { .minlen = IBMCG_GID_LEN,
+				    .maxlen = IBMCG_GID_LEN },
+	[IB_MCG_A_STATE]	= { .type = NLA_U8 },
+	[IB_MCG_A_REASON]	= { .type = NLA_U8 },
+	[IB_MCG_A_ERROR]	= { .type = NLA_U32 },
+	[IB_MCG_A_JOIN_STATE]	= { .type = NLA_U8 },
+	[IB_MCG_A_BACKEND]	= { .type = NLA_U8 },
+	[IB_MCG_A_MLID]		= { .type = NLA_U16 },
+	[IB_MCG_A_QKEY]		= { .type = NLA_U32 },
+	[IB_MCG_A_PKEY]		= { .type = NLA_U16 },
+	[IB_MCG_A_MTU]		= { .type = NLA_U8 },
+	[IB_MCG_A_RATE]		= { .type = NLA_U8 },
+	[IB_MCG_A_SL]		= { .type = NLA_U8 },
+	[IB_MCG_A_FLOW_LABEL]	= { .type = NLA_U32 },
+	[IB_MCG_A_TCLASS]	= { .type = NLA_U8 },
+	[IB_MCG_A_HOP_LIMIT]	= { .type = NLA_U8 },
+	[IB_MCG_A_PORT_GID]	= { .minlen = IBMCG_GID_LEN,
+				    .maxlen = IBMCG_GID_LEN },
+	[IB_MCG_A_SGID_INDEX]	= { .type = NLA_U32 },
+	[IB_MCG_A_HOLDERS]	= { .type = NLA_NESTED },
+	[IB_MCG_A_LINK_LAYER]	= { .type = NLA_U8 },
+	[IB_MCG_A_PORT_STATE]	= { .type = NLA_U8 },
+	[IB_MCG_A_NETDEV]	= { .type = NLA_STRING,
+				    .maxlen = IBMCG_IFNAME_MAX },
+	[IB_MCG_A_IFINDEX]	= { .type = NLA_U32 },
+	[IB_MCG_A_MAX_MCAST_GRP] = { .type = NLA_U32 },
+	[IB_MCG_A_MAX_MCAST_QP_ATTACH] = { .type = NLA_U32 },
+	[IB_MCG_A_MAX_TOTAL_MCAST_QP_ATTACH] = { .type = NLA_U32 },
+	[IB_MCG_A_GROUPS]	= { .type = NLA_U32 },
+	[IB_MCG_A_HOLDER_COUNT]	= { .type = NLA_U32 },
+	[IB_MCG_A_JOINS]	= { .type = NLA_U64 },
+	[IB_MCG_A_LEAVES]	= { .type = NLA_U64 },
+	[IB_MCG_A_JOIN_ERRORS]	= { .type = NLA_U64 },
+};
+
+static const struct nla_policy holder_policy[IB_MCG_HOLDER_A_MAX + 1] = {
+	[IB_MCG_HOLDER_A_OWNER]		= { .type = NLA_STRING,
+					    .maxlen = IB_MCG_OWNER_MAX + 1 },
+	[IB_MCG_HOLDER_A_JOIN_STATE]	= { .type = NLA_U8 },
+	[IB_MCG_HOLDER_A_FLAGS]		= { .type = NLA_U32 },
+	[IB_MCG_HOLDER_A_NL_PORTID]	= { .type = NLA_U32 },
+	[IB_MCG_HOLDER_A_AGE_MS]	= { .type = NLA_U64 },
+};
+
+const char *ibmcg_attr_name(unsigned int attr)
+{
+	static const char * const names[] = {
+		[IB_MCG_A_DEV_NAME] = "device name",
+		[IB_MCG_A_DEV_INDEX] = "device index",
+		[IB_MCG_A_PORT] = "port", [IB_MCG_A_MGID] = "MGID",
+		[IB_MCG_A_OWNER] = "owner",
+		[IB_MCG_A_JOIN_STATE] = "join state",
+		[IB_MCG_A_FLAGS] = "flags", [IB_MCG_A_QKEY] = "Q_Key",
+	};
+
+	return attr < ARRAY_SIZE(names) ? names[attr] : NULL;
+}
+
+/* Parse the genetlink payload; record which attributes came. */
+static int parse_attrs(const struct nlmsghdr *nlh, struct nlattr **tb,
+		       uint64_t *present)
+{
+	int i;
+
+	if (genlmsg_parse((struct nlmsghdr *)nlh, 0, tb, IB_MCG_A_MAX,
+			  group_policy))
+		return -EPROTO;
+	*present = 0;
+	for (i = 1; i <= IB_MCG_A_MAX; i++)
+		if (tb[i])
+			*present |= 1ULL << i;
+	return 0;
+}
+
+static void get_u8(struct nlattr **tb, int a, uint8_t *v)
+{
+	if (tb[a])
+		*v = nla_get_u8(tb[a]);
+}
+
+static void get_u16(struct nlattr **tb, int a, uint16_t *v)
+{
+	if (tb[a])
+		*v = nla_get_u16(tb[a]);
+}
+
+static void get_u32(struct nlattr **tb, int a, uint32_t *v)
+{
+	if (tb[a])
+		*v = nla_get_u32(tb[a]);
+}
+
+static void get_u64(struct nlattr **tb, int a, uint64_t *v)
+{
+	if (tb[a])
+		*v = nla_get_u64(tb[a]);
+}
+
+static void get_str(struct nlattr **tb, int a, char *buf, size_t len)
+{
+	if (tb[a])
+		nla_strlcpy(buf, tb[a], len);
+}
+
+static void get_gid(struct nlattr **tb, int a, uint8_t *gid)
+{
+	if (tb[a])
+		memcpy(gid, nla_data(tb[a]), IBMCG_GID_LEN);
+}
+
+static int parse_holders(struct nlattr *nest, struct ibmcg_group *g)
+{
+	struct nlattr *tb[IB_MCG_HOLDER_A_MAX + 1];
+	struct ibmcg_holder *ho;
+	struct nlattr *pos;
+	size_t n = 0;
+	int rem;
+
+	nla_for_each_nested(pos, nest, rem)
+		if (nla_type(pos) == IB_MCG_A_HOLDER)
+			n++;
+	if (!n)
+		return 0;
+	g->holders = calloc(n, sizeof(*g->holders));
+	if (!g->holders)
+		return -ENOMEM;
+
+	nla_for_each_nested(pos, nest, rem) {
+		if (nla_type(pos) != IB_MCG_A_HOLDER)
+			continue;
+		if (nla_parse_nested(tb, IB_MCG_HOLDER_A_MAX, pos,
+				     holder_policy))
+			return -EPROTO;
+		ho = &g->holders[g->nholders++];
+		get_str(tb, IB_MCG_HOLDER_A_OWNER, ho->owner,
+			sizeof(ho->owner));
+		get_u8(tb, IB_MCG_HOLDER_A_JOIN_STATE, &ho->join_state);
+		get_u32(tb, IB_MCG_HOLDER_A_FLAGS, &ho->flags);
+		get_u32(tb, IB_MCG_HOLDER_A_NL_PORTID, &ho->nl_portid);
+		get_u64(tb, IB_MCG_HOLDER_A_AGE_MS, &ho->age_ms);
+	}
+	return 0;
+}
+
+int ibmcg_parse_group(const struct nlmsghdr *nlh, struct ibmcg_group *g)
+{
+	struct nlattr *tb[IB_MCG_A_MAX + 1];
+	int err;
+
+	memset(g, 0, sizeof(*g));
+	err = parse_attrs(nlh, tb, &g->present);
+	if (err)
+		return err;
+
+	get_str(tb, IB_MCG_A_DEV_NAME, g->dev_name, sizeof(g->dev_name));
+	get_u32(tb, IB_MCG_A_DEV_INDEX, &g->dev_index);
+	get_u32(tb, IB_MCG_A_PORT, &g->port);
+	get_gid(tb, IB_MCG_A_MGID, g->mgid);
+	get_u8(tb, IB_MCG_A_STATE, &g->state);
+	get_u8(tb, IB_MCG_A_REASON, &g->reason);
+	get_u32(tb, IB_MCG_A_ERROR, &g->error);
+	get_u8(tb, IB_MCG_A_JOIN_STATE, &g->join_state);
+	get_u8(tb, IB_MCG_A_BACKEND, &g->backend);
+	get_u16(tb, IB_MCG_A_MLID, &g->mlid);
+	get_u32(tb, IB_MCG_A_QKEY, &g->qkey);
+	get_u16(tb, IB_MCG_A_PKEY, &g->pkey);
+	get_u8(tb, IB_MCG_A_MTU, &g->mtu);
+	get_u8(tb, IB_MCG_A_RATE, &g->rate);
+	get_u8(tb, IB_MCG_A_SL, &g->sl);
+	get_u32(tb, IB_MCG_A_FLOW_LABEL, &g->flow_label);
+	get_u8(tb, IB_MCG_A_TCLASS, &g->tclass);
+	get_u8(tb, IB_MCG_A_HOP_LIMIT, &g->hop_limit);
+	get_gid(tb, IB_MCG_A_PORT_GID, g->port_gid);
+	get_u32(tb, IB_MCG_A_SGID_INDEX, &g->sgid_index);
+
+	if (tb[IB_MCG_A_HOLDERS]) {
+		err = parse_holders(tb[IB_MCG_A_HOLDERS], g);
+		if (err) {
+			ibmcg_group_free(g);
+			return err;
+		}
+	}
+	return 0;
+}
+
+int ibmcg_parse_port(const struct nlmsghdr *nlh, struct ibmcg_port *p)
+{
+	struct nlattr *tb[IB_MCG_A_MAX + 1];
+	int err;
+
+	memset(p, 0, sizeof(*p));
+	err = parse_attrs(nlh, tb, &p->present);
+	if (err)
+		return err;
+
+	get_str(tb, IB_MCG_A_DEV_NAME, p->dev_name, sizeof(p->dev_name));
+	get_u32(tb, IB_MCG_A_DEV_INDEX, &p->dev_index);
+	get_u32(tb, IB_MCG_A_PORT, &p->port);
+	get_u8(tb, IB_MCG_A_LINK_LAYER, &p->link_layer);
+	get_u8(tb, IB_MCG_A_PORT_STATE, &p->port_state);
+	get_u8(tb, IB_MCG_A_BACKEND, &p->backend);
+	get_str(tb, IB_MCG_A_NETDEV, p->netdev, sizeof(p->netdev));
+	get_u32(tb, IB_MCG_A_IFINDEX, &p->ifindex);
+	get_u32(tb, IB_MCG_A_MAX_MCAST_GRP, &p->max_mcast_grp);
+	get_u32(tb, IB_MCG_A_MAX_MCAST_QP_ATTACH, &p->max_mcast_qp_attach);
+	get_u32(tb, IB_MCG_A_MAX_TOTAL_MCAST_QP_ATTACH,
+		&p->max_total_mcast_qp_attach);
+	get_u32(tb, IB_MCG_A_GROUPS, &p->groups);
+	get_u32(tb, IB_MCG_A_HOLDER_COUNT, &p->holder_count);
+	get_u64(tb, IB_MCG_A_JOINS, &p->joins);
+	get_u64(tb, IB_MCG_A_LEAVES, &p->leaves);
+	get_u64(tb, IB_MCG_A_JOIN_ERRORS, &p->join_errors);
+	return 0;
+}
+
+/*
+ * NLMSG_ERROR or NLMSG_DONE: return the (negative) error it carries and keep
+ * the extended ack text, if any, in h->errmsg. Layout as built by the
+ * kernel's netlink_ack() and netlink_dump_done(): the TLVs follow the
+ * aligned payload, which for an uncapped error includes the request.
+ */
+int ibmcg_parse_ack(struct ibmcg *h, const struct nlmsghdr *nlh)
+{
+	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+	size_t payload, hlen = nlh->nlmsg_len;
+	const char *what;
+	int err;
+
+	if (nlh->nlmsg_type == NLMSG_DONE) {
+		/* Old kernels may send DONE without an error code. */
+		if (hlen < NLMSG_LENGTH(sizeof(int)))
+			return 0;
+		memcpy(&err, NLMSG_DATA(nlh), sizeof(err));
+		payload = sizeof(int);
+	} else {
+		const struct nlmsgerr *e = NLMSG_DATA(nlh);
+
+		if (hlen < NLMSG_LENGTH(sizeof(*e)))
+			return -EPROTO;
+		err = e->error;
+		payload = sizeof(*e);
+		if (!(nlh->nlmsg_flags & NLM_F_CAPPED) &&
+		    e->msg.nlmsg_len >= NLMSG_HDRLEN)
+			payload += e->msg.nlmsg_len - NLMSG_HDRLEN;
+	}
+	if (err > 0)		/* nobody sends these; don't call it success */
+		err = -err;
+	if (!err || !(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return err;
+
+	payload = NLMSG_HDRLEN + NLMSG_ALIGN(payload);
+	if (payload >= hlen)
+		return err;
+	if (nla_parse(tb, NLMSGERR_ATTR_MAX,
+		      (struct nlattr *)((char *)nlh + payload),
+		      hlen - payload, NULL))
+		return err;
+
+	if (tb[NLMSGERR_ATTR_MSG]) {
+		nla_strlcpy(h->errmsg, tb[NLMSGERR_ATTR_MSG],
+			    sizeof(h->errmsg));
+	} else if (tb[NLMSGERR_ATTR_MISS_TYPE] &&
+		   nla_len(tb[NLMSGERR_ATTR_MISS_TYPE]) >= 4) {
+		uint32_t a = nla_get_u32(tb[NLMSGERR_ATTR_MISS_TYPE]);
+
+		what = ibmcg_attr_name(a);
+		if (what)
+			snprintf(h->errmsg, sizeof(h->errmsg),
+				 "missing attribute: %s", what);
+		else
+			snprintf(h->errmsg, sizeof(h->errmsg),
+				 "missing attribute %u", a);
+	}
+	return err;
+}
+
+void ibmcg_group_free(struct ibmcg_group *g)
+{
+	if (!g)
+		return;
+	free(g->holders);
+	g->holders = NULL;
+	g->nholders = 0;
+}
+
+void ibmcg_groups_free(struct ibmcg_group *groups, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		ibmcg_group_free(&groups[i]);
+	free(groups);
+}
+
+void ibmcg_ports_free(struct ibmcg_port *ports)
+{
+	free(ports);
+}

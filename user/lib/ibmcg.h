@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * libibmcg: client library for the ib_mcgroups generic netlink family.
+ *
+ * A handle owns one netlink socket for requests and, once subscribed, a
+ * second one for notifications. Handles are not thread safe. Functions
+ * returning int return 0 (or a count) on success and a negative errno on
+ * failure; after a failure ibmcg_strerror() gives the kernel's extended ack
+ * message if it sent one, else strerror().
+ *
+ * Holds taken with IB_MCG_F_BOUND belong to the handle's request socket:
+ * they are released when ibmcg_close() is called or the process exits.
+ * The socket is close-on-exec.
+ */
+#ifndef IBMCG_H
+#define IBMCG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ib_mcgroups.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define IBMCG_DEV_NAME_MAX	64	/* IB_DEVICE_NAME_MAX, with the NUL */
+#define IBMCG_IFNAME_MAX	16	/* IFNAMSIZ */
+#define IBMCG_GID_LEN		16
+#define IBMCG_MGID_STRLEN	46	/* INET6_ADDRSTRLEN */
+#define IBMCG_JOIN_STATE_STRLEN	48	/* "full,nonmember,sendonly,..." */
+
+/* Bit test for the "present" masks below: IBMCG_HAS(g, IB_MCG_A_MLID). */
+#define IBMCG_HAS(obj, attr)	(!!((obj)->present & (1ULL << (attr))))
+
+struct ibmcg;
+
+struct ibmcg_holder {
+	char owner[IB_MCG_OWNER_MAX + 1];
+	uint8_t join_state;		/* one IB_MCG_JOIN_* bit */
+	uint32_t flags;			/* IB_MCG_F_* */
+	uint32_t nl_portid;		/* bound socket, 0 if not bound */
+	uint64_t age_ms;
+};
+
+struct ibmcg_group {
+	uint64_t present;		/* 1 << IB_MCG_A_* received */
+	char dev_name[IBMCG_DEV_NAME_MAX];
+	uint32_t dev_index;
+	uint32_t port;
+	uint8_t mgid[IBMCG_GID_LEN];	/* network byte order */
+	uint8_t state;			/* enum ib_mcg_state */
+	uint8_t reason;			/* enum ib_mcg_reason */
+	uint32_t error;			/* positive errno, 0 if none */
+	uint8_t join_state;		/* union of the holders' */
+	uint8_t backend;		/* enum ib_mcg_backend */
+	/* Member record, valid when IBMCG_HAS(g, IB_MCG_A_MLID) etc. */
+	uint16_t mlid;
+	uint32_t qkey;
+	uint16_t pkey;
+	uint8_t mtu;			/* enum ib_mtu, 1 = 256 .. 5 = 4096 */
+	uint8_t rate;			/* enum ib_rate */
+	uint8_t sl;
+	uint32_t flow_label;
+	uint8_t tclass;
+	uint8_t hop_limit;
+	uint8_t port_gid[IBMCG_GID_LEN];
+	uint32_t sgid_index;
+	size_t nholders;
+	struct ibmcg_holder *holders;	/* malloc'ed; ibmcg_group_free() */
+};
+
+struct ibmcg_port {
+	uint64_t present;		/* 1 << IB_MCG_A_* received */
+	char dev_name[IBMCG_DEV_NAME_MAX];
+	uint32_t dev_index;
+	uint32_t port;
+	uint8_t link_layer;		/* enum ib_mcg_link_layer */
+	uint8_t port_state;		/* 1 DOWN .. 5 ACTIVE_DEFER */
+	uint8_t backend;		/* enum ib_mcg_backend */
+	char netdev[IBMCG_IFNAME_MAX];	/* RoCE only, "" if unresolved */
+	uint32_t ifindex;
+	uint32_t max_mcast_grp;
+	uint32_t max_mcast_qp_attach;
+	uint32_t max_total_mcast_qp_attach;
+	uint32_t groups;
+	uint32_t holder_count;
+	uint64_t joins;
+	uint64_t leaves;
+	uint64_t join_errors;
+};
+
+struct ibmcg_join_args {
+	const char *owner;		/* required, see ibmcg_owner_check() */
+	uint8_t join_state;		/* one IB_MCG_JOIN_* bit, 0: default */
+	uint32_t flags;			/* IB_MCG_F_* */
+	bool set_qkey;			/* false: kernel default Q_Key */
+	uint32_t qkey;
+};
+
+struct ibmcg_event {
+	uint8_t cmd;			/* IB_MCG_CMD_*_NTF */
+	struct ibmcg_group group;	/* freed after the callback returns */
+};
+
+/* Return 0 to continue, anything else stops ibmcg_event_recv(). */
+typedef int (*ibmcg_event_cb)(const struct ibmcg_event *ev, void *arg);
+
+/* Handle. ibmcg_connect() fails with -ENOENT, "ib_mcgroups module not
+ * loaded", when the family is not registered.
+ */
+struct ibmcg *ibmcg_alloc(void);
+int ibmcg_connect(struct ibmcg *h);
+void ibmcg_close(struct ibmcg *h);
+const char *ibmcg_strerror(const struct ibmcg *h, int err);
+const char *ibmcg_errmsg(const struct ibmcg *h);	/* NULL if none */
+
+/* Requests. "dev" is an rdma device name, "out" may be NULL for join and
+ * leave. A join_state of 0 in ibmcg_leave() drops every hold of the owner.
+ */
+int ibmcg_join(struct ibmcg *h, const char *dev, uint32_t port,
+	       const uint8_t mgid[IBMCG_GID_LEN],
+	       const struct ibmcg_join_args *args, struct ibmcg_group *out);
+int ibmcg_leave(struct ibmcg *h, const char *dev, uint32_t port,
+		const uint8_t mgid[IBMCG_GID_LEN], const char *owner,
+		uint8_t join_state, struct ibmcg_group *out);
+int ibmcg_group_get(struct ibmcg *h, const char *dev, uint32_t port,
+		    const uint8_t mgid[IBMCG_GID_LEN], struct ibmcg_group *out);
+/* dev NULL: all devices; port 0: all ports (port needs dev). */
+int ibmcg_group_dump(struct ibmcg *h, const char *dev, uint32_t port,
+		     struct ibmcg_group **groups, size_t *n);
+int ibmcg_port_get(struct ibmcg *h, const char *dev, uint32_t port,
+		   struct ibmcg_port *out);
+int ibmcg_port_dump(struct ibmcg *h, const char *dev,
+		    struct ibmcg_port **ports, size_t *n);
+void ibmcg_group_free(struct ibmcg_group *g);
+void ibmcg_groups_free(struct ibmcg_group *groups, size_t n);
+void ibmcg_ports_free(struct ibmcg_port *ports);
+
+/* Notifications: subscribe once, then poll ibmcg_event_fd() and call
+ * ibmcg_event_recv(), which reads one datagram (blocking unless the fd was
+ * made non-blocking) and returns the number of events passed to cb, the
+ * callback's non-zero return value, or -errno (-ENOBUFS: events were lost,
+ * -EINTR: a signal arrived, -EAGAIN: nothing to read).
+ */
+int ibmcg_event_subscribe(struct ibmcg *h);
+int ibmcg_event_fd(const struct ibmcg *h);
+int ibmcg_event_recv(struct ibmcg *h, ibmcg_event_cb cb, void *arg);
+
+/* Pure helpers; no handle needed. On failure they return -EINVAL and set
+ * *why (if why is not NULL) to a static sentence describing the problem.
+ */
+int ibmcg_mgid_parse(const char *s, uint8_t mgid[IBMCG_GID_LEN],
+		     const char **why);
+char *ibmcg_mgid_format(const uint8_t mgid[IBMCG_GID_LEN], char *buf,
+			size_t len);
+char *ibmcg_gid_format(const uint8_t gid[IBMCG_GID_LEN], char *buf,
+		       size_t len);
+/* "DEV/PORT", or "DEV" when port_optional (then *port = 0). */
+int ibmcg_devport_parse(const char *s, char dev[IBMCG_DEV_NAME_MAX],
+			uint32_t *port, bool port_optional, const char **why);
+int ibmcg_owner_check(const char *owner, const char **why);
+int ibmcg_join_state_parse(const char *s, uint8_t *join_state,
+			   const char **why);
+const char *ibmcg_join_state_name(uint8_t bit);	/* NULL if not one bit */
+char *ibmcg_join_state_format(uint8_t join_state, char *buf, size_t len);
+
+/* Names; NULL for values this library does not know. */
+const char *ibmcg_state_name(uint8_t state);
+const char *ibmcg_reason_name(uint8_t reason);
+const char *ibmcg_backend_name(uint8_t backend);
+const char *ibmcg_link_layer_name(uint8_t link_layer);
+const char *ibmcg_port_state_name(uint8_t port_state);
+const char *ibmcg_event_name(uint8_t cmd);
+const char *ibmcg_rate_name(uint8_t rate);	/* "100Gbps" */
+int ibmcg_mtu_to_bytes(uint8_t mtu);		/* 0 if not an ib_mtu */
+int ibmcg_mtu_from_bytes(unsigned int bytes);	/* -EINVAL if none */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IBMCG_H */

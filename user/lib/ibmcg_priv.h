@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * libibmcg internals, shared by its .c files and the host unit tests.
+ * Not installed.
+ */
+#ifndef IBMCG_PRIV_H
+#define IBMCG_PRIV_H
+
+#include <linux/netlink.h>
+#include <netlink/netlink.h>
+
+#include "ibmcg.h"
+
+#define IBMCG_ERRMSG_MAX	256
+/* ibmcg_recv_replies(): the dump was interrupted by a concurrent change. */
+#define IBMCG_DUMP_INTR		1
+
+struct ibmcg {
+	struct nl_sock *sk;		/* requests; owns BOUND holds */
+	struct nl_sock *ev_sk;		/* notifications, once subscribed */
+	int family;			/* genl family id, -1 until connected */
+	int events_grp;			/* "events" multicast group id */
+	void *rxbuf;
+	size_t rxcap;
+	char errmsg[IBMCG_ERRMSG_MAX];
+};
+
+typedef int (*ibmcg_msg_cb)(const struct nlmsghdr *nlh, void *arg);
+
+/* decode.c */
+int ibmcg_parse_group(const struct nlmsghdr *nlh, struct ibmcg_group *g);
+int ibmcg_parse_port(const struct nlmsghdr *nlh, struct ibmcg_port *p);
+int ibmcg_parse_ack(struct ibmcg *h, const struct nlmsghdr *nlh);
+const char *ibmcg_attr_name(unsigned int attr);
+
+/* nl.c */
+int ibmcg_set_errmsg(struct ibmcg *h, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+ssize_t ibmcg_recv_dgram(struct ibmcg *h, int fd, bool retry_eintr);
+int ibmcg_recv_replies(struct ibmcg *h, int fd, uint32_t seq,
+		       ibmcg_msg_cb cb, void *arg);
+
+#endif /* IBMCG_PRIV_H */

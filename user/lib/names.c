@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Pure helpers of libibmcg: parsing and formatting of groups, DEV/PORT,
+ * owners, join states and enum names. No netlink here.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ibmcg.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+static const uint8_t v4mapped_prefix[12] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff
+};
+
+static int fail(const char **why, const char *msg)
+{
+	if (why)
+		*why = msg;
+	return -EINVAL;
+}
+
+static bool is_v4mapped(const uint8_t gid[IBMCG_GID_LEN])
+{
+	return !memcmp(gid, v4mapped_prefix, sizeof(v4mapped_prefix));
+}
+
+int ibmcg_mgid_parse(const char *s, uint8_t mgid[IBMCG_GID_LEN],
+		     const char **why)
+{
+	struct in6_addr a6;
+	struct in_addr a4;
+
+	if (!s || !*s)
+		return fail(why, "empty group address");
+
+	if (inet_pton(AF_INET, s, &a4) == 1) {
+		if ((ntohl(a4.s_addr) >> 28) != 0xe)
+			return fail(why, "not an IPv4 multicast group (224.0.0.0/4)");
+		memcpy(mgid, v4mapped_prefix, sizeof(v4mapped_prefix));
+		memcpy(mgid + 12, &a4.s_addr, 4);
+		return 0;
+	}
+
+	if (inet_pton(AF_INET6, s, &a6) != 1)
+		return fail(why, "not an IPv4 or IPv6 group address or MGID");
+
+	if (is_v4mapped(a6.s6_addr)) {
+		if ((a6.s6_addr[12] & 0xf0) != 0xe0)
+			return fail(why, "IPv4-mapped address is not a multicast group (::ffff:224.0.0.0/100)");
+	} else if (a6.s6_addr[0] != 0xff) {
+		return fail(why, "not a multicast GID (must start with ff)");
+	}
+	memcpy(mgid, a6.s6_addr, IBMCG_GID_LEN);
+	return 0;
+}
+
+char *ibmcg_gid_format(const uint8_t gid[IBMCG_GID_LEN], char *buf,
+		       size_t len)
+{
+	if (!inet_ntop(AF_INET6, gid, buf, len) && len)
+		buf[0] = '\0';
+	return buf;
+}
+
+char *ibmcg_mgid_format(const uint8_t mgid[IBMCG_GID_LEN], char *buf,
+			size_t len)
+{
+	if (is_v4mapped(mgid)) {
+		if (!inet_ntop(AF_INET, mgid + 12, buf, len) && len)
+			buf[0] = '\0';
+		return buf;
+	}
+	return ibmcg_gid_format(mgid, buf, len);
+}
+
+int ibmcg_devport_parse(const char *s, char dev[IBMCG_DEV_NAME_MAX],
+			uint32_t *port, bool port_optional, const char **why)
+{
+	const char *slash = strchr(s, '/');
+	size_t dlen = slash ? (size_t)(slash - s) : strlen(s);
+	unsigned long long v;
+	char *end;
+
+	if (!dlen)
+		return fail(why, "missing device name");
+	if (dlen >= IBMCG_DEV_NAME_MAX)
+		return fail(why, "device name too long");
+	if (!slash) {
+		if (!port_optional)
+			return fail(why, "expected DEV/PORT");
+		*port = 0;
+	} else {
+		/* Digits only: strtoull would accept "+1", " 1" and "-1". */
+		if (slash[1] < '0' || slash[1] > '9')
+			return fail(why, "missing or malformed port number");
+		errno = 0;
+		v = strtoull(slash + 1, &end, 10);
+		if (*end)
+			return fail(why, "malformed port number");
+		if (errno || v < 1 || v > UINT32_MAX)
+			return fail(why, "port number out of range");
+		*port = v;
+	}
+	memcpy(dev, s, dlen);
+	dev[dlen] = '\0';
+	return 0;
+}
+
+int ibmcg_owner_check(const char *owner, const char **why)
+{
+	size_t len;
+
+	if (!owner || !*owner)
+		return fail(why, "owner must not be empty");
+	len = strlen(owner);
+	if (len > IB_MCG_OWNER_MAX)
+		return fail(why, "owner longer than 64 bytes");
+	for (; *owner; owner++)
+		if ((unsigned char)*owner < 0x20 || (unsigned char)*owner > 0x7e)
+			return fail(why, "owner must be printable ASCII");
+	return 0;
+}
+
+static const char * const join_state_names[] = {
+	"full", "nonmember", "sendonly", "sendonly-full",
+};
+
+const char *ibmcg_join_state_name(uint8_t bit)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(join_state_names); i++)
+		if (bit == 1U << i)
+			return join_state_names[i];
+	return NULL;
+}
+
+int ibmcg_join_state_parse(const char *s, uint8_t *join_state,
+			   const char **why)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(join_state_names); i++) {
+		if (!strcmp(s, join_state_names[i])) {
+			*join_state = 1U << i;
+			return 0;
+		}
+	}
+	return fail(why, "join state must be full, nonmember, sendonly or sendonly-full");
+}
+
+char *ibmcg_join_state_format(uint8_t join_state, char *buf, size_t len)
+{
+	size_t off = 0;
+	unsigned int i;
+	int n;
+
+	if (!len)
+		return buf;
+	buf[0] = '\0';
+	if (!join_state) {
+		snprintf(buf, len, "none");
+		return buf;
+	}
+	for (i = 0; i < 8 && off < len; i++) {
+		uint8_t bit = 1U << i;
+		const char *name = ibmcg_join_state_name(bit);
+
+		if (!(join_state & bit))
+			continue;
+		if (name)
+			n = snprintf(buf + off, len - off, "%s%s",
+				     off ? "," : "", name);
+		else
+			n = snprintf(buf + off, len - off, "%s0x%x",
+				     off ? "," : "", bit);
+		if (n < 0)
+			break;
+		off += n;
+	}
+	return buf;
+}
+
+static const char *lookup(const char * const *names, size_t n, unsigned int v)
+{
+	return v < n ? names[v] : NULL;
+}
+
+const char *ibmcg_state_name(uint8_t state)
+{
+	static const char * const names[] = {
+		[IB_MCG_STATE_JOINING]		= "joining",
+		[IB_MCG_STATE_JOINED]		= "joined",
+		[IB_MCG_STATE_DETACHED]		= "detached",
+		[IB_MCG_STATE_RETRY_WAIT]	= "retry-wait",
+		[IB_MCG_STATE_RELEASED]		= "released",
+	};
+
+	return lookup(names, ARRAY_SIZE(names), state);
+}
+
+const char *ibmcg_reason_name(uint8_t reason)
+{
+	static const char * const names[] = {
+		[IB_MCG_REASON_NONE]		= "none",
+		[IB_MCG_REASON_JOIN]		= "join",
+		[IB_MCG_REASON_LEAVE]		= "leave",
+		[IB_MCG_REASON_SOCKET_CLOSED]	= "socket-closed",
+		[IB_MCG_REASON_DEVICE_REMOVED]	= "device-removed",
+		[IB_MCG_REASON_NETDEV_DOWN]	= "netdev-down",
+		[IB_MCG_REASON_NETDEV_UP]	= "netdev-up",
+		[IB_MCG_REASON_UNLOAD]		= "unload",
+		[IB_MCG_REASON_TIMEOUT]		= "timeout",
+		[IB_MCG_REASON_SA_REJECTED]	= "sa-rejected",
+		[IB_MCG_REASON_PORT_DOWN]	= "port-down",
+		[IB_MCG_REASON_PKEY_MISSING]	= "pkey-missing",
+		[IB_MCG_REASON_NET_RESET]	= "net-reset",
+		[IB_MCG_REASON_ERROR]		= "error",
+	};
+
+	return lookup(names, ARRAY_SIZE(names), reason);
+}
+
+const char *ibmcg_backend_name(uint8_t backend)
+{
+	static const char * const names[] = {
+		[IB_MCG_BACKEND_NONE]	= "none",
+		[IB_MCG_BACKEND_IB_SA]	= "ib-sa",
+		[IB_MCG_BACKEND_ROCE]	= "roce",
+	};
+
+	return lookup(names, ARRAY_SIZE(names), backend);
+}
+
+const char *ibmcg_link_layer_name(uint8_t link_layer)
+{
+	/* As sysfs and rdma(8) spell them. */
+	static const char * const names[] = {
+		[IB_MCG_LINK_LAYER_UNSPEC]	= "unspecified",
+		[IB_MCG_LINK_LAYER_INFINIBAND]	= "InfiniBand",
+		[IB_MCG_LINK_LAYER_ETHERNET]	= "Ethernet",
+	};
+
+	return lookup(names, ARRAY_SIZE(names), link_layer);
+}
+
+const char *ibmcg_port_state_name(uint8_t port_state)
+{
+	static const char * const names[] = {
+		"NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER",
+	};
+
+	return lookup(names, ARRAY_SIZE(names), port_state);
+}
+
+const char *ibmcg_event_name(uint8_t cmd)
+{
+	static const char * const names[] = {
+		[IB_MCG_CMD_GROUP_NEW_NTF]	= "group-new",
+		[IB_MCG_CMD_GROUP_DEL_NTF]	= "group-del",
+		[IB_MCG_CMD_GROUP_STATE_NTF]	= "group-state",
+		[IB_MCG_CMD_HOLDER_NEW_NTF]	= "holder-new",
+		[IB_MCG_CMD_HOLDER_DEL_NTF]	= "holder-del",
+	};
+
+	return lookup(names, ARRAY_SIZE(names), cmd);
+}
+
+const char *ibmcg_rate_name(uint8_t rate)
+{
+	/* enum ib_rate of include/rdma/ib_verbs.h */
+	static const char * const names[] = {
+		[0] = "port-current",
+		[2] = "2.5Gbps", [5] = "5Gbps", [3] = "10Gbps", [6] = "20Gbps",
+		[4] = "30Gbps", [7] = "40Gbps", [8] = "60Gbps", [9] = "80Gbps",
+		[10] = "120Gbps", [11] = "14Gbps", [12] = "56Gbps",
+		[13] = "112Gbps", [14] = "168Gbps", [15] = "25Gbps",
+		[16] = "100Gbps", [17] = "200Gbps", [18] = "300Gbps",
+		[19] = "28Gbps", [20] = "50Gbps", [21] = "400Gbps",
+		[22] = "600Gbps",
+	};
+
+	return lookup(names, ARRAY_SIZE(names), rate);
+}
+
+int ibmcg_mtu_to_bytes(uint8_t mtu)
+{
+	return mtu >= 1 && mtu <= 5 ? 128 << mtu : 0;
+}
+
+int ibmcg_mtu_from_bytes(unsigned int bytes)
+{
+	int mtu;
+
+	for (mtu = 1; mtu <= 5; mtu++)
+		if (bytes == 128U << mtu)
+			return mtu;
+	return -EINVAL;
+}

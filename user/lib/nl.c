@@ -1,0 +1,683 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * libibmcg netlink client. libnl builds the messages and resolves the
+ * family; replies are read with our own loop so that errno values, extended
+ * acks and NLM_F_DUMP_INTR are seen exactly as the kernel sent them.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <netlink/attr.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+#include <netlink/socket.h>
+
+#include "ibmcg_priv.h"
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK	270
+#endif
+
+/* Give up on a dump that is interrupted this many times in a row. */
+#define DUMP_RETRIES	16
+#define RXBUF_MIN	32768
+
+int ibmcg_set_errmsg(struct ibmcg *h, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(h->errmsg, sizeof(h->errmsg), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+static void clear_errmsg(struct ibmcg *h)
+{
+	h->errmsg[0] = '\0';
+}
+
+const char *ibmcg_errmsg(const struct ibmcg *h)
+{
+	return h && h->errmsg[0] ? h->errmsg : NULL;
+}
+
+const char *ibmcg_strerror(const struct ibmcg *h, int err)
+{
+	if (h && h->errmsg[0])
+		return h->errmsg;
+	return strerror(err < 0 ? -err : err);
+}
+
+/* libnl reports its own error codes; map the ones it can return here. */
+static int nle_to_errno(int nle)
+{
+	switch (nle < 0 ? -nle : nle) {
+	case NLE_NOMEM:		return -ENOMEM;
+	case NLE_AGAIN:		return -EAGAIN;
+	case NLE_INTR:		return -EINTR;
+	case NLE_PERM:		return -EPERM;
+	case NLE_NOACCESS:	return -EACCES;
+	case NLE_OBJ_NOTFOUND:	return -ENOENT;
+	case NLE_INVAL:		return -EINVAL;
+	case NLE_RANGE:		return -ERANGE;
+	case NLE_MSGSIZE:	return -EMSGSIZE;
+	case NLE_OPNOTSUPP:	return -EOPNOTSUPP;
+	case NLE_AF_NOSUPPORT:	return -EAFNOSUPPORT;
+	case NLE_BAD_SOCK:	return -EBADF;
+	default:		return -EIO;
+	}
+}
+
+struct ibmcg *ibmcg_alloc(void)
+{
+	struct ibmcg *h = calloc(1, sizeof(*h));
+
+	if (h)
+		h->family = -1;
+	return h;
+}
+
+static int open_sock(struct ibmcg *h, struct nl_sock **skp)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+	int err;
+
+	if (!sk)
+		return -ENOMEM;
+	err = genl_connect(sk);
+	if (err) {
+		nl_socket_free(sk);
+		err = nle_to_errno(err);
+		return ibmcg_set_errmsg(h, err,
+					"cannot open generic netlink socket: %s",
+					strerror(-err));
+	}
+	*skp = sk;
+	return 0;
+}
+
+int ibmcg_connect(struct ibmcg *h)
+{
+	int one = 1, fd, err;
+
+	clear_errmsg(h);
+	if (h->sk)
+		return -EISCONN;
+	err = open_sock(h, &h->sk);
+	if (err)
+		return err;
+
+	err = genl_ctrl_resolve(h->sk, IB_MCG_GENL_NAME);
+	if (err < 0) {
+		if (err == -NLE_OBJ_NOTFOUND)
+			err = ibmcg_set_errmsg(h, -ENOENT,
+					       "ib_mcgroups module not loaded");
+		else
+			err = nle_to_errno(err);
+		goto fail;
+	}
+	h->family = err;
+
+	err = genl_ctrl_resolve_grp(h->sk, IB_MCG_GENL_NAME,
+				    IB_MCG_MCGRP_EVENTS);
+	if (err < 0) {
+		if (err == -NLE_OBJ_NOTFOUND)
+			err = ibmcg_set_errmsg(h, -ENOENT,
+					       "ib_mcgroups has no \"%s\" multicast group",
+					       IB_MCG_MCGRP_EVENTS);
+		else
+			err = nle_to_errno(err);
+		goto fail;
+	}
+	h->events_grp = err;
+
+	/* From here on we read replies ourselves and ask for acks. */
+	nl_socket_disable_auto_ack(h->sk);
+	fd = nl_socket_get_fd(h->sk);
+	/* Best effort: kernels before 4.12 have no extended acks. */
+	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+	return 0;
+
+fail:
+	nl_socket_free(h->sk);
+	h->sk = NULL;
+	h->family = -1;
+	return err;
+}
+
+void ibmcg_close(struct ibmcg *h)
+{
+	if (!h)
+		return;
+	if (h->ev_sk)
+		nl_socket_free(h->ev_sk);
+	if (h->sk)
+		nl_socket_free(h->sk);
+	free(h->rxbuf);
+	free(h);
+}
+
+/* Read one datagram from the kernel into h->rxbuf, sized to fit. */
+ssize_t ibmcg_recv_dgram(struct ibmcg *h, int fd, bool retry_eintr)
+{
+	struct sockaddr_nl sa;
+	struct iovec iov;
+	struct msghdr mh;
+	ssize_t len;
+	void *buf;
+
+	for (;;) {
+		len = recv(fd, NULL, 0, MSG_PEEK | MSG_TRUNC);
+		if (len < 0) {
+			if (errno == EINTR && retry_eintr)
+				continue;
+			return -errno;
+		}
+		if ((size_t)len > h->rxcap || !h->rxbuf) {
+			size_t cap = (size_t)len > RXBUF_MIN ? (size_t)len
+							     : RXBUF_MIN;
+
+			buf = realloc(h->rxbuf, cap);
+			if (!buf)
+				return -ENOMEM;
+			h->rxbuf = buf;
+			h->rxcap = cap;
+		}
+
+		iov.iov_base = h->rxbuf;
+		iov.iov_len = h->rxcap;
+		memset(&mh, 0, sizeof(mh));
+		mh.msg_name = &sa;
+		mh.msg_namelen = sizeof(sa);
+		mh.msg_iov = &iov;
+		mh.msg_iovlen = 1;
+		len = recvmsg(fd, &mh, 0);
+		if (len < 0) {
+			if (errno == EINTR && retry_eintr)
+				continue;
+			return -errno;
+		}
+		if (mh.msg_flags & MSG_TRUNC)
+			return -EMSGSIZE;
+		/* Only the kernel (port id 0) may talk to us. */
+		if (mh.msg_namelen == sizeof(sa) &&
+		    sa.nl_family == AF_NETLINK && sa.nl_pid)
+			continue;
+		return len;
+	}
+}
+
+/*
+ * Read the replies to request "seq" until its ack or NLMSG_DONE, calling cb
+ * for each ib_mcgroups message. A dump is always read to its end, even after
+ * an error, so that the socket is clean for the next request. Returns 0,
+ * IBMCG_DUMP_INTR if the kernel flagged the dump as inconsistent, or -errno
+ * (the kernel's error first, else the callback's).
+ */
+int ibmcg_recv_replies(struct ibmcg *h, int fd, uint32_t seq,
+		       ibmcg_msg_cb cb, void *arg)
+{
+	bool intr = false;
+	int cberr = 0;
+
+	for (;;) {
+		struct nlmsghdr *nlh;
+		ssize_t len;
+		int rem, err;
+
+		len = ibmcg_recv_dgram(h, fd, true);
+		if (len < 0)
+			return len;
+		if (len > INT32_MAX)
+			return -EMSGSIZE;
+		rem = len;
+		for (nlh = h->rxbuf; nlmsg_ok(nlh, rem);
+		     nlh = nlmsg_next(nlh, &rem)) {
+			if (nlh->nlmsg_seq != seq)
+				continue;	/* stale, from an earlier request */
+			if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
+				intr = true;
+			if (nlh->nlmsg_type == NLMSG_ERROR ||
+			    nlh->nlmsg_type == NLMSG_DONE) {
+				err = ibmcg_parse_ack(h, nlh);
+				if (err)
+					return err;
+				if (cberr)
+					return cberr;
+				return intr ? IBMCG_DUMP_INTR : 0;
+			}
+			if (nlh->nlmsg_type != h->family || cberr)
+				continue;
+			cberr = cb(nlh, arg);
+			if (cberr > 0)
+				cberr = -EIO;
+		}
+	}
+}
+
+static struct nl_msg *new_req(struct ibmcg *h, uint8_t cmd, int flags)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	if (!msg)
+		return NULL;
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, h->family, 0, flags,
+			 cmd, IB_MCG_GENL_VERSION)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+/* Send msg and read its replies. Frees msg. */
+static int transact(struct ibmcg *h, struct nl_msg *msg, ibmcg_msg_cb cb,
+		    void *arg)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	int fd = nl_socket_get_fd(h->sk);
+	ssize_t ret;
+
+	nl_complete_msg(h->sk, msg);
+	do {
+		ret = send(fd, nlh, nlh->nlmsg_len, 0);
+	} while (ret < 0 && errno == EINTR);
+	if (ret < 0) {
+		ret = -errno;
+		nlmsg_free(msg);
+		return ret;
+	}
+	ret = ibmcg_recv_replies(h, fd, nlh->nlmsg_seq, cb, arg);
+	nlmsg_free(msg);
+	return ret;
+}
+
+static int check_dev(struct ibmcg *h, const char *dev)
+{
+	if (!dev || !*dev)
+		return ibmcg_set_errmsg(h, -EINVAL, "device name required");
+	if (strlen(dev) >= IBMCG_DEV_NAME_MAX)
+		return ibmcg_set_errmsg(h, -EINVAL, "device name too long");
+	return 0;
+}
+
+/* A request for one (dev, port[, mgid]); mgid may be NULL. */
+static int target_req(struct ibmcg *h, uint8_t cmd, int flags,
+		      const char *dev, uint32_t port, const uint8_t *mgid,
+		      struct nl_msg **msgp)
+{
+	struct nl_msg *msg;
+	int err;
+
+	clear_errmsg(h);
+	if (h->family < 0)
+		return ibmcg_set_errmsg(h, -ENOTCONN, "not connected");
+	err = check_dev(h, dev);
+	if (err)
+		return err;
+	msg = new_req(h, cmd, flags);
+	if (!msg)
+		return -ENOMEM;
+	if (nla_put_string(msg, IB_MCG_A_DEV_NAME, dev) ||
+	    nla_put_u32(msg, IB_MCG_A_PORT, port) ||
+	    (mgid && nla_put(msg, IB_MCG_A_MGID, IBMCG_GID_LEN, mgid))) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	*msgp = msg;
+	return 0;
+}
+
+struct one_ctx {
+	void *obj;
+	int (*parse)(const struct nlmsghdr *nlh, void *obj);
+	bool got;
+};
+
+static int one_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	struct one_ctx *c = arg;
+	int err;
+
+	if (c->got)		/* a "do" has one reply; ignore extras */
+		return 0;
+	err = c->parse(nlh, c->obj);
+	if (!err)
+		c->got = true;
+	return err;
+}
+
+static int parse_group_cb(const struct nlmsghdr *nlh, void *obj)
+{
+	return ibmcg_parse_group(nlh, obj);
+}
+
+static int parse_port_cb(const struct nlmsghdr *nlh, void *obj)
+{
+	return ibmcg_parse_port(nlh, obj);
+}
+
+/* Send a "do" and decode its single reply into out (if not NULL). */
+static int do_one(struct ibmcg *h, struct nl_msg *msg,
+		  int (*parse)(const struct nlmsghdr *, void *), void *obj,
+		  void (*release)(void *))
+{
+	struct one_ctx c = { .obj = obj, .parse = parse };
+	int err;
+
+	err = transact(h, msg, one_cb, &c);
+	if (!err && !c.got)
+		err = ibmcg_set_errmsg(h, -EPROTO, "no reply from the kernel");
+	if (err && c.got)
+		release(obj);
+	return err;
+}
+
+static void release_group(void *obj)
+{
+	ibmcg_group_free(obj);
+}
+
+static void release_none(void *obj)
+{
+	(void)obj;
+}
+
+static int do_group(struct ibmcg *h, struct nl_msg *msg,
+		    struct ibmcg_group *out)
+{
+	struct ibmcg_group tmp;
+	int err;
+
+	err = do_one(h, msg, parse_group_cb, out ? out : &tmp, release_group);
+	if (!err && !out)
+		ibmcg_group_free(&tmp);
+	return err;
+}
+
+int ibmcg_join(struct ibmcg *h, const char *dev, uint32_t port,
+	       const uint8_t mgid[IBMCG_GID_LEN],
+	       const struct ibmcg_join_args *args, struct ibmcg_group *out)
+{
+	struct nl_msg *msg;
+	const char *why;
+	int err;
+
+	if (!args)
+		return -EINVAL;
+	err = target_req(h, IB_MCG_CMD_JOIN, NLM_F_ACK, dev, port, mgid,
+			 &msg);
+	if (err)
+		return err;
+	err = ibmcg_owner_check(args->owner, &why);
+	if (err)
+		goto invalid;
+	if (args->join_state && !ibmcg_join_state_name(args->join_state)) {
+		why = "join state must be exactly one IB_MCG_JOIN_* bit";
+		goto invalid;
+	}
+	if (nla_put_string(msg, IB_MCG_A_OWNER, args->owner) ||
+	    (args->join_state &&
+	     nla_put_u8(msg, IB_MCG_A_JOIN_STATE, args->join_state)) ||
+	    (args->flags && nla_put_u32(msg, IB_MCG_A_FLAGS, args->flags)) ||
+	    (args->set_qkey && nla_put_u32(msg, IB_MCG_A_QKEY, args->qkey))) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	return do_group(h, msg, out);
+
+invalid:
+	nlmsg_free(msg);
+	return ibmcg_set_errmsg(h, -EINVAL, "%s", why);
+}
+
+int ibmcg_leave(struct ibmcg *h, const char *dev, uint32_t port,
+		const uint8_t mgid[IBMCG_GID_LEN], const char *owner,
+		uint8_t join_state, struct ibmcg_group *out)
+{
+	struct nl_msg *msg;
+	const char *why;
+	int err;
+
+	err = target_req(h, IB_MCG_CMD_LEAVE, NLM_F_ACK, dev, port, mgid,
+			 &msg);
+	if (err)
+		return err;
+	err = ibmcg_owner_check(owner, &why);
+	if (err)
+		goto invalid;
+	if (join_state && !ibmcg_join_state_name(join_state)) {
+		why = "join state must be exactly one IB_MCG_JOIN_* bit";
+		goto invalid;
+	}
+	if (nla_put_string(msg, IB_MCG_A_OWNER, owner) ||
+	    (join_state && nla_put_u8(msg, IB_MCG_A_JOIN_STATE, join_state))) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	return do_group(h, msg, out);
+
+invalid:
+	nlmsg_free(msg);
+	return ibmcg_set_errmsg(h, -EINVAL, "%s", why);
+}
+
+int ibmcg_group_get(struct ibmcg *h, const char *dev, uint32_t port,
+		    const uint8_t mgid[IBMCG_GID_LEN], struct ibmcg_group *out)
+{
+	struct nl_msg *msg;
+	int err;
+
+	if (!out)
+		return -EINVAL;
+	err = target_req(h, IB_MCG_CMD_GROUP_GET, NLM_F_ACK, dev, port, mgid,
+			 &msg);
+	if (err)
+		return err;
+	return do_group(h, msg, out);
+}
+
+int ibmcg_port_get(struct ibmcg *h, const char *dev, uint32_t port,
+		   struct ibmcg_port *out)
+{
+	struct nl_msg *msg;
+	int err;
+
+	if (!out)
+		return -EINVAL;
+	err = target_req(h, IB_MCG_CMD_PORT_GET, NLM_F_ACK, dev, port, NULL,
+			 &msg);
+	if (err)
+		return err;
+	return do_one(h, msg, parse_port_cb, out, release_none);
+}
+
+/* Growing array of decoded replies of one dump. */
+struct dump_ctx {
+	char *v;
+	size_t n, cap, size;
+	int (*parse)(const struct nlmsghdr *nlh, void *obj);
+	void (*release)(void *obj);
+};
+
+static int dump_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	struct dump_ctx *c = arg;
+	int err;
+
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 16;
+		char *v = reallocarray(c->v, cap, c->size);
+
+		if (!v)
+			return -ENOMEM;
+		c->v = v;
+		c->cap = cap;
+	}
+	err = c->parse(nlh, c->v + c->n * c->size);
+	if (!err)
+		c->n++;
+	return err;
+}
+
+static void dump_release(struct dump_ctx *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		c->release(c->v + i * c->size);
+	free(c->v);
+	c->v = NULL;
+	c->n = c->cap = 0;
+}
+
+/*
+ * Dump cmd, optionally filtered by device and port. The kernel marks a dump
+ * that raced with a change with NLM_F_DUMP_INTR; then start over.
+ */
+static int dump(struct ibmcg *h, uint8_t cmd, const char *dev,
+		uint32_t port, struct dump_ctx *c)
+{
+	struct nl_msg *msg;
+	int tries, err;
+
+	clear_errmsg(h);
+	if (h->family < 0)
+		return ibmcg_set_errmsg(h, -ENOTCONN, "not connected");
+	if (dev && (err = check_dev(h, dev)))
+		return err;
+	if (port && !dev)
+		return ibmcg_set_errmsg(h, -EINVAL,
+					"a port filter needs a device");
+
+	for (tries = 0; tries < DUMP_RETRIES; tries++) {
+		msg = new_req(h, cmd, NLM_F_DUMP);
+		if (!msg)
+			return -ENOMEM;
+		if ((dev && nla_put_string(msg, IB_MCG_A_DEV_NAME, dev)) ||
+		    (port && nla_put_u32(msg, IB_MCG_A_PORT, port))) {
+			nlmsg_free(msg);
+			return -EMSGSIZE;
+		}
+		err = transact(h, msg, dump_cb, c);
+		if (err != IBMCG_DUMP_INTR) {
+			if (err)
+				dump_release(c);
+			return err;
+		}
+		dump_release(c);
+	}
+	return ibmcg_set_errmsg(h, -EAGAIN,
+				"dump kept being interrupted by concurrent changes");
+}
+
+int ibmcg_group_dump(struct ibmcg *h, const char *dev, uint32_t port,
+		     struct ibmcg_group **groups, size_t *n)
+{
+	struct dump_ctx c = {
+		.size = sizeof(**groups),
+		.parse = parse_group_cb,
+		.release = release_group,
+	};
+	int err;
+
+	err = dump(h, IB_MCG_CMD_GROUP_GET, dev, port, &c);
+	if (err)
+		return err;
+	*groups = (struct ibmcg_group *)c.v;
+	*n = c.n;
+	return 0;
+}
+
+int ibmcg_port_dump(struct ibmcg *h, const char *dev,
+		    struct ibmcg_port **ports, size_t *n)
+{
+	struct dump_ctx c = {
+		.size = sizeof(**ports),
+		.parse = parse_port_cb,
+		.release = release_none,
+	};
+	int err;
+
+	err = dump(h, IB_MCG_CMD_PORT_GET, dev, 0, &c);
+	if (err)
+		return err;
+	*ports = (struct ibmcg_port *)c.v;
+	*n = c.n;
+	return 0;
+}
+
+int ibmcg_event_subscribe(struct ibmcg *h)
+{
+	int err;
+
+	clear_errmsg(h);
+	if (h->family < 0)
+		return ibmcg_set_errmsg(h, -ENOTCONN, "not connected");
+	if (h->ev_sk)
+		return 0;
+	err = open_sock(h, &h->ev_sk);
+	if (err)
+		return err;
+	err = nl_socket_add_membership(h->ev_sk, h->events_grp);
+	if (err) {
+		nl_socket_free(h->ev_sk);
+		h->ev_sk = NULL;
+		err = nle_to_errno(err);
+		return ibmcg_set_errmsg(h, err,
+					"cannot subscribe to ib_mcgroups events: %s",
+					strerror(-err));
+	}
+	/* Bursts (device removal) come fast; best effort, capped by rmem_max. */
+	nl_socket_set_buffer_size(h->ev_sk, 1 << 20, 0);
+	return 0;
+}
+
+int ibmcg_event_fd(const struct ibmcg *h)
+{
+	return h->ev_sk ? nl_socket_get_fd(h->ev_sk) : -ENOTCONN;
+}
+
+int ibmcg_event_recv(struct ibmcg *h, ibmcg_event_cb cb, void *arg)
+{
+	struct ibmcg_event ev;
+	struct nlmsghdr *nlh;
+	int rem, ret, count = 0;
+	ssize_t len;
+
+	clear_errmsg(h);
+	if (!h->ev_sk)
+		return ibmcg_set_errmsg(h, -ENOTCONN, "not subscribed");
+	len = ibmcg_recv_dgram(h, nl_socket_get_fd(h->ev_sk), false);
+	if (len < 0) {
+		if (len == -ENOBUFS)
+			ibmcg_set_errmsg(h, -ENOBUFS,
+					 "event queue overrun, events were lost");
+		return len;
+	}
+	if (len > INT32_MAX)
+		return -EMSGSIZE;
+	rem = len;
+	for (nlh = h->rxbuf; nlmsg_ok(nlh, rem); nlh = nlmsg_next(nlh, &rem)) {
+		if (nlh->nlmsg_type != h->family ||
+		    !genlmsg_valid_hdr(nlh, 0))
+			continue;
+		ev.cmd = ((struct genlmsghdr *)nlmsg_data(nlh))->cmd;
+		ret = ibmcg_parse_group(nlh, &ev.group);
+		if (ret)
+			return ibmcg_set_errmsg(h, ret,
+						"malformed ib_mcgroups event");
+		ret = cb(&ev, arg);
+		ibmcg_group_free(&ev.group);
+		if (ret)
+			return ret;
+		count++;
+	}
+	return count;
+}
