@@ -1,0 +1,566 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The ib_mcgroups netlink family, spoken raw: every malformed or invalid
+ * request is refused with an errno and an extack message and changes
+ * nothing; a valid JOIN's reply carries the member record; reads work
+ * without privileges and JOIN does not.
+ *
+ * Needs rxe0 (port 1) and the module; FIXTURE_SETUP makes them with
+ * lib.sh. No libnl on purpose: the requests here are ones a library
+ * would refuse to build.
+ */
+#include <errno.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "ib_mcgroups.h"
+
+#define DEV "rxe0"
+#define BUFSZ 8192
+
+struct req {
+	union {
+		struct nlmsghdr nlh;
+		char buf[BUFSZ];
+	};
+};
+
+static void req_init(struct req *r, uint16_t family, uint8_t cmd,
+		     uint16_t flags)
+{
+	struct genlmsghdr *g;
+
+	memset(r, 0, sizeof(*r));
+	r->nlh.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
+	r->nlh.nlmsg_type = family;
+	r->nlh.nlmsg_flags = NLM_F_REQUEST | flags;
+	r->nlh.nlmsg_seq = 1;
+	g = NLMSG_DATA(&r->nlh);
+	g->cmd = cmd;
+	g->version = IB_MCG_GENL_VERSION;
+}
+
+/* Appends an attribute; @hdr_len lets a test lie about the length. */
+static void put_raw(struct req *r, uint16_t type, const void *data,
+		    uint16_t len, uint16_t hdr_len)
+{
+	struct nlattr *a = (void *)(r->buf + NLMSG_ALIGN(r->nlh.nlmsg_len));
+
+	a->nla_type = type;
+	a->nla_len = hdr_len;
+	memcpy(a + 1, data, len);
+	r->nlh.nlmsg_len = NLMSG_ALIGN(r->nlh.nlmsg_len) +
+			   NLA_ALIGN(NLA_HDRLEN + len);
+}
+
+static void put(struct req *r, uint16_t type, const void *data, uint16_t len)
+{
+	put_raw(r, type, data, len, NLA_HDRLEN + len);
+}
+
+static void put_u8(struct req *r, uint16_t type, uint8_t v)
+{
+	put(r, type, &v, 1);
+}
+
+static void put_u32(struct req *r, uint16_t type, uint32_t v)
+{
+	put(r, type, &v, 4);
+}
+
+static void put_str(struct req *r, uint16_t type, const char *s)
+{
+	put(r, type, s, strlen(s) + 1);
+}
+
+static const uint8_t mgid_239_1_1_9[16] = {
+	[10] = 0xff, [11] = 0xff, [12] = 239, [13] = 1, [14] = 1, [15] = 9 };
+
+struct nl {
+	int fd;
+	uint16_t family;
+	char msg[256];		/* extack message of the last error */
+	char reply[BUFSZ];	/* the last non-error message received */
+	int reply_len;
+};
+
+static int nl_open(struct nl *nl)
+{
+	int one = 1;
+
+	memset(nl, 0, sizeof(*nl));
+	nl->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (nl->fd < 0)
+		return -errno;
+	setsockopt(nl->fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	setsockopt(nl->fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+	return 0;
+}
+
+static void parse_extack(struct nl *nl, struct nlmsghdr *h)
+{
+	struct nlmsgerr *e = NLMSG_DATA(h);
+	int off = sizeof(*e), len = h->nlmsg_len - NLMSG_HDRLEN;
+	struct nlattr *a;
+
+	if (!(h->nlmsg_flags & NLM_F_ACK_TLVS))
+		return;
+	while (off + NLA_HDRLEN <= len) {
+		a = (void *)((char *)e + off);
+		if (a->nla_len < NLA_HDRLEN)
+			return;
+		if ((a->nla_type & NLA_TYPE_MASK) == NLMSGERR_ATTR_MSG)
+			snprintf(nl->msg, sizeof(nl->msg), "%s",
+				 (char *)(a + 1));
+		off += NLA_ALIGN(a->nla_len);
+	}
+}
+
+/*
+ * Sends @r and reads until the ack, NLMSG_DONE or an error. Returns the
+ * negative errno of the ack, else the number of data messages seen.
+ */
+static int nl_talk(struct nl *nl, struct req *r)
+{
+	static char buf[65536];
+	int n, count = 0;
+
+	nl->msg[0] = '\0';
+	if (send(nl->fd, r->buf, r->nlh.nlmsg_len, 0) < 0)
+		return -errno;
+	for (;;) {
+		struct nlmsghdr *h;
+
+		n = recv(nl->fd, buf, sizeof(buf), 0);
+		if (n < 0)
+			return -errno;
+		for (h = (void *)buf; NLMSG_OK(h, (unsigned int)n);
+		     h = NLMSG_NEXT(h, n)) {
+			if (h->nlmsg_type == NLMSG_DONE)
+				return count;
+			if (h->nlmsg_type == NLMSG_ERROR) {
+				struct nlmsgerr *e = NLMSG_DATA(h);
+
+				parse_extack(nl, h);
+				return e->error ? e->error : count;
+			}
+			count++;
+			nl->reply_len = h->nlmsg_len < BUFSZ ? h->nlmsg_len : BUFSZ;
+			memcpy(nl->reply, h, nl->reply_len);
+		}
+	}
+}
+
+static int resolve_family(struct nl *nl)
+{
+	struct req r;
+	struct nlattr *a;
+	int off, err;
+
+	req_init(&r, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, NLM_F_ACK);
+	put_str(&r, CTRL_ATTR_FAMILY_NAME, IB_MCG_GENL_NAME);
+	err = nl_talk(nl, &r);
+	if (err < 0)
+		return err;
+	for (off = NLMSG_LENGTH(GENL_HDRLEN); off + NLA_HDRLEN <= nl->reply_len;
+	     off += NLA_ALIGN(a->nla_len)) {
+		a = (void *)(nl->reply + off);
+		if (a->nla_len < NLA_HDRLEN)
+			break;
+		if (a->nla_type == CTRL_ATTR_FAMILY_ID) {
+			nl->family = *(uint16_t *)(a + 1);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* The attribute @type of the last reply, or NULL. */
+static struct nlattr *reply_attr(struct nl *nl, int type)
+{
+	int off = NLMSG_LENGTH(GENL_HDRLEN);
+	struct nlattr *a;
+
+	for (; off + NLA_HDRLEN <= nl->reply_len; off += NLA_ALIGN(a->nla_len)) {
+		a = (void *)(nl->reply + off);
+		if (a->nla_len < NLA_HDRLEN)
+			break;
+		if ((a->nla_type & NLA_TYPE_MASK) == type)
+			return a;
+	}
+	return NULL;
+}
+
+static int count_groups(struct nl *nl)
+{
+	struct req r;
+
+	req_init(&r, nl->family, IB_MCG_CMD_GROUP_GET, NLM_F_DUMP);
+	return nl_talk(nl, &r);
+}
+
+static long sysfs_counter(const char *name)
+{
+	char path[256];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/ib_mcgroups/%s/1/%s", DEV,
+		 name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/* A JOIN of 239.1.1.9 on rxe0/1 by "policy", minus what @skip names. */
+enum { NO_DEV = 1, NO_PORT = 2, NO_MGID = 4, NO_OWNER = 8 };
+
+static void join_req(struct req *r, uint16_t family, int skip)
+{
+	req_init(r, family, IB_MCG_CMD_JOIN, NLM_F_ACK);
+	if (!(skip & NO_DEV))
+		put_str(r, IB_MCG_A_DEV_NAME, DEV);
+	if (!(skip & NO_PORT))
+		put_u32(r, IB_MCG_A_PORT, 1);
+	if (!(skip & NO_MGID))
+		put(r, IB_MCG_A_MGID, mgid_239_1_1_9, 16);
+	if (!(skip & NO_OWNER))
+		put_str(r, IB_MCG_A_OWNER, "policy");
+}
+
+FIXTURE(mcg) {
+	struct nl nl;
+};
+
+FIXTURE_SETUP(mcg)
+{
+	const char *dir = getenv("SELFTESTS_DIR");
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd),
+		 "bash -c '. %s/lib.sh && mcg_setup_rxe && mcg_load' >&2",
+		 dir ? dir : ".");
+	ASSERT_EQ(0, system(cmd));
+	ASSERT_EQ(0, nl_open(&self->nl));
+	ASSERT_EQ(0, resolve_family(&self->nl));
+}
+
+FIXTURE_TEARDOWN(mcg)
+{
+	close(self->nl.fd);
+}
+
+/* A bad request: how it is built, the errno and the message expected. */
+FIXTURE_VARIANT(bad) {
+	void (*build)(struct req *r, uint16_t family);
+	int err;
+	const char *msg;	/* substring of the extack message */
+};
+
+FIXTURE(bad) {
+	struct nl nl;
+};
+
+FIXTURE_SETUP(bad)
+{
+	const char *dir = getenv("SELFTESTS_DIR");
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd),
+		 "bash -c '. %s/lib.sh && mcg_setup_rxe && mcg_load' >&2",
+		 dir ? dir : ".");
+	ASSERT_EQ(0, system(cmd));
+	ASSERT_EQ(0, nl_open(&self->nl));
+	ASSERT_EQ(0, resolve_family(&self->nl));
+}
+
+FIXTURE_TEARDOWN(bad)
+{
+	close(self->nl.fd);
+}
+
+#define BAD(name, e, m)							\
+	static void build_##name(struct req *r, uint16_t family);	\
+	FIXTURE_VARIANT_ADD(bad, name) {				\
+		.build = build_##name, .err = e, .msg = m,		\
+	};								\
+	static void build_##name(struct req *r, uint16_t family)
+
+BAD(missing_mgid, EINVAL, "MGID is required")
+{
+	join_req(r, family, NO_MGID);
+}
+
+BAD(missing_owner, EINVAL, "owner is required")
+{
+	join_req(r, family, NO_OWNER);
+}
+
+BAD(missing_device, EINVAL, "device name or index is required")
+{
+	join_req(r, family, NO_DEV);
+}
+
+BAD(missing_port, EINVAL, "port is required")
+{
+	join_req(r, family, NO_PORT);
+}
+
+BAD(port_zero, EINVAL, "port 0 does not exist")
+{
+	join_req(r, family, NO_PORT);
+	put_u32(r, IB_MCG_A_PORT, 0);
+}
+
+BAD(port_out_of_range, ENODEV, "port number out of range")
+{
+	join_req(r, family, NO_PORT);
+	put_u32(r, IB_MCG_A_PORT, 2);
+}
+
+BAD(unknown_device, ENODEV, "no such RDMA device")
+{
+	join_req(r, family, NO_DEV);
+	put_str(r, IB_MCG_A_DEV_NAME, "nosuchdev0");
+}
+
+BAD(device_name_too_long, EINVAL, "device name is empty, too long")
+{
+	join_req(r, family, NO_DEV);
+	put_str(r, IB_MCG_A_DEV_NAME,
+		"a_device_name_that_is_longer_than_sixty_four_bytes_is_not_a_name");
+}
+
+BAD(device_name_index_mismatch, EINVAL, "name different devices")
+{
+	join_req(r, family, 0);
+	put_u32(r, IB_MCG_A_DEV_INDEX, 0x7ffffff0);
+}
+
+BAD(mgid_short, EINVAL, "")
+{
+	join_req(r, family, NO_MGID);
+	put(r, IB_MCG_A_MGID, mgid_239_1_1_9, 15);
+}
+
+BAD(mgid_unicast_ipv4, EINVAL, "not an IPv4 multicast address")
+{
+	uint8_t m[16] = { [10] = 0xff, [11] = 0xff, 10, 0, 0, 1 };
+
+	join_req(r, family, NO_MGID);
+	put(r, IB_MCG_A_MGID, m, 16);
+}
+
+BAD(mgid_unicast_ipv6, EINVAL, "not a multicast GID")
+{
+	uint8_t m[16] = { 0xfe, 0x80, [15] = 1 };
+
+	join_req(r, family, NO_MGID);
+	put(r, IB_MCG_A_MGID, m, 16);
+}
+
+BAD(owner_too_long, EINVAL, "owner must be 1 to 64 printable")
+{
+	join_req(r, family, NO_OWNER);
+	put_str(r, IB_MCG_A_OWNER,
+		"an-owner-name-that-is-sixty-five-bytes-long-which-is-one-too-many");
+}
+
+BAD(owner_empty, EINVAL, "owner must be 1 to 64 printable")
+{
+	join_req(r, family, NO_OWNER);
+	put_str(r, IB_MCG_A_OWNER, "");
+}
+
+BAD(owner_with_space, EINVAL, "owner must be 1 to 64 printable")
+{
+	join_req(r, family, NO_OWNER);
+	put_str(r, IB_MCG_A_OWNER, "job 42");
+}
+
+BAD(owner_embedded_nul, EINVAL, "owner must be 1 to 64 printable")
+{
+	join_req(r, family, NO_OWNER);
+	put(r, IB_MCG_A_OWNER, "job\0x", 6);
+}
+
+BAD(join_state_two_bits, EINVAL, "join state must be exactly one of")
+{
+	join_req(r, family, 0);
+	put_u8(r, IB_MCG_A_JOIN_STATE, 3);
+}
+
+BAD(join_state_zero, EINVAL, "join state must be exactly one of")
+{
+	join_req(r, family, 0);
+	put_u8(r, IB_MCG_A_JOIN_STATE, 0);
+}
+
+BAD(join_state_unknown_bit, EINVAL, "join state must be exactly one of")
+{
+	join_req(r, family, 0);
+	put_u8(r, IB_MCG_A_JOIN_STATE, 0x10);
+}
+
+BAD(flags_unknown_bit, EINVAL, "")
+{
+	join_req(r, family, 0);
+	put_u32(r, IB_MCG_A_FLAGS, 0x80);
+}
+
+BAD(port_wrong_size, EINVAL, "")
+{
+	uint16_t p = 1;
+
+	join_req(r, family, NO_PORT);
+	put(r, IB_MCG_A_PORT, &p, 2);
+}
+
+BAD(unknown_attribute, EINVAL, "")
+{
+	join_req(r, family, 0);
+	put_u32(r, 200, 1);
+}
+
+BAD(attribute_of_another_op, EINVAL, "")
+{
+	join_req(r, family, 0);
+	put_u32(r, IB_MCG_A_MLID, 0xc001);
+}
+
+BAD(truncated_attribute, EINVAL, "")
+{
+	join_req(r, family, 0);
+	put_raw(r, IB_MCG_A_QKEY, "\1\2\3\4", 4, 64);
+}
+
+BAD(nested_flag_on_scalar, EINVAL, "")
+{
+	join_req(r, family, NO_PORT);
+	put_u32(r, IB_MCG_A_PORT | NLA_F_NESTED, 1);
+}
+
+BAD(leave_group_not_held, ENOENT, "no such group on this port")
+{
+	join_req(r, family, 0);
+	((struct genlmsghdr *)NLMSG_DATA(&r->nlh))->cmd = IB_MCG_CMD_LEAVE;
+}
+
+BAD(group_get_not_held, ENOENT, "no such group on this port")
+{
+	req_init(r, family, IB_MCG_CMD_GROUP_GET, NLM_F_ACK);
+	put_str(r, IB_MCG_A_DEV_NAME, DEV);
+	put_u32(r, IB_MCG_A_PORT, 1);
+	put(r, IB_MCG_A_MGID, mgid_239_1_1_9, 16);
+}
+
+BAD(dump_port_without_device, EINVAL, "a port filter needs a device")
+{
+	req_init(r, family, IB_MCG_CMD_GROUP_GET, NLM_F_DUMP);
+	put_u32(r, IB_MCG_A_PORT, 1);
+}
+
+TEST_F(bad, refused_without_change)
+{
+	long joins = sysfs_counter("joins"), errors = sysfs_counter("join_errors");
+	struct req r;
+	int before, err;
+
+	before = count_groups(&self->nl);
+	ASSERT_LE(0, before);
+	variant->build(&r, self->nl.family);
+	err = nl_talk(&self->nl, &r);
+	TH_LOG("errno %d, extack \"%s\"", -err, self->nl.msg);
+	EXPECT_EQ(-variant->err, err);
+	EXPECT_NE('\0', self->nl.msg[0]);
+	EXPECT_NE(NULL, strstr(self->nl.msg, variant->msg));
+	EXPECT_EQ(before, count_groups(&self->nl));
+	EXPECT_EQ(joins, sysfs_counter("joins"));
+	EXPECT_EQ(errors, sysfs_counter("join_errors"));
+}
+
+TEST_F(mcg, join_reply_carries_member_record)
+{
+	struct nlattr *a;
+	struct req r;
+
+	join_req(&r, self->nl.family, 0);
+	ASSERT_EQ(1, nl_talk(&self->nl, &r));
+	a = reply_attr(&self->nl, IB_MCG_A_MGID);
+	ASSERT_NE(NULL, a);
+	EXPECT_EQ(0, memcmp(a + 1, mgid_239_1_1_9, 16));
+	a = reply_attr(&self->nl, IB_MCG_A_STATE);
+	ASSERT_NE(NULL, a);
+	EXPECT_EQ(IB_MCG_STATE_JOINED, *(uint8_t *)(a + 1));
+	a = reply_attr(&self->nl, IB_MCG_A_QKEY);
+	ASSERT_NE(NULL, a);
+	EXPECT_EQ((uint32_t)IB_MCG_DEFAULT_QKEY, *(uint32_t *)(a + 1));
+	a = reply_attr(&self->nl, IB_MCG_A_PKEY);
+	ASSERT_NE(NULL, a);
+	EXPECT_EQ(0xffff, *(uint16_t *)(a + 1));
+	a = reply_attr(&self->nl, IB_MCG_A_MTU);
+	ASSERT_NE(NULL, a);
+	EXPECT_LE(1, *(uint8_t *)(a + 1));
+	a = reply_attr(&self->nl, IB_MCG_A_HOP_LIMIT);
+	ASSERT_NE(NULL, a);
+	EXPECT_EQ(64, *(uint8_t *)(a + 1));
+	a = reply_attr(&self->nl, IB_MCG_A_BACKEND);
+	ASSERT_NE(NULL, a);
+	EXPECT_EQ(IB_MCG_BACKEND_ROCE, *(uint8_t *)(a + 1));
+
+	/* A different Q_Key for the same group is refused. */
+	join_req(&r, self->nl.family, NO_OWNER);
+	put_str(&r, IB_MCG_A_OWNER, "other");
+	put_u32(&r, IB_MCG_A_QKEY, 0x11111111);
+	EXPECT_EQ(-EINVAL, nl_talk(&self->nl, &r));
+	EXPECT_NE(NULL, strstr(self->nl.msg, "different Q_Key"));
+
+	join_req(&r, self->nl.family, 0);
+	((struct genlmsghdr *)NLMSG_DATA(&r.nlh))->cmd = IB_MCG_CMD_LEAVE;
+	ASSERT_EQ(1, nl_talk(&self->nl, &r));
+	a = reply_attr(&self->nl, IB_MCG_A_STATE);
+	ASSERT_NE(NULL, a);
+	EXPECT_EQ(IB_MCG_STATE_RELEASED, *(uint8_t *)(a + 1));
+}
+
+TEST_F(mcg, unprivileged_reads_but_cannot_join)
+{
+	pid_t pid = fork();
+	int status;
+
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct nl nl;
+		struct req r;
+
+		if (setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(10);
+		if (nl_open(&nl) || resolve_family(&nl))
+			_exit(11);
+		if (count_groups(&nl) < 0)
+			_exit(12);
+		join_req(&r, nl.family, 0);
+		if (nl_talk(&nl, &r) != -EPERM)
+			_exit(13);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, sysfs_counter("groups"));
+}
+
+TEST_HARNESS_MAIN
