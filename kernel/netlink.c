@@ -450,6 +450,7 @@ struct mcg_dump_ctx {
 	union ib_gid last;	/* GROUP_GET: last group sent on that port */
 	u32 filter_dev;
 	u32 filter_port;
+	u8 started:1;
 	u8 has_last:1;
 	u8 has_filter_dev:1;
 	u8 has_filter_port:1;
@@ -461,15 +462,21 @@ static struct mcg_dump_ctx *dump_ctx(struct netlink_callback *cb)
 	return (struct mcg_dump_ctx *)cb->ctx;
 }
 
-static int mcg_nl_dump_start(struct netlink_callback *cb)
+/*
+ * Resolves a dump's filters on its first round, under mcg_lock. This is
+ * not done in .start because 6.1 gives .start no extack to explain a
+ * refusal; the first .dumpit has one.
+ */
+static int dump_init(struct netlink_callback *cb)
 {
 	struct nlattr **tb = genl_dumpit_info(cb)->attrs;
 	struct mcg_dump_ctx *ctx = dump_ctx(cb);
 	struct mcg_device *dev;
 	struct mcg_port *port;
-	int err = 0;
 
-	memset(ctx, 0, sizeof(*ctx));
+	if (ctx->started)
+		return 0;
+	ctx->started = 1;
 	if (!tb[IB_MCG_A_DEV_NAME] && !tb[IB_MCG_A_DEV_INDEX]) {
 		if (tb[IB_MCG_A_PORT]) {
 			NL_SET_ERR_MSG(cb->extack,
@@ -478,27 +485,19 @@ static int mcg_nl_dump_start(struct netlink_callback *cb)
 		}
 		return 0;
 	}
-
-	mutex_lock(&mcg_lock);
 	dev = nl_device(tb, cb->extack);
-	if (IS_ERR(dev)) {
-		err = PTR_ERR(dev);
-		goto out;
-	}
+	if (IS_ERR(dev))
+		return PTR_ERR(dev);
 	ctx->has_filter_dev = 1;
 	ctx->filter_dev = dev->ibdev->index;
 	if (tb[IB_MCG_A_PORT]) {
 		port = get_port(dev, tb, cb->extack);
-		if (IS_ERR(port)) {
-			err = PTR_ERR(port);
-			goto out;
-		}
+		if (IS_ERR(port))
+			return PTR_ERR(port);
 		ctx->has_filter_port = 1;
 		ctx->filter_port = port->port_num;
 	}
-out:
-	mutex_unlock(&mcg_lock);
-	return err;
+	return 0;
 }
 
 static bool dump_skip_port(const struct mcg_dump_ctx *ctx,
@@ -525,6 +524,9 @@ static int mcg_nl_group_get_dumpit(struct sk_buff *skb,
 	u32 i;
 
 	mutex_lock(&mcg_lock);
+	err = dump_init(cb);
+	if (err)
+		goto out;
 	cb->seq = mcg_generation;
 	list_for_each_entry(dev, &mcg_devices, node) {
 		for (i = 0; i < dev->nports; i++) {
@@ -664,6 +666,9 @@ static int mcg_nl_port_get_dumpit(struct sk_buff *skb,
 	u32 i;
 
 	mutex_lock(&mcg_lock);
+	err = dump_init(cb);
+	if (err)
+		goto out;
 	list_for_each_entry(dev, &mcg_devices, node) {
 		for (i = 0; i < dev->nports; i++) {
 			struct mcg_port *port = dev->ports[i];
@@ -703,7 +708,6 @@ static const struct genl_ops mcg_ops[] = {
 	{
 		.cmd	= IB_MCG_CMD_GROUP_GET,
 		.doit	= mcg_nl_group_get_doit,
-		.start	= mcg_nl_dump_start,
 		.dumpit	= mcg_nl_group_get_dumpit,
 		.policy	= mcg_group_get_policy,
 		.maxattr = IB_MCG_A_MAX,
@@ -711,7 +715,6 @@ static const struct genl_ops mcg_ops[] = {
 	{
 		.cmd	= IB_MCG_CMD_PORT_GET,
 		.doit	= mcg_nl_port_get_doit,
-		.start	= mcg_nl_dump_start,
 		.dumpit	= mcg_nl_port_get_dumpit,
 		.policy	= mcg_port_get_policy,
 		.maxattr = IB_MCG_A_MAX,

@@ -124,6 +124,24 @@ static void parse_extack(struct nl *nl, struct nlmsghdr *h)
 	}
 }
 
+/* A dump that failed ends in NLMSG_DONE: an int errno, then the TLVs. */
+static void parse_done_extack(struct nl *nl, struct nlmsghdr *h)
+{
+	int off = sizeof(int), len = h->nlmsg_len - NLMSG_HDRLEN;
+	char *p = NLMSG_DATA(h);
+	struct nlattr *a;
+
+	while (off + NLA_HDRLEN <= len) {
+		a = (void *)(p + off);
+		if (a->nla_len < NLA_HDRLEN)
+			return;
+		if ((a->nla_type & NLA_TYPE_MASK) == NLMSGERR_ATTR_MSG)
+			snprintf(nl->msg, sizeof(nl->msg), "%s",
+				 (char *)(a + 1));
+		off += NLA_ALIGN(a->nla_len);
+	}
+}
+
 /*
  * Sends @r and reads until the ack, NLMSG_DONE or an error. Returns the
  * negative errno of the ack, else the number of data messages seen.
@@ -144,8 +162,13 @@ static int nl_talk(struct nl *nl, struct req *r)
 			return -errno;
 		for (h = (void *)buf; NLMSG_OK(h, (unsigned int)n);
 		     h = NLMSG_NEXT(h, n)) {
-			if (h->nlmsg_type == NLMSG_DONE)
-				return count;
+			if (h->nlmsg_type == NLMSG_DONE) {
+				int err = *(int *)NLMSG_DATA(h);
+
+				if (err < 0)
+					parse_done_extack(nl, h);
+				return err < 0 ? err : count;
+			}
 			if (h->nlmsg_type == NLMSG_ERROR) {
 				struct nlmsgerr *e = NLMSG_DATA(h);
 
@@ -252,7 +275,8 @@ FIXTURE_SETUP(mcg)
 	snprintf(cmd, sizeof(cmd),
 		 "bash -c '. %s/lib.sh && mcg_setup_rxe && mcg_load' >&2",
 		 dir ? dir : ".");
-	ASSERT_EQ(0, system(cmd));
+	if (access("/sys/kernel/ib_mcgroups/" DEV "/1/groups", R_OK))
+		ASSERT_EQ(0, system(cmd));
 	ASSERT_EQ(0, nl_open(&self->nl));
 	ASSERT_EQ(0, resolve_family(&self->nl));
 }
@@ -281,7 +305,8 @@ FIXTURE_SETUP(bad)
 	snprintf(cmd, sizeof(cmd),
 		 "bash -c '. %s/lib.sh && mcg_setup_rxe && mcg_load' >&2",
 		 dir ? dir : ".");
-	ASSERT_EQ(0, system(cmd));
+	if (access("/sys/kernel/ib_mcgroups/" DEV "/1/groups", R_OK))
+		ASSERT_EQ(0, system(cmd));
 	ASSERT_EQ(0, nl_open(&self->nl));
 	ASSERT_EQ(0, resolve_family(&self->nl));
 }
@@ -349,7 +374,7 @@ BAD(device_name_index_mismatch, EINVAL, "name different devices")
 	put_u32(r, IB_MCG_A_DEV_INDEX, 0x7ffffff0);
 }
 
-BAD(mgid_short, EINVAL, "")
+BAD(mgid_short, ERANGE, "size out of range")
 {
 	join_req(r, family, NO_MGID);
 	put(r, IB_MCG_A_MGID, mgid_239_1_1_9, 15);
