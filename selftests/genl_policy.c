@@ -275,8 +275,9 @@ FIXTURE_SETUP(mcg)
 	snprintf(cmd, sizeof(cmd),
 		 "bash -c '. %s/lib.sh && mcg_setup_rxe && mcg_load' >&2",
 		 dir ? dir : ".");
-	if (access("/sys/kernel/ib_mcgroups/" DEV "/1/groups", R_OK))
+	if (access("/sys/kernel/ib_mcgroups/" DEV "/1/groups", R_OK)) {
 		ASSERT_EQ(0, system(cmd));
+	}
 	ASSERT_EQ(0, nl_open(&self->nl));
 	ASSERT_EQ(0, resolve_family(&self->nl));
 }
@@ -305,8 +306,9 @@ FIXTURE_SETUP(bad)
 	snprintf(cmd, sizeof(cmd),
 		 "bash -c '. %s/lib.sh && mcg_setup_rxe && mcg_load' >&2",
 		 dir ? dir : ".");
-	if (access("/sys/kernel/ib_mcgroups/" DEV "/1/groups", R_OK))
+	if (access("/sys/kernel/ib_mcgroups/" DEV "/1/groups", R_OK)) {
 		ASSERT_EQ(0, system(cmd));
+	}
 	ASSERT_EQ(0, nl_open(&self->nl));
 	ASSERT_EQ(0, resolve_family(&self->nl));
 }
