@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# Through mcctl: every bad input fails with a clear message and a non-zero
+# exit, and changes nothing. Unprivileged users can read but not join.
+# (Raw malformed netlink requests are covered by genl_policy.)
+# timeout: 120
+. "$(dirname "$0")/../lib.sh"
+
+mcg_require_module
+mcg_require_mcctl
+
+P=$MCG_DEV0/1
+SYS=/sys/kernel/ib_mcgroups/$MCG_DEV0/1
+
+# refused DESC MESSAGE CMD...: CMD fails, says MESSAGE (a substring) on
+# stderr, and the port's groups and counters are unchanged.
+refused() {
+	local desc=$1 want=$2 before after err rc
+	shift 2
+
+	before=$(cat $SYS/groups $SYS/holders $SYS/joins $SYS/join_errors | xargs)
+	err=$("$@" 2>&1 >/dev/null)
+	rc=$?
+	after=$(cat $SYS/groups $SYS/holders $SYS/joins $SYS/join_errors | xargs)
+	if [ $rc -ne 0 ] && [[ $err == *"$want"* ]] && [ "$before" = "$after" ]; then
+		ktap_ok "$desc"
+		ktap_diag "$err"
+		return 0
+	fi
+	ktap_fail "$desc"
+	ktap_diag "\$ $* (exit $rc)"
+	ktap_diag "stderr: $err"
+	ktap_diag "expected message containing: $want"
+	ktap_diag "groups holders joins join_errors: $before -> $after"
+	return 1
+}
+
+ktap_plan 16
+check "set up rxe0 <-> rxe1" mcg_setup_rxe || ktap_skip_all "no rxe devices"
+check "load ib_mcgroups" mcg_load
+defer mcg_unload
+
+refused "unicast IPv4 address" "multicast" mcctl join "$P" 10.0.0.7
+refused "unicast IPv6 address" "multicast" mcctl join "$P" fd00::7
+refused "malformed group" "group" mcctl join "$P" 239.1.1
+refused "malformed MGID" "group" mcctl join "$P" ff0e::12345::1
+refused "unknown device" "no such RDMA device" mcctl join nosuch0/1 239.1.1.1
+refused "port 0" "port 0 does not exist" mcctl join "$MCG_DEV0/0" 239.1.1.1
+refused "port out of range" "out of range" mcctl join "$MCG_DEV0/9" 239.1.1.1
+refused "owner too long" "owner" mcctl join "$P" 239.1.1.1 owner \
+	"$(printf 'x%.0s' $(seq 65))"
+refused "unknown join state" "state" mcctl join "$P" 239.1.1.1 state sometimes
+refused "unknown keyword" "" mcctl join "$P" 239.1.1.1 colour blue
+refused "leave of a group not held" "no such group" \
+	mcctl leave "$P" 239.1.1.1 owner nobody
+
+check "unprivileged list works" run_unpriv mcctl list
+refused "unprivileged join refused" "Operation not permitted" \
+	run_unpriv mcctl join "$P" 239.1.1.1 owner nobody
+check_eq "nothing was created" 0 "$(cat $SYS/groups)"
+ktap_finish

@@ -1,0 +1,54 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# Groups held while the world changes under them: link down/up keeps them;
+# deleting the rxe device releases its groups (with events, nothing left
+# in IGMP); unloading the module releases everything cleanly.
+# timeout: 180
+. "$(dirname "$0")/../lib.sh"
+
+mcg_require_module
+mcg_require_mcctl
+
+SYS0=/sys/kernel/ib_mcgroups/$MCG_DEV0/1
+
+ktap_plan 19
+check "set up rxe0 <-> rxe1" mcg_setup_rxe || ktap_skip_all "no rxe devices"
+check "load ib_mcgroups" mcg_load
+
+mcctl monitor >/tmp/monitor.$$ 2>&1 &
+mon=$!
+defer kill $mon
+sleep 1
+
+check "join 239.5.5.1 and ff0e::5551 on $MCG_DEV0" \
+	sh -c "mcctl join $MCG_DEV0/1 239.5.5.1 owner a &&
+	       mcctl join $MCG_DEV0/1 ff0e::5551 owner a"
+check "monitor saw the join" wait_for -t 5 grep -q 239.5.5.1 /tmp/monitor.$$
+
+ip link set "$MCG_IF0" down
+sleep 1
+check_eq "link down: hold kept" 2 "$(cat $SYS0/groups)"
+ip link set "$MCG_IF0" up
+check "link up: port ACTIVE again" wait_for -t 15 __port_active "$MCG_DEV0"
+check "link up: IGMP membership still there" igmp_has "$MCG_IF0" 239.5.5.1
+check "link up: group still joined" sh -c "mcctl list | grep 239.5.5.1 | grep -q joined"
+
+check "rdma link delete $MCG_DEV0 with groups held" rdma link delete "$MCG_DEV0"
+check "sysfs directory of $MCG_DEV0 gone" test ! -e "$SYS0"
+check_eq "IGMP membership dropped" 0 "$(igmp_count "$MCG_IF0" 239.5.5.1)"
+check "MLD membership dropped" __lib_not igmp6_has "$MCG_IF0" ff0e::5551
+check "monitor reported the release" \
+	wait_for -t 5 sh -c "grep 239.5.5.1 /tmp/monitor.$$ | grep -q device-removed"
+check "dmesg says what was released" \
+	sh -c "dmesg | grep -q 'rxe0/1: released 2 group(s)'"
+
+check "re-create $MCG_DEV0" mcg_setup_rxe
+check "join on both devices" \
+	sh -c "mcctl join $MCG_DEV0/1 239.5.5.2 owner b &&
+	       mcctl join $MCG_DEV1/1 239.5.5.3 owner b"
+check "rmmod with groups held" mcg_unload
+check "$MCG_IF0 membership released" __lib_not igmp_has "$MCG_IF0" 239.5.5.2
+check "$MCG_IF1 membership released" __lib_not igmp_has "$MCG_IF1" 239.5.5.3
+kill $mon 2>/dev/null
+rm -f /tmp/monitor.$$
+ktap_finish
