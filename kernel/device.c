@@ -14,6 +14,7 @@
 
 #include "ib_mcgroups.h"
 
+/* Protects devices, ports, groups and holders: see ib_mcgroups.h. */
 DEFINE_MUTEX(mcg_lock);
 LIST_HEAD(mcg_devices);
 bool mcg_unloading;

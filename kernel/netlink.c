@@ -105,7 +105,7 @@ static int get_string(const struct nlattr *attr, char *buf, size_t max,
 
 /* Resolves the device of a request; under mcg_lock. */
 static struct mcg_device *nl_device(struct nlattr **tb,
-				     struct netlink_ext_ack *extack)
+				    struct netlink_ext_ack *extack)
 {
 	char name[IB_DEVICE_NAME_MAX];
 	struct mcg_device *dev;

@@ -30,18 +30,24 @@ static ssize_t holders_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return sysfs_emit(buf, "%u\n", READ_ONCE(to_port(kobj)->nholders));
 }
 
-#define MCG_COUNTER_ATTR(name)						\
-static ssize_t name##_show(struct kobject *kobj,			\
-			   struct kobj_attribute *attr, char *buf)	\
-{									\
-	return sysfs_emit(buf, "%lld\n",				\
-			  atomic64_read(&to_port(kobj)->name));		\
-}									\
-static struct kobj_attribute name##_attr = __ATTR_RO(name)
+static ssize_t joins_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "%lld\n", atomic64_read(&to_port(kobj)->joins));
+}
 
-MCG_COUNTER_ATTR(joins);
-MCG_COUNTER_ATTR(leaves);
-MCG_COUNTER_ATTR(join_errors);
+static ssize_t leaves_show(struct kobject *kobj, struct kobj_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "%lld\n", atomic64_read(&to_port(kobj)->leaves));
+}
+
+static ssize_t join_errors_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lld\n",
+			  atomic64_read(&to_port(kobj)->join_errors));
+}
 
 static ssize_t backend_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
@@ -52,6 +58,9 @@ static ssize_t backend_show(struct kobject *kobj, struct kobj_attribute *attr,
 static struct kobj_attribute groups_attr = __ATTR_RO(groups);
 static struct kobj_attribute holders_attr = __ATTR_RO(holders);
 static struct kobj_attribute backend_attr = __ATTR_RO(backend);
+static struct kobj_attribute joins_attr = __ATTR_RO(joins);
+static struct kobj_attribute leaves_attr = __ATTR_RO(leaves);
+static struct kobj_attribute join_errors_attr = __ATTR_RO(join_errors);
 
 static struct attribute *mcg_port_attrs[] = {
 	&groups_attr.attr,
