@@ -11,7 +11,7 @@
 #            ktap_finish
 # cleanup:   defer CMD... (run in reverse order at exit), run_deferred
 # setup:     mcg_setup_rxe, mcg_teardown_rxe, mcg_load, mcg_unload,
-#            mcg_require_module, mcg_require_mcctl, in_peer CMD...,
+#            mcg_require_module, mcg_require_mcctl, in_peer CMD..., PEER_EXEC,
 #            run_unpriv CMD..., wait_for [-t SECS] CMD..., wait_for_not ...
 # IGMP/MLD:  igmp_count DEV GROUP, igmp_has DEV GROUP,
 #            igmp6_count DEV GROUP, igmp6_has DEV GROUP, mcast_has DEV GROUP
@@ -20,12 +20,27 @@ KSFT_PASS=0
 KSFT_FAIL=1
 KSFT_SKIP=4
 
-# The test topology made by mcg_setup_rxe.
-MCG_NS=peer			# netns of the receiver end
+# The test topology made by mcg_setup_rxe: rxe0 on veth0 (10.0.0.1/24,
+# fd00::1/64) <-> rxe1 on veth1 (10.0.0.2/24, fd00::2/64).
+#
+# By default both veth ends stay in the init netns, with accept_local=1 and
+# rp_filter=0 on them so that datagrams from a local source address are not
+# dropped as martians. A separate netns for veth1 (MCG_NS=peer in the
+# environment) does not work with the 6.1 kernel: rxe's UDP port 4791 socket
+# exists only in init_net, so veth1 in another netns never delivers RoCEv2
+# packets to rxe1 (they count as Udp IgnoredMulti there). Tests must not
+# assume either: run receiver-side network commands with in_peer CMD... (or
+# "${PEER_EXEC[@]}" CMD... & to keep the pid of a background CMD).
+MCG_NS=${MCG_NS:-}
 MCG_IF0=veth0 MCG_IF1=veth1
 MCG_DEV0=rxe0 MCG_DEV1=rxe1
 MCG_IP0=10.0.0.1 MCG_IP1=10.0.0.2
 MCG_IP6_0=fd00::1 MCG_IP6_1=fd00::2
+if [ -n "$MCG_NS" ]; then
+	PEER_EXEC=(ip netns exec "$MCG_NS")
+else
+	PEER_EXEC=()
+fi
 
 SELFTESTS_DIR=${SELFTESTS_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}
 case ":$PATH:" in
@@ -222,7 +237,8 @@ wait_for_not() {
 __lib_not() { ! "$@"; }
 
 # --- environment ------------------------------------------------------------
-in_peer() { ip netns exec "$MCG_NS" "$@"; }
+# in_peer CMD...: run CMD where veth1 is (netns $MCG_NS, if set).
+in_peer() { "${PEER_EXEC[@]}" "$@"; }
 
 # Run CMD as nobody without capabilities.
 run_unpriv() {
@@ -247,9 +263,9 @@ rdma_has_gid() {
 	grep -qx "$want" /sys/class/infiniband/"$1"/ports/1/gids/* 2>/dev/null
 }
 
-# Create veth0 (init netns, 10.0.0.1/24, fd00::1/64) <-> veth1 (netns
-# "peer", 10.0.0.2/24, fd00::2/64) and rxe0/rxe1 on them; wait until both
-# ports are ACTIVE and have their IPv4 GIDs. Idempotent.
+# mcg_setup_rxe: create the topology above (see MCG_NS), bring it up and
+# wait until rxe0/rxe1 port 1 are ACTIVE and have their IPv4 GIDs.
+# Idempotent: an existing setup is reused.
 mcg_setup_rxe() {
 	local d
 
@@ -258,18 +274,28 @@ mcg_setup_rxe() {
 	modprobe veth || return 1
 	modprobe ib_uverbs 2>/dev/null
 
-	[ -e "/run/netns/$MCG_NS" ] || ip netns add "$MCG_NS" || return 1
+	if [ -n "$MCG_NS" ] && [ ! -e "/run/netns/$MCG_NS" ]; then
+		ip netns add "$MCG_NS" || return 1
+	fi
 	if ! ip link show dev "$MCG_IF0" >/dev/null 2>&1; then
 		in_peer ip link del "$MCG_IF1" 2>/dev/null
 		ip link add "$MCG_IF0" type veth peer name "$MCG_IF1" \
-			netns "$MCG_NS" || return 1
+			${MCG_NS:+netns "$MCG_NS"} || return 1
 	fi
+	for d in all "$MCG_IF0"; do
+		sysctl -qw "net.ipv4.conf.$d.rp_filter=0"
+		sysctl -qw "net.ipv4.conf.$d.accept_local=1"
+	done
 	sysctl -qw "net.ipv6.conf.$MCG_IF0.disable_ipv6=0"
 	ip addr replace "$MCG_IP0/24" dev "$MCG_IF0" || return 1
 	ip -6 addr replace "$MCG_IP6_0/64" dev "$MCG_IF0" nodad || return 1
 	ip link set "$MCG_IF0" up || return 1
 
 	in_peer ip link set lo up
+	for d in all "$MCG_IF1"; do
+		in_peer sysctl -qw "net.ipv4.conf.$d.rp_filter=0"
+		in_peer sysctl -qw "net.ipv4.conf.$d.accept_local=1"
+	done
 	in_peer sysctl -qw "net.ipv6.conf.$MCG_IF1.disable_ipv6=0"
 	in_peer ip addr replace "$MCG_IP1/24" dev "$MCG_IF1" || return 1
 	in_peer ip -6 addr replace "$MCG_IP6_1/64" dev "$MCG_IF1" nodad || return 1
@@ -287,11 +313,11 @@ mcg_setup_rxe() {
 			return 1
 		fi
 	done
-	wait_for -t 10 rdma_has_gid "$MCG_DEV0" "$MCG_IP0" &&
-		wait_for -t 10 rdma_has_gid "$MCG_DEV1" "$MCG_IP1" || {
+	if ! wait_for -t 10 rdma_has_gid "$MCG_DEV0" "$MCG_IP0" ||
+	   ! wait_for -t 10 rdma_has_gid "$MCG_DEV1" "$MCG_IP1"; then
 		echo "mcg_setup_rxe: IPv4 GIDs did not appear" >&2
 		return 1
-	}
+	fi
 }
 
 __port_active() { [ "$(rdma_port_state "$1")" = ACTIVE ]; }
@@ -300,7 +326,7 @@ mcg_teardown_rxe() {
 	rdma link del "$MCG_DEV1" 2>/dev/null
 	rdma link del "$MCG_DEV0" 2>/dev/null
 	ip link del "$MCG_IF0" 2>/dev/null
-	ip netns del "$MCG_NS" 2>/dev/null
+	[ -n "$MCG_NS" ] && ip netns del "$MCG_NS" 2>/dev/null
 	return 0
 }
 

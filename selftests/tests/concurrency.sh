@@ -10,7 +10,7 @@ mcg_require_mcctl
 
 P=$MCG_DEV0/1
 SYS=/sys/kernel/ib_mcgroups/$MCG_DEV0/1
-GROUPS="239.6.0.1 239.6.0.2 239.6.0.3 239.6.0.4"
+MGROUPS="239.6.0.1 239.6.0.2 239.6.0.3 239.6.0.4"
 ROUNDS=10
 
 # worker N: ROUNDS times join all groups then leave all but the last round.
@@ -18,11 +18,11 @@ worker() {
 	local n=$1 r g
 
 	for r in $(seq $ROUNDS); do
-		for g in $GROUPS; do
+		for g in $MGROUPS; do
 			mcctl join "$P" "$g" owner "w$n" >/dev/null || return 1
 		done
 		[ "$r" -eq $ROUNDS ] && break
-		for g in $GROUPS; do
+		for g in $MGROUPS; do
 			mcctl leave "$P" "$g" owner "w$n" >/dev/null || return 1
 		done
 	done
@@ -48,10 +48,10 @@ check_eq "32 holders (8 owners x 4 groups)" 32 "$(cat $SYS/holders)"
 check_eq "joins = 8 x 4 x $ROUNDS" $((8 * 4 * ROUNDS)) "$(cat $SYS/joins)"
 check_eq "leaves = 8 x 4 x $((ROUNDS - 1))" $((8 * 4 * (ROUNDS - 1))) "$(cat $SYS/leaves)"
 check_eq "one IGMP user per group" "1 1 1 1" \
-	"$(for g in $GROUPS; do igmp_count "$MCG_IF0" "$g"; done | xargs)"
+	"$(for g in $MGROUPS; do igmp_count "$MCG_IF0" "$g"; done | xargs)"
 
 for n in 1 2 3 4 5 6 7 8; do
-	for g in $GROUPS; do
+	for g in $MGROUPS; do
 		mcctl leave "$P" "$g" owner "w$n" >/dev/null &
 	done
 done

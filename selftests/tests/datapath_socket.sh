@@ -32,7 +32,7 @@ run_case() {
 	ktap_diag "$(cat /tmp/diag.$$)"
 	check_eq "$fam: no membership on $MCG_IF1, nothing received" 0 "$n"
 
-	in_peer mcast_join -I "$MCG_IF1" "$grp" >/tmp/join.$$ 2>&1 &
+	"${PEER_EXEC[@]}" mcast_join -I "$MCG_IF1" "$grp" >/tmp/join.$$ 2>&1 &
 	pid=$!
 	defer kill "$pid"
 	if ! check "$fam: socket joined $grp on $MCG_IF1" \

@@ -130,6 +130,9 @@ for i in "${!sel_names[@]}"; do
 	if [ -z "$cmd" ]; then
 		echo "not ok $n $name # no such test"
 		continue
+	elif [ ! -x "$cmd" ]; then
+		echo "not ok $n $name # not built"
+		continue
 	fi
 	case "$cmd" in
 	*.sh) t=$(test_timeout "$cmd") ;;
