@@ -69,31 +69,57 @@ static struct net_device *roce_find_ndev(struct mcg_port *port)
 }
 
 /*
- * The RoCEv2 GID to send from: an IPv4-mapped one for IPv4 groups, an IPv6
- * one otherwise; index 0 if the table has no better match.
+ * How well a GID suits a group, 0 if not at all: a RoCEv2 GID of the
+ * port's netdev (not a VLAN or macvlan upper device), IPv4-mapped for IPv4
+ * groups; for IPv6 groups a link-local GID for link-local groups and a
+ * routable one otherwise is best.
  */
-static void roce_fill_port_gid(struct mcg_port *port, struct mcg_rec *rec,
-			       bool v4)
+static int gid_score(const struct ib_gid_attr *attr, struct net_device *ndev,
+		     const union ib_gid *mgid)
 {
-	struct ib_device *ibdev = port->dev->ibdev;
-	const struct ib_gid_attr *attr;
-	int i, len = ib_port_immutable_read(ibdev, port->port_num)->gid_tbl_len;
+	const struct in6_addr *gid = (const struct in6_addr *)attr->gid.raw;
+	bool group_ll = (mgid->raw[1] & 0xf) <= 2;
+	struct net_device *gid_ndev;
+	bool same_ndev;
 
-	for (i = 0; i < len; i++) {
-		attr = rdma_get_gid_attr(ibdev, port->port_num, i);
+	if (attr->gid_type != IB_GID_TYPE_ROCE_UDP_ENCAP)
+		return 0;
+	rcu_read_lock();
+	gid_ndev = rdma_read_gid_attr_ndev_rcu(attr);
+	same_ndev = !IS_ERR(gid_ndev) && gid_ndev == ndev;
+	rcu_read_unlock();
+	if (!same_ndev)
+		return 0;
+	if (mcg_mgid_is_v4mapped(mgid))
+		return ipv6_addr_v4mapped(gid) ? 2 : 0;
+	if (ipv6_addr_v4mapped(gid))
+		return 0;
+	return !!(ipv6_addr_type(gid) & IPV6_ADDR_LINKLOCAL) == group_ll ? 2 : 1;
+}
+
+/* The GID to send from: the best by gid_score(), else index 0. */
+static void roce_fill_port_gid(struct mcg_group *g, struct net_device *ndev,
+			       struct mcg_rec *rec)
+{
+	struct ib_device *ibdev = g->port->dev->ibdev;
+	u32 port_num = g->port->port_num;
+	int i, score, best = 0, best_index = 0;
+	const struct ib_gid_attr *attr;
+	int len = ib_port_immutable_read(ibdev, port_num)->gid_tbl_len;
+
+	for (i = 0; i < len && best < 2; i++) {
+		attr = rdma_get_gid_attr(ibdev, port_num, i);
 		if (IS_ERR(attr))
 			continue;
-		if (attr->gid_type == IB_GID_TYPE_ROCE_UDP_ENCAP &&
-		    ipv6_addr_v4mapped((const struct in6_addr *)attr->gid.raw) == v4) {
-			rec->port_gid = attr->gid;
-			rec->sgid_index = i;
-			rdma_put_gid_attr(attr);
-			return;
+		score = gid_score(attr, ndev, &g->mgid);
+		if (score > best) {
+			best = score;
+			best_index = i;
 		}
 		rdma_put_gid_attr(attr);
 	}
-	rec->sgid_index = 0;
-	if (rdma_query_gid(ibdev, port->port_num, 0, &rec->port_gid))
+	rec->sgid_index = best_index;
+	if (rdma_query_gid(ibdev, port_num, best_index, &rec->port_gid))
 		memset(&rec->port_gid, 0, sizeof(rec->port_gid));
 }
 
@@ -167,12 +193,6 @@ static int roce_update(struct mcg_group *g, u8 join_state,
 		goto out;
 	}
 
-	rec.mtu = iboe_get_mtu(rp->ndev->mtu);
-	if (!rec.mtu) {
-		NL_SET_ERR_MSG(extack, "netdev MTU is too small for RoCE");
-		err = -EINVAL;
-		goto out;
-	}
 	if (join_state & MCG_RECV_STATES) {
 		if (!g->ip_held) {
 			err = ip_take(g, rp->ndev, extack);
@@ -183,7 +203,9 @@ static int roce_update(struct mcg_group *g, u8 join_state,
 		ip_drop(g, rp->ndev);
 	}
 
-	roce_fill_port_gid(g->port, &rec, v4);
+	roce_fill_port_gid(g, rp->ndev, &rec);
+	/* 0 (unknown) if the netdev's MTU is below RoCE's smallest. */
+	rec.mtu = iboe_get_mtu(rp->ndev->mtu);
 	rec.qkey = g->rec.qkey;
 	rec.pkey = 0xffff;
 	rec.rate = IB_RATE_PORT_CURRENT;
@@ -195,6 +217,15 @@ static int roce_update(struct mcg_group *g, u8 join_state,
 out:
 	rtnl_unlock();
 	return err;
+}
+
+/* Pick up a netdev that appeared while the port had none. */
+static void roce_refresh(struct mcg_port *port)
+{
+	rtnl_lock();
+	if (!port->roce.ndev)
+		port->roce.ndev = roce_find_ndev(port);
+	rtnl_unlock();
 }
 
 static int roce_port_init(struct mcg_port *port)
@@ -225,6 +256,7 @@ const struct mcg_backend_ops mcg_roce_backend = {
 	.port_fini	= roce_port_fini,
 	.check		= roce_check,
 	.update		= roce_update,
+	.refresh	= roce_refresh,
 };
 
 /*

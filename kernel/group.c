@@ -8,6 +8,8 @@
  * hold the new union of join states, and only then links the new objects
  * and sends notifications. A failed join leaves everything as it was.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
@@ -388,6 +390,8 @@ void mcg_port_resync(struct mcg_port *port)
 
 	lockdep_assert_held(&mcg_lock);
 
+	if (port->backend->refresh)
+		port->backend->refresh(port);
 	for (n = rb_first(&port->groups); n; n = rb_next(n)) {
 		struct mcg_group *g = rb_entry(n, struct mcg_group, node);
 		int err = port->backend->update(g, g->join_state, NULL);

@@ -73,7 +73,8 @@ struct mcg_group;
  *          it) and fill g->rec. Returns 0 once held. On error the
  *          previous membership is still held, except that a release
  *          (join_state 0) never fails.
- * @attached: whether the membership is really in place right now.
+ * @refresh: optional; the port's link may have changed (IB event,
+ *          netdev event), before its groups are brought up to date.
  */
 struct mcg_backend_ops {
 	u8 id;
@@ -84,6 +85,7 @@ struct mcg_backend_ops {
 		     struct netlink_ext_ack *extack);
 	int (*update)(struct mcg_group *g, u8 join_state,
 		      struct netlink_ext_ack *extack);
+	void (*refresh)(struct mcg_port *port);
 };
 
 extern const struct mcg_backend_ops mcg_roce_backend;

@@ -3,6 +3,8 @@
  * ib_mcgroups: persistent, refcounted InfiniBand and RoCE multicast group
  * memberships, held in the kernel on behalf of named owners.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <net/genetlink.h>
 

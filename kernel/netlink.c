@@ -8,7 +8,6 @@
  * holds are released from the netlink notifier when their socket closes
  * (NETLINK_URELEASE runs in process context of the closing task).
  */
-#include <linux/ctype.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/timekeeping.h>
@@ -93,7 +92,7 @@ static int get_string(const struct nlattr *attr, char *buf, size_t max,
 		return -EINVAL;
 	}
 	for (i = 0; i < len; i++) {
-		if (!isgraph(s[i])) {
+		if (s[i] < 0x21 || s[i] > 0x7e) {
 			set_err(extack, attr, what_bad);
 			return -EINVAL;
 		}
@@ -253,12 +252,18 @@ static int put_rec(struct sk_buff *skb, const struct mcg_rec *rec)
 /*
  * One group message. Holders: just @only if given, else all of them
  * (none when @g is a released snapshot, whose holder list is empty).
+ *
+ * With @skip (dumps), the first *@skip holders are left out, and if the
+ * rest do not fit, the message ends after those that do: *@skip counts
+ * them and -EAGAIN says the group continues in the next message. Returns
+ * -EMSGSIZE if nothing of the group fits.
  */
 static int fill_group(struct sk_buff *skb, const struct mcg_group *g,
 		      u32 portid, u32 seq, int flags, u8 cmd, u8 reason,
-		      const struct mcg_holder *only)
+		      const struct mcg_holder *only, unsigned int *skip)
 {
 	u64 now = ktime_get_boottime_ns();
+	unsigned int i = 0, n = 0;
 	const struct mcg_holder *h;
 	struct nlattr *nest;
 	void *hdr;
@@ -283,12 +288,24 @@ static int fill_group(struct sk_buff *skb, const struct mcg_group *g,
 		if (put_holder(skb, only, now))
 			goto cancel;
 	} else if (g->state != IB_MCG_STATE_RELEASED) {
-		list_for_each_entry(h, &g->holders, node)
-			if (put_holder(skb, h, now))
-				goto cancel;
+		list_for_each_entry(h, &g->holders, node) {
+			if (skip && i++ < *skip)
+				continue;
+			if (put_holder(skb, h, now)) {
+				if (!skip || !n)
+					goto cancel;
+				nla_nest_end(skb, nest);
+				genlmsg_end(skb, hdr);
+				*skip += n;
+				return -EAGAIN;
+			}
+			n++;
+		}
 	}
 	nla_nest_end(skb, nest);
 	genlmsg_end(skb, hdr);
+	if (skip)
+		*skip = 0;
 	return 0;
 
 cancel:
@@ -306,7 +323,7 @@ static int reply_group(struct genl_info *info, const struct mcg_group *g,
 	if (!skb)
 		return -ENOMEM;
 	err = fill_group(skb, g, info->snd_portid, info->snd_seq, 0, cmd,
-			 g->reason, NULL);
+			 g->reason, NULL, NULL);
 	if (err) {
 		nlmsg_free(skb);
 		return err;
@@ -324,7 +341,7 @@ void mcg_notify(struct mcg_group *g, u8 cmd, u8 reason,
 	skb = genlmsg_new(group_msg_size(h ? 1 : g->nholders), GFP_KERNEL);
 	if (!skb)
 		return;
-	if (fill_group(skb, g, 0, 0, 0, cmd, reason, h)) {
+	if (fill_group(skb, g, 0, 0, 0, cmd, reason, h, NULL)) {
 		nlmsg_free(skb);
 		return;
 	}
@@ -448,6 +465,7 @@ struct mcg_dump_ctx {
 	u32 dev_index;		/* device being dumped */
 	u32 port;		/* port being dumped (PORT_GET: next port) */
 	union ib_gid last;	/* GROUP_GET: last group sent on that port */
+	u32 holder_skip;	/* holders of the next group already sent */
 	u32 filter_dev;
 	u32 filter_port;
 	u8 started:1;
@@ -531,26 +549,32 @@ static int mcg_nl_group_get_dumpit(struct sk_buff *skb,
 	list_for_each_entry(dev, &mcg_devices, node) {
 		for (i = 0; i < dev->nports; i++) {
 			struct mcg_port *port = dev->ports[i];
-			bool resume;
 
 			if (dump_skip_port(ctx, port))
 				continue;
-			resume = ctx->has_last &&
-				 dev->ibdev->index == ctx->dev_index &&
-				 port->port_num == ctx->port;
-			g = mcg_group_next(port, resume ? &ctx->last : NULL);
+			if (ctx->dev_index != dev->ibdev->index ||
+			    ctx->port != port->port_num) {
+				ctx->dev_index = dev->ibdev->index;
+				ctx->port = port->port_num;
+				ctx->has_last = 0;
+				ctx->holder_skip = 0;
+			}
+			g = mcg_group_next(port, ctx->has_last ? &ctx->last :
+					   NULL);
 			for (; g; g = mcg_group_next(port, &g->mgid)) {
+				struct nlmsghdr *nlh = (void *)skb_tail_pointer(skb);
+
 				err = fill_group(skb, g,
 						 NETLINK_CB(cb->skb).portid,
 						 cb->nlh->nlmsg_seq,
 						 NLM_F_MULTI,
 						 IB_MCG_CMD_GROUP_GET,
-						 g->reason, NULL);
+						 g->reason, NULL,
+						 &ctx->holder_skip);
+				if (err != -EMSGSIZE)
+					nl_dump_check_consistent(cb, nlh);
 				if (err)
 					goto out;
-				genl_dump_check_consistent(cb, nlmsg_hdr(skb));
-				ctx->dev_index = dev->ibdev->index;
-				ctx->port = port->port_num;
 				ctx->last = g->mgid;
 				ctx->has_last = 1;
 			}
@@ -558,8 +582,8 @@ static int mcg_nl_group_get_dumpit(struct sk_buff *skb,
 	}
 out:
 	mutex_unlock(&mcg_lock);
-	/* A group too big for an empty message is an error, not the end. */
-	if (err && !skb->len)
+	/* Only a group too big for an empty message is an error. */
+	if (err && err != -EAGAIN && !skb->len)
 		return err;
 	return skb->len;
 }

@@ -8,6 +8,8 @@
  * done. Values are read without mcg_lock: counters are atomic64, and the
  * group and holder counts are single words.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/kobject.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>

@@ -26,8 +26,10 @@
  *                                    multicast GID (first byte 0xff) or, on
  *                                    RoCE, an IPv4-mapped group
  *                                    (::ffff:224.0.0.0/100)
- *     IB_MCG_A_OWNER        string  required, 1..IB_MCG_OWNER_MAX bytes,
- *                                    printable, NUL-terminated
+ *     IB_MCG_A_OWNER        string  required, 1..IB_MCG_OWNER_MAX bytes of
+ *                                    printable ASCII without spaces
+ *                                    (0x21..0x7e); a trailing NUL is
+ *                                    allowed and not counted
  *     IB_MCG_A_JOIN_STATE   u8      optional, one IB_MCG_JOIN_* bit;
  *                                    default IB_MCG_JOIN_FULL
  *     IB_MCG_A_FLAGS        u32     optional, IB_MCG_F_* bits
@@ -35,10 +37,11 @@
  *   A join of an (owner, join state) the group already has is idempotent and
  *   succeeds without change, provided IB_MCG_F_BOUND matches; re-joining a
  *   bound hold from another socket, or with a different BOUND flag, fails
- *   with -EBUSY. A join of an existing group with a different Q_Key fails
- *   with -EINVAL. With IB_MCG_F_BOUND the hold is released automatically
- *   when the netlink socket that made the request is closed (including when
- *   its process exits or is killed); without it the hold lives until LEAVE.
+ *   with -EBUSY. A join that gives a Q_Key other than an existing group's
+ *   fails with -EINVAL; a join without IB_MCG_A_QKEY takes the group's.
+ *   With IB_MCG_F_BOUND the hold is released automatically when the
+ *   netlink socket that made the request is closed (including when its
+ *   process exits or is killed); without it the hold lives until LEAVE.
  *   Reply: one IB_MCG_CMD_JOIN message in the group format below.
  *
  * IB_MCG_CMD_LEAVE (do; CAP_NET_ADMIN)
@@ -60,8 +63,9 @@
  *     IB_MCG_A_PORT         u32
  *     IB_MCG_A_MGID         16 B
  *     IB_MCG_A_STATE        u8      enum ib_mcg_state
- *     IB_MCG_A_REASON       u8      enum ib_mcg_reason, why the state is
- *                                    what it is (0 when joined normally)
+ *     IB_MCG_A_REASON       u8      enum ib_mcg_reason: why the group
+ *                                    entered its current state (in a
+ *                                    notification: why it was sent)
  *     IB_MCG_A_ERROR        u32     last error (positive errno), 0 if none
  *     IB_MCG_A_JOIN_STATE   u8      union of the holders' join states
  *     IB_MCG_A_BACKEND      u8      enum ib_mcg_backend
@@ -86,17 +90,21 @@
  *         IB_MCG_HOLDER_A_NL_PORTID   u32   the bound socket (BOUND only)
  *         IB_MCG_HOLDER_A_AGE_MS      u64   milliseconds since the hold
  *                                           was taken
- *   A dump is restarted by the kernel's generation counter: if groups
- *   change while a dump is in progress the last message carries
- *   NLM_F_DUMP_INTR and the caller should repeat the dump.
+ *   A group with more holders than fit in one message spans several
+ *   consecutive messages with the same device, port and MGID, each with a
+ *   part of the holder list; readers append them. If groups change while
+ *   a dump is in progress, a message carries NLM_F_DUMP_INTR (any message
+ *   may) and the caller should repeat the dump.
  *
  * IB_MCG_CMD_PORT_GET (do, dump; unprivileged)
- *   do:   device and IB_MCG_A_PORT required. dump: optional device filter.
+ *   do:   device and IB_MCG_A_PORT required. dump: optional filters as for
+ *         GROUP_GET.
  *   Reply, one message per port:
  *     IB_MCG_A_DEV_NAME, IB_MCG_A_DEV_INDEX, IB_MCG_A_PORT
  *     IB_MCG_A_LINK_LAYER             u8   enum ib_mcg_link_layer
  *     IB_MCG_A_PORT_STATE             u8   IB port state (1 DOWN .. 5
- *                                          ACTIVE_DEFER), as in sysfs
+ *                                          ACTIVE_DEFER) as in sysfs, 0 if
+ *                                          the port could not be queried
  *     IB_MCG_A_BACKEND                u8   enum ib_mcg_backend
  *     IB_MCG_A_NETDEV                 string, RoCE only, if resolved
  *     IB_MCG_A_IFINDEX                u32, RoCE only, if resolved
@@ -117,12 +125,15 @@
  *   IB_MCG_CMD_GROUP_NEW_NTF     a group was created
  *   IB_MCG_CMD_GROUP_DEL_NTF     a group was released (IB_MCG_A_STATE is
  *                                IB_MCG_STATE_RELEASED)
- *   IB_MCG_CMD_GROUP_STATE_NTF   the group's state or member record changed
- *                                (joined, detached, re-attached, failed)
+ *   IB_MCG_CMD_GROUP_STATE_NTF   the group's state changed (detached,
+ *                                re-attached, failed)
  *   IB_MCG_CMD_HOLDER_NEW_NTF    a holder was added; IB_MCG_A_HOLDERS holds
  *   IB_MCG_CMD_HOLDER_DEL_NTF    exactly that one holder
- * Holder notifications come before the group notification they cause
- * (HOLDER_NEW before a GROUP_NEW is never seen: GROUP_NEW comes first).
+ * Order: a JOIN that creates a group sends GROUP_NEW_NTF (no holders yet)
+ * then HOLDER_NEW_NTF; a join that brings a detached group back sends
+ * GROUP_STATE_NTF before HOLDER_NEW_NTF. Every departure of a holder sends
+ * HOLDER_DEL_NTF (carrying the group's join state from before), and the
+ * departure of the last one is followed by GROUP_DEL_NTF.
  */
 #ifndef _UAPI_IB_MCGROUPS_H
 #define _UAPI_IB_MCGROUPS_H
