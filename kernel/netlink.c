@@ -206,16 +206,19 @@ static int put_holder(struct sk_buff *skb, const struct mcg_holder *h, u64 now)
 {
 	struct nlattr *nest = nla_nest_start(skb, IB_MCG_A_HOLDER);
 
-	if (!nest ||
-	    nla_put_string(skb, IB_MCG_HOLDER_A_OWNER, h->owner) ||
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_string(skb, IB_MCG_HOLDER_A_OWNER, h->owner) ||
 	    nla_put_u8(skb, IB_MCG_HOLDER_A_JOIN_STATE, h->join_state) ||
 	    nla_put_u32(skb, IB_MCG_HOLDER_A_FLAGS, h->flags) ||
 	    ((h->flags & IB_MCG_F_BOUND) &&
 	     nla_put_u32(skb, IB_MCG_HOLDER_A_NL_PORTID, h->nl_portid)) ||
 	    nla_put_u64_64bit(skb, IB_MCG_HOLDER_A_AGE_MS,
 			      div_u64(now - h->since_ns, NSEC_PER_MSEC),
-			      IB_MCG_HOLDER_A_PAD))
+			      IB_MCG_HOLDER_A_PAD)) {
+		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
+	}
 	nla_nest_end(skb, nest);
 	return 0;
 }

@@ -10,6 +10,7 @@
  * would refuse to build.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 #include <stdint.h>
@@ -587,6 +588,106 @@ TEST_F(mcg, unprivileged_reads_but_cannot_join)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, sysfs_counter("groups"));
+}
+
+/*
+ * Counts, over a GROUP_GET dump, the messages for @mgid and the holders
+ * they carry. Returns 0 or a negative errno.
+ */
+static int dump_holders(struct nl *nl, const uint8_t *mgid, int *msgs,
+			int *holders)
+{
+	static char buf[65536];
+	struct req r;
+	int n;
+
+	*msgs = *holders = 0;
+	req_init(&r, nl->family, IB_MCG_CMD_GROUP_GET, NLM_F_DUMP);
+	if (send(nl->fd, r.buf, r.nlh.nlmsg_len, 0) < 0)
+		return -errno;
+	for (;;) {
+		struct nlmsghdr *h;
+
+		n = recv(nl->fd, buf, sizeof(buf), 0);
+		if (n < 0)
+			return -errno;
+		for (h = (void *)buf; NLMSG_OK(h, (unsigned int)n);
+		     h = NLMSG_NEXT(h, n)) {
+			struct nlattr *a, *hs = NULL;
+			bool match = false;
+			int off;
+
+			if (h->nlmsg_type == NLMSG_DONE)
+				return 0;
+			if (h->nlmsg_type == NLMSG_ERROR)
+				return ((struct nlmsgerr *)NLMSG_DATA(h))->error;
+			for (off = NLMSG_LENGTH(GENL_HDRLEN);
+			     off + NLA_HDRLEN <= (int)h->nlmsg_len;
+			     off += NLA_ALIGN(a->nla_len)) {
+				a = (void *)((char *)h + off);
+				if (a->nla_len < NLA_HDRLEN)
+					break;
+				if (a->nla_type == IB_MCG_A_MGID &&
+				    !memcmp(a + 1, mgid, 16))
+					match = true;
+				if ((a->nla_type & NLA_TYPE_MASK) ==
+				    IB_MCG_A_HOLDERS)
+					hs = a;
+			}
+			if (!match)
+				continue;
+			(*msgs)++;
+			if (!hs)
+				continue;
+			for (off = NLA_HDRLEN; off + NLA_HDRLEN <= hs->nla_len;
+			     off += NLA_ALIGN(a->nla_len)) {
+				a = (void *)((char *)hs + off);
+				if (a->nla_len < NLA_HDRLEN)
+					break;
+				if ((a->nla_type & NLA_TYPE_MASK) ==
+				    IB_MCG_A_HOLDER)
+					(*holders)++;
+			}
+		}
+	}
+}
+
+/* A group with more holders than fit in a dump message spans several. */
+TEST_F(mcg, dump_splits_a_group_with_many_holders)
+{
+	const int owners = 1000;
+	int i, msgs, holders;
+	char owner[32];
+	struct req r;
+
+	for (i = 0; i < owners; i++) {
+		snprintf(owner, sizeof(owner), "owner-%d", i);
+		join_req(&r, self->nl.family, NO_OWNER);
+		put_str(&r, IB_MCG_A_OWNER, owner);
+		ASSERT_EQ(1, nl_talk(&self->nl, &r));
+	}
+	EXPECT_EQ(owners, sysfs_counter("holders"));
+	ASSERT_EQ(0, dump_holders(&self->nl, mgid_239_1_1_9, &msgs, &holders));
+	TH_LOG("%d holders in %d messages", holders, msgs);
+	EXPECT_EQ(owners, holders);
+	EXPECT_LT(1, msgs);
+
+	/* GROUP_GET do answers in one (large) message. */
+	req_init(&r, self->nl.family, IB_MCG_CMD_GROUP_GET, NLM_F_ACK);
+	put_str(&r, IB_MCG_A_DEV_NAME, DEV);
+	put_u32(&r, IB_MCG_A_PORT, 1);
+	put(&r, IB_MCG_A_MGID, mgid_239_1_1_9, 16);
+	EXPECT_EQ(1, nl_talk(&self->nl, &r));
+
+	for (i = 0; i < owners; i++) {
+		snprintf(owner, sizeof(owner), "owner-%d", i);
+		join_req(&r, self->nl.family, NO_OWNER);
+		put_str(&r, IB_MCG_A_OWNER, owner);
+		((struct genlmsghdr *)NLMSG_DATA(&r.nlh))->cmd =
+			IB_MCG_CMD_LEAVE;
+		ASSERT_EQ(1, nl_talk(&self->nl, &r));
+	}
 	EXPECT_EQ(0, sysfs_counter("groups"));
 }
 
