@@ -11,7 +11,7 @@ mcg_require_mcctl
 
 SYS0=/sys/kernel/ib_mcgroups/$MCG_DEV0/1
 
-ktap_plan 19
+ktap_plan 24
 check "set up rxe0 <-> rxe1" mcg_setup_rxe || ktap_skip_all "no rxe devices"
 check "load ib_mcgroups" mcg_load
 
@@ -43,6 +43,13 @@ check "dmesg says what was released" \
 	sh -c "dmesg | grep -q 'rxe0/1: released 2 group(s)'"
 
 check "re-create $MCG_DEV0" mcg_setup_rxe
+check "join 239.5.5.4 on $MCG_DEV0 again" mcctl join $MCG_DEV0/1 239.5.5.4 owner c
+check "delete the netdev (veth pair) with groups held" ip link del "$MCG_IF0"
+check "rxe devices go away, and their groups with them" \
+	wait_for -t 20 test ! -e "$SYS0"
+check "monitor reported the release" \
+	wait_for -t 5 sh -c "grep 239.5.5.4 /tmp/monitor.$$ | grep -q device-removed"
+check "re-create the veth pair and both rxe devices" mcg_setup_rxe
 check "join on both devices" \
 	sh -c "mcctl join $MCG_DEV0/1 239.5.5.2 owner b &&
 	       mcctl join $MCG_DEV1/1 239.5.5.3 owner b"
