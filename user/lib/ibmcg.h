@@ -29,7 +29,7 @@ extern "C" {
 #define IBMCG_IFNAME_MAX	16	/* IFNAMSIZ */
 #define IBMCG_GID_LEN		16
 #define IBMCG_MGID_STRLEN	46	/* INET6_ADDRSTRLEN */
-#define IBMCG_JOIN_STATE_STRLEN	48	/* "full,nonmember,sendonly,..." */
+#define IBMCG_JOIN_STATE_STRLEN	64	/* any u8, e.g. "full,sendonly,0x10" */
 
 /* Bit test for the "present" masks below: IBMCG_HAS(g, IB_MCG_A_MLID). */
 #define IBMCG_HAS(obj, attr)	(!!((obj)->present & (1ULL << (attr))))
@@ -116,8 +116,10 @@ void ibmcg_close(struct ibmcg *h);
 const char *ibmcg_strerror(const struct ibmcg *h, int err);
 const char *ibmcg_errmsg(const struct ibmcg *h);	/* NULL if none */
 
-/* Requests. "dev" is an rdma device name, "out" may be NULL for join and
- * leave. A join_state of 0 in ibmcg_leave() drops every hold of the owner.
+/* Requests. "dev" is an rdma device name; "out" may be NULL for join and
+ * leave, and is left empty on failure. A join_state of 0 in ibmcg_leave()
+ * drops every hold of the owner. Results are freed with ibmcg_group_free(),
+ * ibmcg_groups_free() and ibmcg_ports_free().
  */
 int ibmcg_join(struct ibmcg *h, const char *dev, uint32_t port,
 	       const uint8_t mgid[IBMCG_GID_LEN],

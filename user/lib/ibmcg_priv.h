@@ -39,5 +39,7 @@ int ibmcg_set_errmsg(struct ibmcg *h, int err, const char *fmt, ...)
 ssize_t ibmcg_recv_dgram(struct ibmcg *h, int fd, bool retry_eintr);
 int ibmcg_recv_replies(struct ibmcg *h, int fd, uint32_t seq,
 		       ibmcg_msg_cb cb, void *arg);
+int ibmcg_parse_events(struct ibmcg *h, void *buf, int len,
+		       ibmcg_event_cb cb, void *arg);
 
 #endif /* IBMCG_PRIV_H */

@@ -102,7 +102,9 @@ int ibmcg_devport_parse(const char *s, char dev[IBMCG_DEV_NAME_MAX],
 		v = strtoull(slash + 1, &end, 10);
 		if (*end)
 			return fail(why, "malformed port number");
-		if (errno || v < 1 || v > UINT32_MAX)
+		if (!errno && v == 0)
+			return fail(why, "port 0 does not exist: ports are numbered from 1");
+		if (errno || v > UINT32_MAX)
 			return fail(why, "port number out of range");
 		*port = v;
 	}
@@ -120,9 +122,10 @@ int ibmcg_owner_check(const char *owner, const char **why)
 	len = strlen(owner);
 	if (len > IB_MCG_OWNER_MAX)
 		return fail(why, "owner longer than 64 bytes");
+	/* As the kernel checks it: isgraph(), so no spaces. */
 	for (; *owner; owner++)
-		if ((unsigned char)*owner < 0x20 || (unsigned char)*owner > 0x7e)
-			return fail(why, "owner must be printable ASCII");
+		if ((unsigned char)*owner <= 0x20 || (unsigned char)*owner > 0x7e)
+			return fail(why, "owner must be printable ASCII without spaces");
 	return 0;
 }
 

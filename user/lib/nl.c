@@ -395,6 +395,8 @@ static int do_group(struct ibmcg *h, struct nl_msg *msg,
 	struct ibmcg_group tmp;
 	int err;
 
+	if (out)
+		memset(out, 0, sizeof(*out));
 	err = do_one(h, msg, parse_group_cb, out ? out : &tmp, release_group);
 	if (!err && !out)
 		ibmcg_group_free(&tmp);
@@ -410,7 +412,7 @@ int ibmcg_join(struct ibmcg *h, const char *dev, uint32_t port,
 	int err;
 
 	if (!args)
-		return -EINVAL;
+		return ibmcg_set_errmsg(h, -EINVAL, "no join arguments");
 	err = target_req(h, IB_MCG_CMD_JOIN, NLM_F_ACK, dev, port, mgid,
 			 &msg);
 	if (err)
@@ -475,7 +477,7 @@ int ibmcg_group_get(struct ibmcg *h, const char *dev, uint32_t port,
 	int err;
 
 	if (!out)
-		return -EINVAL;
+		return ibmcg_set_errmsg(h, -EINVAL, "no result buffer");
 	err = target_req(h, IB_MCG_CMD_GROUP_GET, NLM_F_ACK, dev, port, mgid,
 			 &msg);
 	if (err)
@@ -490,7 +492,8 @@ int ibmcg_port_get(struct ibmcg *h, const char *dev, uint32_t port,
 	int err;
 
 	if (!out)
-		return -EINVAL;
+		return ibmcg_set_errmsg(h, -EINVAL, "no result buffer");
+	memset(out, 0, sizeof(*out));
 	err = target_req(h, IB_MCG_CMD_PORT_GET, NLM_F_ACK, dev, port, NULL,
 			 &msg);
 	if (err)
@@ -503,6 +506,7 @@ struct dump_ctx {
 	char *v;
 	size_t n, cap, size;
 	int (*parse)(const struct nlmsghdr *nlh, void *obj);
+	int (*merge)(void *prev, void *next);	/* optional */
 	void (*release)(void *obj);
 };
 
@@ -521,9 +525,39 @@ static int dump_cb(const struct nlmsghdr *nlh, void *arg)
 		c->cap = cap;
 	}
 	err = c->parse(nlh, c->v + c->n * c->size);
-	if (!err)
-		c->n++;
-	return err;
+	if (err)
+		return err;
+	if (c->merge && c->n && c->merge(c->v + (c->n - 1) * c->size,
+					  c->v + c->n * c->size))
+		return 0;
+	c->n++;
+	return 0;
+}
+
+/*
+ * A group with more holders than fit in one message arrives as several
+ * consecutive messages for the same group: append @next's holders to
+ * @prev and drop @next. Returns 1 if merged.
+ */
+static int merge_group(void *prev, void *next)
+{
+	struct ibmcg_group *p = prev, *g = next;
+	struct ibmcg_holder *h;
+
+	if (p->dev_index != g->dev_index || p->port != g->port ||
+	    memcmp(p->mgid, g->mgid, sizeof(p->mgid)))
+		return 0;
+	if (g->nholders) {
+		h = reallocarray(p->holders, p->nholders + g->nholders,
+				 sizeof(*h));
+		if (!h)
+			return 0;	/* keep both entries rather than lose any */
+		memcpy(h + p->nholders, g->holders, g->nholders * sizeof(*h));
+		p->holders = h;
+		p->nholders += g->nholders;
+	}
+	ibmcg_group_free(g);
+	return 1;
 }
 
 static void dump_release(struct dump_ctx *c)
@@ -550,7 +584,8 @@ static int dump(struct ibmcg *h, uint8_t cmd, const char *dev,
 	clear_errmsg(h);
 	if (h->family < 0)
 		return ibmcg_set_errmsg(h, -ENOTCONN, "not connected");
-	if (dev && (err = check_dev(h, dev)))
+	err = dev ? check_dev(h, dev) : 0;
+	if (err)
 		return err;
 	if (port && !dev)
 		return ibmcg_set_errmsg(h, -EINVAL,
@@ -583,6 +618,7 @@ int ibmcg_group_dump(struct ibmcg *h, const char *dev, uint32_t port,
 	struct dump_ctx c = {
 		.size = sizeof(**groups),
 		.parse = parse_group_cb,
+		.merge = merge_group,
 		.release = release_group,
 	};
 	int err;
@@ -644,27 +680,15 @@ int ibmcg_event_fd(const struct ibmcg *h)
 	return h->ev_sk ? nl_socket_get_fd(h->ev_sk) : -ENOTCONN;
 }
 
-int ibmcg_event_recv(struct ibmcg *h, ibmcg_event_cb cb, void *arg)
+/* Pass each notification in buf[0..len) to cb; see ibmcg_event_recv(). */
+int ibmcg_parse_events(struct ibmcg *h, void *buf, int len,
+		       ibmcg_event_cb cb, void *arg)
 {
 	struct ibmcg_event ev;
 	struct nlmsghdr *nlh;
-	int rem, ret, count = 0;
-	ssize_t len;
+	int ret, count = 0;
 
-	clear_errmsg(h);
-	if (!h->ev_sk)
-		return ibmcg_set_errmsg(h, -ENOTCONN, "not subscribed");
-	len = ibmcg_recv_dgram(h, nl_socket_get_fd(h->ev_sk), false);
-	if (len < 0) {
-		if (len == -ENOBUFS)
-			ibmcg_set_errmsg(h, -ENOBUFS,
-					 "event queue overrun, events were lost");
-		return len;
-	}
-	if (len > INT32_MAX)
-		return -EMSGSIZE;
-	rem = len;
-	for (nlh = h->rxbuf; nlmsg_ok(nlh, rem); nlh = nlmsg_next(nlh, &rem)) {
+	for (nlh = buf; nlmsg_ok(nlh, len); nlh = nlmsg_next(nlh, &len)) {
 		if (nlh->nlmsg_type != h->family ||
 		    !genlmsg_valid_hdr(nlh, 0))
 			continue;
@@ -680,4 +704,22 @@ int ibmcg_event_recv(struct ibmcg *h, ibmcg_event_cb cb, void *arg)
 		count++;
 	}
 	return count;
+}
+
+int ibmcg_event_recv(struct ibmcg *h, ibmcg_event_cb cb, void *arg)
+{
+	ssize_t len;
+
+	clear_errmsg(h);
+	if (!h->ev_sk)
+		return ibmcg_set_errmsg(h, -ENOTCONN, "not subscribed");
+	len = ibmcg_recv_dgram(h, nl_socket_get_fd(h->ev_sk), false);
+	if (len == -ENOBUFS)
+		return ibmcg_set_errmsg(h, -ENOBUFS,
+					"event queue overrun, events were lost");
+	if (len < 0)
+		return len;
+	if (len > INT32_MAX)
+		return -EMSGSIZE;
+	return ibmcg_parse_events(h, h->rxbuf, len, cb, arg);
 }

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * mcctl printers: each prints one object into the current json_print
+ * context (json_print_init() picks the FILE * and text or JSON).
+ */
+#ifndef MCCTL_H
+#define MCCTL_H
+
+#include "ibmcg.h"
+#include "json_print.h"
+
+/* Percentage of the HCA multicast table at which stats warns. */
+#define MCCTL_MCAST_WARN_PCT	80
+
+void print_group_line(const struct ibmcg_group *g);	/* list */
+void print_group_detail(const struct ibmcg_group *g);	/* show, join, leave */
+void print_port(const struct ibmcg_port *p);		/* stats */
+void print_event(const struct ibmcg_event *ev);		/* monitor */
+
+#endif /* MCCTL_H */

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * mcctl output: one function per object, text and JSON from the same calls.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "mcctl.h"
+
+#define NAME_BUF	24
+
+/* An enum's name, or "unknown(N)" for values newer than this tool. */
+static const char *name_or_num(const char *name, unsigned int v, char *buf)
+{
+	if (name)
+		return name;
+	snprintf(buf, NAME_BUF, "unknown(%u)", v);
+	return buf;
+}
+
+static void print_dev_port(const char *dev, uint32_t dev_index,
+			   uint64_t present, uint32_t port)
+{
+	print_string(PRINT_ANY, "dev", "%s", dev);
+	if (present & (1ULL << IB_MCG_A_DEV_INDEX))
+		print_uint(PRINT_JSON, "dev_index", NULL, dev_index);
+	print_uint(PRINT_ANY, "port", "/%u", port);
+}
+
+static void print_mgid(const struct ibmcg_group *g)
+{
+	char buf[IBMCG_MGID_STRLEN];
+
+	print_string(PRINT_ANY, "group", " group %s",
+		     ibmcg_mgid_format(g->mgid, buf, sizeof(buf)));
+}
+
+static void print_state(const struct ibmcg_group *g, bool reason)
+{
+	char buf[NAME_BUF];
+
+	print_string(PRINT_ANY, "state", " state %s",
+		     name_or_num(ibmcg_state_name(g->state), g->state, buf));
+	if (reason)
+		print_string(PRINT_ANY, "reason", " reason %s",
+			     name_or_num(ibmcg_reason_name(g->reason),
+					 g->reason, buf));
+	if (g->error) {
+		print_uint(PRINT_JSON, "error", NULL, g->error);
+		print_fp(" error \"%s\"", strerror(g->error));
+	}
+}
+
+static void print_join_state(const char *key, const char *fmt, uint8_t js)
+{
+	char buf[IBMCG_JOIN_STATE_STRLEN];
+
+	print_string(PRINT_ANY, key, fmt,
+		     ibmcg_join_state_format(js, buf, sizeof(buf)));
+}
+
+/* "owner:state[,bound]" in text. */
+static void print_holder_short(const char *name, const struct ibmcg_holder *ho)
+{
+	open_json_object(name);
+	print_string(PRINT_ANY, "owner", "%s", ho->owner);
+	print_join_state("join_state", ":%s", ho->join_state);
+	print_flag(PRINT_ANY, "bound", ",bound", ho->flags & IB_MCG_F_BOUND);
+	close_json_object();
+}
+
+void print_group_line(const struct ibmcg_group *g)
+{
+	size_t i;
+
+	open_json_object(NULL);
+	print_dev_port(g->dev_name, g->dev_index, g->present, g->port);
+	print_mgid(g);
+	print_state(g, false);
+	print_join_state("join_state", " join_state %s", g->join_state);
+	print_uint(PRINT_ANY, "holder_count", " holders %u",
+		   (unsigned int)g->nholders);
+	open_json_array("holders");
+	for (i = 0; i < g->nholders; i++) {
+		print_fp(" ");
+		print_holder_short(NULL, &g->holders[i]);
+	}
+	close_json_array();
+	close_json_object();
+	print_nl();
+}
+
+static void print_age(uint64_t ms)
+{
+	uint64_t s = ms / 1000;
+
+	print_u64(PRINT_JSON, "age_ms", NULL, ms);
+	if (s < 60)
+		print_fp(" age %" PRIu64 ".%03us", s, (unsigned int)(ms % 1000));
+	else if (s < 3600)
+		print_fp(" age %" PRIu64 "m%02us", s / 60,
+			 (unsigned int)(s % 60));
+	else if (s < 86400)
+		print_fp(" age %" PRIu64 "h%02um%02us", s / 3600,
+			 (unsigned int)(s / 60 % 60), (unsigned int)(s % 60));
+	else
+		print_fp(" age %" PRIu64 "d%02uh%02um", s / 86400,
+			 (unsigned int)(s / 3600 % 24),
+			 (unsigned int)(s / 60 % 60));
+}
+
+static void print_holder_detail(const struct ibmcg_holder *ho)
+{
+	bool bound = ho->flags & IB_MCG_F_BOUND;
+
+	open_json_object(NULL);
+	print_fp("\n    ");
+	print_string(PRINT_ANY, "owner", "holder %s", ho->owner);
+	print_join_state("join_state", " join_state %s", ho->join_state);
+	print_uint(PRINT_JSON, "flags", NULL, ho->flags);
+	print_flag(PRINT_ANY, "bound", " bound", bound);
+	if (bound || ho->nl_portid)
+		print_uint(PRINT_ANY, "portid", " portid %u", ho->nl_portid);
+	print_age(ho->age_ms);
+	close_json_object();
+}
+
+#define HAS(g, a)	IBMCG_HAS(g, IB_MCG_A_##a)
+
+static void print_record(const struct ibmcg_group *g)
+{
+	char buf[IBMCG_MGID_STRLEN];
+	char name[NAME_BUF];
+
+	if (HAS(g, MLID))
+		print_uint(PRINT_ANY, "mlid", " mlid 0x%04x", g->mlid);
+	if (HAS(g, QKEY))
+		print_uint(PRINT_ANY, "qkey", " qkey 0x%08x", g->qkey);
+	if (HAS(g, PKEY))
+		print_uint(PRINT_ANY, "pkey", " pkey 0x%04x", g->pkey);
+	if (HAS(g, MTU))
+		print_uint(PRINT_ANY, "mtu", " mtu %u",
+			   ibmcg_mtu_to_bytes(g->mtu));
+	if (HAS(g, RATE))
+		print_string(PRINT_ANY, "rate", " rate %s",
+			     name_or_num(ibmcg_rate_name(g->rate), g->rate,
+					 name));
+	if (HAS(g, SL))
+		print_uint(PRINT_ANY, "sl", " sl %u", g->sl);
+	if (HAS(g, FLOW_LABEL))
+		print_uint(PRINT_ANY, "flow_label", " flow_label 0x%05x",
+			   g->flow_label);
+	if (HAS(g, TCLASS))
+		print_uint(PRINT_ANY, "tclass", " tclass %u", g->tclass);
+	if (HAS(g, HOP_LIMIT))
+		print_uint(PRINT_ANY, "hop_limit", " hop_limit %u",
+			   g->hop_limit);
+	if (HAS(g, PORT_GID) || HAS(g, SGID_INDEX))
+		print_fp("\n   ");
+	if (HAS(g, PORT_GID))
+		print_string(PRINT_ANY, "port_gid", " port_gid %s",
+			     ibmcg_gid_format(g->port_gid, buf, sizeof(buf)));
+	if (HAS(g, SGID_INDEX))
+		print_uint(PRINT_ANY, "sgid_index", " sgid_index %u",
+			   g->sgid_index);
+}
+
+void print_group_detail(const struct ibmcg_group *g)
+{
+	char buf[IBMCG_MGID_STRLEN];
+	char name[NAME_BUF];
+	size_t i;
+
+	open_json_object(NULL);
+	print_dev_port(g->dev_name, g->dev_index, g->present, g->port);
+	print_mgid(g);
+	print_state(g, true);
+	print_join_state("join_state", " join_state %s", g->join_state);
+	print_string(PRINT_ANY, "backend", " backend %s",
+		     name_or_num(ibmcg_backend_name(g->backend), g->backend,
+				 name));
+	print_fp("\n   ");
+	print_string(PRINT_ANY, "mgid", " mgid %s",
+		     ibmcg_gid_format(g->mgid, buf, sizeof(buf)));
+	print_record(g);
+	print_uint(PRINT_JSON, "holder_count", NULL,
+		   (unsigned int)g->nholders);
+	open_json_array("holders");
+	for (i = 0; i < g->nholders; i++)
+		print_holder_detail(&g->holders[i]);
+	close_json_array();
+	close_json_object();
+	print_nl();
+}
+
+static void print_mcast_table(uint32_t used, uint32_t max)
+{
+	unsigned int pct = max ? (uint64_t)used * 100 / max : 0;
+	bool warn = max && (uint64_t)used * 100 >= (uint64_t)max *
+							 MCCTL_MCAST_WARN_PCT;
+
+	open_json_object("mcast_table");
+	print_uint(PRINT_ANY, "used", " mcast_table %u", used);
+	if (max) {
+		print_uint(PRINT_ANY, "max", "/%u", max);
+		print_uint(PRINT_ANY, "percent", " (%u%%)", pct);
+	} else {
+		print_uint(PRINT_JSON, "max", NULL, 0);
+		print_fp("/-");
+	}
+	print_flag(PRINT_ANY, "warning", " WARNING", warn);
+	close_json_object();
+}
+
+void print_port(const struct ibmcg_port *p)
+{
+	char name[NAME_BUF];
+
+	open_json_object(NULL);
+	print_dev_port(p->dev_name, p->dev_index, p->present, p->port);
+	print_string(PRINT_ANY, "link_layer", " link_layer %s",
+		     name_or_num(ibmcg_link_layer_name(p->link_layer),
+				 p->link_layer, name));
+	print_string(PRINT_ANY, "port_state", " state %s",
+		     name_or_num(ibmcg_port_state_name(p->port_state),
+				 p->port_state, name));
+	print_string(PRINT_ANY, "backend", " backend %s",
+		     name_or_num(ibmcg_backend_name(p->backend), p->backend,
+				 name));
+	if (p->netdev[0])
+		print_string(PRINT_ANY, "netdev", " netdev %s", p->netdev);
+	if (IBMCG_HAS(p, IB_MCG_A_IFINDEX))
+		print_uint(PRINT_JSON, "ifindex", NULL, p->ifindex);
+	print_fp("\n   ");
+	print_uint(PRINT_ANY, "groups", " groups %u", p->groups);
+	print_uint(PRINT_ANY, "holder_count", " holders %u", p->holder_count);
+	print_u64(PRINT_ANY, "joins", " joins %" PRIu64, p->joins);
+	print_u64(PRINT_ANY, "leaves", " leaves %" PRIu64, p->leaves);
+	print_u64(PRINT_ANY, "join_errors", " join_errors %" PRIu64,
+		  p->join_errors);
+	print_uint(PRINT_JSON, "max_mcast_grp", NULL, p->max_mcast_grp);
+	print_uint(PRINT_JSON, "max_mcast_qp_attach", NULL,
+		   p->max_mcast_qp_attach);
+	print_uint(PRINT_JSON, "max_total_mcast_qp_attach", NULL,
+		   p->max_total_mcast_qp_attach);
+	print_mcast_table(p->groups, p->max_mcast_grp);
+	close_json_object();
+	print_nl();
+}
+
+void print_event(const struct ibmcg_event *ev)
+{
+	const struct ibmcg_group *g = &ev->group;
+	bool holder_ev = ev->cmd == IB_MCG_CMD_HOLDER_NEW_NTF ||
+			 ev->cmd == IB_MCG_CMD_HOLDER_DEL_NTF;
+	char name[NAME_BUF];
+
+	open_json_object(NULL);
+	print_string(PRINT_ANY, "event", "[%s] ",
+		     name_or_num(ibmcg_event_name(ev->cmd), ev->cmd, name));
+	print_dev_port(g->dev_name, g->dev_index, g->present, g->port);
+	print_mgid(g);
+	print_state(g, true);
+	if (holder_ev && g->nholders) {
+		print_fp(" holder ");
+		print_holder_short("holder", &g->holders[0]);
+	} else {
+		print_join_state("join_state", " join_state %s",
+				 g->join_state);
+		if (IBMCG_HAS(g, IB_MCG_A_HOLDERS))
+			print_uint(PRINT_ANY, "holder_count", " holders %u",
+				   (unsigned int)g->nholders);
+	}
+	close_json_object();
+	print_nl();
+}

@@ -1,0 +1,829 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Unit tests of libibmcg's message decoding and reply loop, fed with
+ * messages built here: replies and notifications in the group and port
+ * formats, acks with extended ack TLVs, and whole request/reply exchanges
+ * over an AF_UNIX datagram socket pair standing in for the kernel.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <linux/genetlink.h>
+#include <netlink/attr.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+#include <netlink/socket.h>
+
+#include "ibmcg_priv.h"
+#include "ktap.h"
+
+#define FAMILY		0x1d
+#define AGE_BIG		(1ULL << 40)
+
+static void put_holder(struct nl_msg *msg, const char *owner, uint8_t js,
+		       uint32_t flags, uint32_t portid, uint64_t age)
+{
+	struct nlattr *nest = nla_nest_start(msg, IB_MCG_A_HOLDER);
+
+	nla_put_string(msg, IB_MCG_HOLDER_A_OWNER, owner);
+	nla_put_u8(msg, IB_MCG_HOLDER_A_JOIN_STATE, js);
+	nla_put_u32(msg, IB_MCG_HOLDER_A_FLAGS, flags);
+	if (portid)
+		nla_put_u32(msg, IB_MCG_HOLDER_A_NL_PORTID, portid);
+	nla_put(msg, IB_MCG_HOLDER_A_PAD, 0, NULL);
+	nla_put_u64(msg, IB_MCG_HOLDER_A_AGE_MS, age);
+	nla_nest_end(msg, nest);
+}
+
+/* A reply or notification in the group format, as the kernel sends it. */
+static struct nl_msg *group_msg(uint8_t cmd, uint32_t seq, bool record,
+				int nholders)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+	uint8_t mgid[16], gid[16];
+	struct nlattr *nest;
+
+	ibmcg_mgid_parse("239.1.1.1", mgid, NULL);
+	memset(gid, 0, sizeof(gid));
+	gid[0] = 0xfe;
+	gid[1] = 0x80;
+	gid[15] = 1;
+	genlmsg_put(msg, 0, seq, FAMILY, 0, 0, cmd, IB_MCG_GENL_VERSION);
+	nla_put_string(msg, IB_MCG_A_DEV_NAME, "mlx5_0");
+	nla_put_u32(msg, IB_MCG_A_DEV_INDEX, 3);
+	nla_put_u32(msg, IB_MCG_A_PORT, 1);
+	nla_put(msg, IB_MCG_A_MGID, 16, mgid);
+	nla_put_u8(msg, IB_MCG_A_STATE, IB_MCG_STATE_JOINED);
+	nla_put_u8(msg, IB_MCG_A_REASON, IB_MCG_REASON_JOIN);
+	nla_put_u32(msg, IB_MCG_A_ERROR, 0);
+	nla_put_u8(msg, IB_MCG_A_JOIN_STATE,
+		   IB_MCG_JOIN_FULL | IB_MCG_JOIN_SENDONLY_NON_MEMBER);
+	nla_put_u8(msg, IB_MCG_A_BACKEND, IB_MCG_BACKEND_ROCE);
+	if (record) {
+		nla_put_u16(msg, IB_MCG_A_MLID, 0xc001);
+		nla_put_u32(msg, IB_MCG_A_QKEY, IB_MCG_DEFAULT_QKEY);
+		nla_put_u16(msg, IB_MCG_A_PKEY, 0xffff);
+		nla_put_u8(msg, IB_MCG_A_MTU, 5);
+		nla_put_u8(msg, IB_MCG_A_RATE, 16);
+		nla_put_u8(msg, IB_MCG_A_SL, 3);
+		nla_put_u32(msg, IB_MCG_A_FLOW_LABEL, 0x12345);
+		nla_put_u8(msg, IB_MCG_A_TCLASS, 32);
+		nla_put_u8(msg, IB_MCG_A_HOP_LIMIT, 64);
+		nla_put(msg, IB_MCG_A_PORT_GID, 16, gid);
+		nla_put_u32(msg, IB_MCG_A_SGID_INDEX, 7);
+	}
+	if (nholders == 0) {
+		/* the kernel keeps an empty nest; libnl's nla_nest_end()
+		 * would trim it
+		 */
+		nla_put(msg, IB_MCG_A_HOLDERS | NLA_F_NESTED, 0, NULL);
+	} else if (nholders > 0) {
+		nest = nla_nest_start(msg, IB_MCG_A_HOLDERS);
+		if (nholders > 0)
+			put_holder(msg, "job:42", IB_MCG_JOIN_FULL,
+				   IB_MCG_F_BOUND, 4242, 1500);
+		if (nholders > 1)
+			put_holder(msg, "admin",
+				   IB_MCG_JOIN_SENDONLY_NON_MEMBER, 0, 0,
+				   AGE_BIG);
+		nla_nest_end(msg, nest);
+	}
+	return msg;
+}
+
+static void parse_group_full(void)
+{
+	struct nl_msg *msg = group_msg(IB_MCG_CMD_GROUP_GET, 1, true, 2);
+	struct ibmcg_group g;
+	char buf[IBMCG_MGID_STRLEN];
+
+	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == 0);
+	EXPECT_STR(g.dev_name, "mlx5_0");
+	EXPECT(g.dev_index == 3 && g.port == 1);
+	EXPECT_STR(ibmcg_mgid_format(g.mgid, buf, sizeof(buf)), "239.1.1.1");
+	EXPECT(g.state == IB_MCG_STATE_JOINED);
+	EXPECT(g.reason == IB_MCG_REASON_JOIN);
+	EXPECT(g.error == 0);
+	EXPECT(g.join_state == (IB_MCG_JOIN_FULL |
+				IB_MCG_JOIN_SENDONLY_NON_MEMBER));
+	EXPECT(g.backend == IB_MCG_BACKEND_ROCE);
+	EXPECT(IBMCG_HAS(&g, IB_MCG_A_MLID) && g.mlid == 0xc001);
+	EXPECT(g.qkey == IB_MCG_DEFAULT_QKEY && g.pkey == 0xffff);
+	EXPECT(g.mtu == 5 && g.rate == 16 && g.sl == 3);
+	EXPECT(g.flow_label == 0x12345 && g.tclass == 32 &&
+	       g.hop_limit == 64);
+	EXPECT_STR(ibmcg_gid_format(g.port_gid, buf, sizeof(buf)), "fe80::1");
+	EXPECT(g.sgid_index == 7);
+	EXPECT(g.nholders == 2);
+	if (g.nholders == 2) {
+		EXPECT_STR(g.holders[0].owner, "job:42");
+		EXPECT(g.holders[0].join_state == IB_MCG_JOIN_FULL);
+		EXPECT(g.holders[0].flags == IB_MCG_F_BOUND);
+		EXPECT(g.holders[0].nl_portid == 4242);
+		EXPECT(g.holders[0].age_ms == 1500);
+		EXPECT_STR(g.holders[1].owner, "admin");
+		EXPECT(g.holders[1].nl_portid == 0);
+		EXPECT(g.holders[1].age_ms == AGE_BIG);
+	}
+	ibmcg_group_free(&g);
+	EXPECT(g.holders == NULL && g.nholders == 0);
+	nlmsg_free(msg);
+}
+
+static void parse_group_no_record(void)
+{
+	struct nl_msg *msg = group_msg(IB_MCG_CMD_GROUP_GET, 1, false, -1);
+	struct ibmcg_group g;
+
+	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == 0);
+	EXPECT(!IBMCG_HAS(&g, IB_MCG_A_MLID));
+	EXPECT(!IBMCG_HAS(&g, IB_MCG_A_QKEY));
+	EXPECT(!IBMCG_HAS(&g, IB_MCG_A_HOLDERS));
+	EXPECT(IBMCG_HAS(&g, IB_MCG_A_STATE));
+	EXPECT(g.nholders == 0 && g.holders == NULL);
+	ibmcg_group_free(&g);
+	nlmsg_free(msg);
+
+	msg = group_msg(IB_MCG_CMD_GROUP_GET, 1, false, 0);
+	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == 0);
+	EXPECT(IBMCG_HAS(&g, IB_MCG_A_HOLDERS));
+	EXPECT(g.nholders == 0 && g.holders == NULL);
+	nlmsg_free(msg);
+}
+
+static void parse_group_ignores_unknown(void)
+{
+	struct nl_msg *msg = group_msg(IB_MCG_CMD_GROUP_GET, 1, false, 1);
+	struct ibmcg_group g;
+
+	/* Attributes of a newer kernel are skipped. */
+	nla_put_u32(msg, IB_MCG_A_MAX + 1, 7);
+	nla_put_string(msg, 200, "future");
+	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == 0);
+	EXPECT(g.nholders == 1);
+	ibmcg_group_free(&g);
+	nlmsg_free(msg);
+}
+
+static void parse_group_rejects(void)
+{
+	char owner[IB_MCG_OWNER_MAX + 2];
+	struct ibmcg_group g;
+	struct nlattr *nest;
+	struct nl_msg *msg;
+
+	msg = nlmsg_alloc();
+	genlmsg_put(msg, 0, 1, FAMILY, 0, 0, IB_MCG_CMD_GROUP_GET, 1);
+	nla_put(msg, IB_MCG_A_MGID, 15, "012345678901234");
+	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
+	nlmsg_free(msg);
+
+	msg = nlmsg_alloc();
+	genlmsg_put(msg, 0, 1, FAMILY, 0, 0, IB_MCG_CMD_GROUP_GET, 1);
+	nla_put_u16(msg, IB_MCG_A_PORT, 1);
+	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
+	nlmsg_free(msg);
+
+	msg = nlmsg_alloc();
+	genlmsg_put(msg, 0, 1, FAMILY, 0, 0, IB_MCG_CMD_GROUP_GET, 1);
+	nla_put(msg, IB_MCG_A_DEV_NAME, 6, "mlx5_0");	/* no NUL */
+	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
+	nlmsg_free(msg);
+
+	/* a bad second holder: the first one's allocation is released */
+	memset(owner, 'o', sizeof(owner) - 1);
+	owner[sizeof(owner) - 1] = '\0';
+	msg = group_msg(IB_MCG_CMD_GROUP_GET, 1, false, -1);
+	nest = nla_nest_start(msg, IB_MCG_A_HOLDERS);
+	put_holder(msg, "ok", IB_MCG_JOIN_FULL, 0, 0, 1);
+	put_holder(msg, owner, IB_MCG_JOIN_FULL, 0, 0, 1);
+	nla_nest_end(msg, nest);
+	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
+	EXPECT(g.holders == NULL && g.nholders == 0);
+	nlmsg_free(msg);
+
+	/* not even a genetlink header */
+	msg = nlmsg_alloc_simple(FAMILY, 0);
+	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
+	nlmsg_free(msg);
+}
+
+static void parse_port_full(void)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+	struct ibmcg_port p;
+
+	genlmsg_put(msg, 0, 1, FAMILY, 0, 0, IB_MCG_CMD_PORT_GET, 1);
+	nla_put_string(msg, IB_MCG_A_DEV_NAME, "rxe0");
+	nla_put_u32(msg, IB_MCG_A_DEV_INDEX, 2);
+	nla_put_u32(msg, IB_MCG_A_PORT, 1);
+	nla_put_u8(msg, IB_MCG_A_LINK_LAYER, IB_MCG_LINK_LAYER_ETHERNET);
+	nla_put_u8(msg, IB_MCG_A_PORT_STATE, 4);
+	nla_put_u8(msg, IB_MCG_A_BACKEND, IB_MCG_BACKEND_ROCE);
+	nla_put_string(msg, IB_MCG_A_NETDEV, "veth0");
+	nla_put_u32(msg, IB_MCG_A_IFINDEX, 9);
+	nla_put_u32(msg, IB_MCG_A_MAX_MCAST_GRP, 8192);
+	nla_put_u32(msg, IB_MCG_A_MAX_MCAST_QP_ATTACH, 56);
+	nla_put_u32(msg, IB_MCG_A_MAX_TOTAL_MCAST_QP_ATTACH, 0x70000);
+	nla_put_u32(msg, IB_MCG_A_GROUPS, 12);
+	nla_put_u32(msg, IB_MCG_A_HOLDER_COUNT, 30);
+	nla_put(msg, IB_MCG_A_PAD, 0, NULL);
+	nla_put_u64(msg, IB_MCG_A_JOINS, 45);
+	nla_put_u64(msg, IB_MCG_A_LEAVES, 33);
+	nla_put_u64(msg, IB_MCG_A_JOIN_ERRORS, 1ULL << 33);
+
+	EXPECT(ibmcg_parse_port(nlmsg_hdr(msg), &p) == 0);
+	EXPECT_STR(p.dev_name, "rxe0");
+	EXPECT(p.dev_index == 2 && p.port == 1);
+	EXPECT(p.link_layer == IB_MCG_LINK_LAYER_ETHERNET);
+	EXPECT(p.port_state == 4 && p.backend == IB_MCG_BACKEND_ROCE);
+	EXPECT_STR(p.netdev, "veth0");
+	EXPECT(IBMCG_HAS(&p, IB_MCG_A_IFINDEX) && p.ifindex == 9);
+	EXPECT(p.max_mcast_grp == 8192 && p.max_mcast_qp_attach == 56);
+	EXPECT(p.max_total_mcast_qp_attach == 0x70000);
+	EXPECT(p.groups == 12 && p.holder_count == 30);
+	EXPECT(p.joins == 45 && p.leaves == 33);
+	EXPECT(p.join_errors == 1ULL << 33);
+	nlmsg_free(msg);
+}
+
+static size_t put_attr(char *buf, size_t off, uint16_t type,
+		       const void *data, size_t len)
+{
+	struct nlattr *a = (struct nlattr *)(buf + off);
+
+	a->nla_type = type;
+	a->nla_len = NLA_HDRLEN + len;
+	memcpy(buf + off + NLA_HDRLEN, data, len);
+	return off + NLA_ALIGN(NLA_HDRLEN + len);
+}
+
+/*
+ * An NLMSG_ERROR as netlink_ack() builds it. Uncapped, it echoes a request
+ * with a 22 byte payload, so the TLVs start at an aligned offset after it.
+ */
+static size_t build_ack(char *buf, uint32_t seq, int error, bool capped,
+			const char *text, int miss_type)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+	struct nlmsgerr *e = NLMSG_DATA(nlh);
+	size_t off = NLMSG_HDRLEN + sizeof(*e);
+	uint16_t flags = 0;
+	uint32_t mt = miss_type;
+
+	memset(buf, 0, 1024);
+	e->error = error;
+	e->msg.nlmsg_type = FAMILY;
+	e->msg.nlmsg_seq = seq;
+	if (capped) {
+		e->msg.nlmsg_len = 400;	/* the request's, not echoed */
+		flags |= NLM_F_CAPPED;
+	} else {
+		e->msg.nlmsg_len = NLMSG_HDRLEN + 22;
+		memset(buf + off, 0xaa, 22);
+		off += NLMSG_ALIGN(22);
+	}
+	if (text)
+		off = put_attr(buf, off, NLMSGERR_ATTR_MSG, text,
+			       strlen(text) + 1);
+	if (miss_type)
+		off = put_attr(buf, off, NLMSGERR_ATTR_MISS_TYPE, &mt,
+			       sizeof(mt));
+	if (text || miss_type)
+		flags |= NLM_F_ACK_TLVS;
+	nlh->nlmsg_len = off;
+	nlh->nlmsg_type = NLMSG_ERROR;
+	nlh->nlmsg_flags = flags;
+	nlh->nlmsg_seq = seq;
+	return off;
+}
+
+/* An NLMSG_DONE as netlink_dump_done() builds it. */
+static size_t build_done(char *buf, uint32_t seq, int error, uint16_t flags,
+			 const char *text)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+	size_t off = NLMSG_HDRLEN + sizeof(int);
+
+	memset(buf, 0, 1024);
+	memcpy(NLMSG_DATA(nlh), &error, sizeof(error));
+	if (text) {
+		off = put_attr(buf, off, NLMSGERR_ATTR_MSG, text,
+			       strlen(text) + 1);
+		flags |= NLM_F_ACK_TLVS;
+	}
+	nlh->nlmsg_len = off;
+	nlh->nlmsg_type = NLMSG_DONE;
+	nlh->nlmsg_flags = NLM_F_MULTI | flags;
+	nlh->nlmsg_seq = seq;
+	return off;
+}
+
+static void ack_extack_capped(void)
+{
+	struct ibmcg *h = ibmcg_alloc();
+	char buf[1024];
+
+	build_ack(buf, 1, -EINVAL, true, "owner is not printable", 0);
+	EXPECT(ibmcg_parse_ack(h, (struct nlmsghdr *)buf) == -EINVAL);
+	EXPECT_STR(ibmcg_errmsg(h), "owner is not printable");
+	EXPECT_STR(ibmcg_strerror(h, -EINVAL), "owner is not printable");
+	ibmcg_close(h);
+}
+
+static void ack_extack_uncapped(void)
+{
+	struct ibmcg *h = ibmcg_alloc();
+	char buf[1024];
+
+	build_ack(buf, 1, -EBUSY, false, "hold is bound to another socket",
+		  0);
+	EXPECT(ibmcg_parse_ack(h, (struct nlmsghdr *)buf) == -EBUSY);
+	EXPECT_STR(ibmcg_errmsg(h), "hold is bound to another socket");
+	ibmcg_close(h);
+}
+
+static void ack_missing_attr(void)
+{
+	struct ibmcg *h = ibmcg_alloc();
+	char buf[1024];
+
+	build_ack(buf, 1, -EINVAL, true, NULL, IB_MCG_A_OWNER);
+	EXPECT(ibmcg_parse_ack(h, (struct nlmsghdr *)buf) == -EINVAL);
+	EXPECT_STR(ibmcg_errmsg(h), "missing attribute: owner");
+	h->errmsg[0] = '\0';
+	build_ack(buf, 1, -EINVAL, true, NULL, 99);
+	EXPECT(ibmcg_parse_ack(h, (struct nlmsghdr *)buf) == -EINVAL);
+	EXPECT_STR(ibmcg_errmsg(h), "missing attribute 99");
+	ibmcg_close(h);
+}
+
+static void ack_plain(void)
+{
+	struct ibmcg *h = ibmcg_alloc();
+	char buf[1024];
+
+	build_ack(buf, 1, 0, true, NULL, 0);
+	EXPECT(ibmcg_parse_ack(h, (struct nlmsghdr *)buf) == 0);
+	build_ack(buf, 1, -ENODEV, false, NULL, 0);
+	EXPECT(ibmcg_parse_ack(h, (struct nlmsghdr *)buf) == -ENODEV);
+	EXPECT(ibmcg_errmsg(h) == NULL);
+	EXPECT_STR(ibmcg_strerror(h, -ENODEV), strerror(ENODEV));
+	EXPECT_STR(ibmcg_strerror(NULL, -EPERM), strerror(EPERM));
+	/* truncated: shorter than struct nlmsgerr */
+	((struct nlmsghdr *)buf)->nlmsg_len = NLMSG_HDRLEN + 4;
+	EXPECT(ibmcg_parse_ack(h, (struct nlmsghdr *)buf) == -EPROTO);
+	ibmcg_close(h);
+}
+
+static void done_with_error(void)
+{
+	struct ibmcg *h = ibmcg_alloc();
+	char buf[1024];
+
+	build_done(buf, 1, 0, 0, NULL);
+	EXPECT(ibmcg_parse_ack(h, (struct nlmsghdr *)buf) == 0);
+	build_done(buf, 1, -ENODEV, 0, "no device mlx9");
+	EXPECT(ibmcg_parse_ack(h, (struct nlmsghdr *)buf) == -ENODEV);
+	EXPECT_STR(ibmcg_errmsg(h), "no device mlx9");
+	ibmcg_close(h);
+}
+
+/* The fake kernel: one datagram of concatenated messages. */
+struct wire {
+	int sv[2];
+	char buf[4096];
+	size_t len;
+};
+
+static void wire_open(struct wire *w)
+{
+	EXPECT(socketpair(AF_UNIX, SOCK_DGRAM, 0, w->sv) == 0);
+	w->len = 0;
+}
+
+static void wire_add(struct wire *w, const void *msg, size_t len)
+{
+	memcpy(w->buf + w->len, msg, len);
+	w->len += NLMSG_ALIGN(len);
+}
+
+static void wire_add_nl(struct wire *w, struct nl_msg *msg)
+{
+	wire_add(w, nlmsg_hdr(msg), nlmsg_hdr(msg)->nlmsg_len);
+	nlmsg_free(msg);
+}
+
+static void wire_send(struct wire *w)
+{
+	EXPECT(send(w->sv[1], w->buf, w->len, 0) == (ssize_t)w->len);
+	w->len = 0;
+}
+
+static void wire_close(struct wire *w)
+{
+	close(w->sv[0]);
+	close(w->sv[1]);
+}
+
+struct collect {
+	int calls;
+	int fail_with;
+	struct ibmcg_group last;
+};
+
+static int collect_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	struct collect *c = arg;
+
+	c->calls++;
+	if (c->fail_with)
+		return c->fail_with;
+	ibmcg_group_free(&c->last);
+	return ibmcg_parse_group(nlh, &c->last);
+}
+
+static struct ibmcg *fake_handle(void)
+{
+	struct ibmcg *h = ibmcg_alloc();
+
+	h->family = FAMILY;
+	return h;
+}
+
+static void reply_then_ack(void)
+{
+	struct ibmcg *h = fake_handle();
+	struct collect c = { 0 };
+	struct wire w;
+	char ack[1024];
+
+	wire_open(&w);
+	/* a leftover from an older request comes first and is skipped */
+	wire_add_nl(&w, group_msg(IB_MCG_CMD_JOIN, 6, true, 2));
+	wire_add_nl(&w, group_msg(IB_MCG_CMD_JOIN, 7, true, 1));
+	wire_send(&w);
+	wire_add(&w, ack, build_ack(ack, 7, 0, true, NULL, 0));
+	wire_send(&w);
+
+	EXPECT(ibmcg_recv_replies(h, w.sv[0], 7, collect_cb, &c) == 0);
+	EXPECT(c.calls == 1);
+	EXPECT(c.last.nholders == 1);
+	ibmcg_group_free(&c.last);
+	wire_close(&w);
+	ibmcg_close(h);
+}
+
+static void error_ack(void)
+{
+	struct ibmcg *h = fake_handle();
+	struct collect c = { 0 };
+	struct wire w;
+	char ack[1024];
+
+	wire_open(&w);
+	wire_add(&w, ack, build_ack(ack, 3, -EBUSY, true,
+				    "hold is bound to another socket", 0));
+	wire_send(&w);
+	EXPECT(ibmcg_recv_replies(h, w.sv[0], 3, collect_cb, &c) == -EBUSY);
+	EXPECT(c.calls == 0);
+	EXPECT_STR(ibmcg_strerror(h, -EBUSY),
+		   "hold is bound to another socket");
+	wire_close(&w);
+	ibmcg_close(h);
+}
+
+static void dump_complete(void)
+{
+	struct ibmcg *h = fake_handle();
+	struct collect c = { 0 };
+	struct wire w;
+	char done[1024];
+
+	wire_open(&w);
+	wire_add_nl(&w, group_msg(IB_MCG_CMD_GROUP_GET, 9, true, 1));
+	wire_add_nl(&w, group_msg(IB_MCG_CMD_GROUP_GET, 9, true, 2));
+	wire_send(&w);
+	wire_add_nl(&w, group_msg(IB_MCG_CMD_GROUP_GET, 9, false, 0));
+	wire_add(&w, done, build_done(done, 9, 0, 0, NULL));
+	wire_send(&w);
+	EXPECT(ibmcg_recv_replies(h, w.sv[0], 9, collect_cb, &c) == 0);
+	EXPECT(c.calls == 3);
+	ibmcg_group_free(&c.last);
+	wire_close(&w);
+	ibmcg_close(h);
+}
+
+static void dump_interrupted(void)
+{
+	struct ibmcg *h = fake_handle();
+	struct collect c = { 0 };
+	struct nl_msg *msg;
+	struct wire w;
+	char done[1024];
+
+	wire_open(&w);
+	/* flagged on DONE only, as nl_dump_check_consistent() may do */
+	wire_add_nl(&w, group_msg(IB_MCG_CMD_GROUP_GET, 9, true, 1));
+	wire_add(&w, done, build_done(done, 9, 0, NLM_F_DUMP_INTR, NULL));
+	wire_send(&w);
+	EXPECT(ibmcg_recv_replies(h, w.sv[0], 9, collect_cb, &c) ==
+	       IBMCG_DUMP_INTR);
+	EXPECT(c.calls == 1);
+
+	/* flagged on a message in the middle */
+	c.calls = 0;
+	msg = group_msg(IB_MCG_CMD_GROUP_GET, 10, true, 1);
+	nlmsg_hdr(msg)->nlmsg_flags |= NLM_F_DUMP_INTR;
+	wire_add_nl(&w, msg);
+	wire_add_nl(&w, group_msg(IB_MCG_CMD_GROUP_GET, 10, true, 1));
+	wire_add(&w, done, build_done(done, 10, 0, 0, NULL));
+	wire_send(&w);
+	EXPECT(ibmcg_recv_replies(h, w.sv[0], 10, collect_cb, &c) ==
+	       IBMCG_DUMP_INTR);
+	EXPECT(c.calls == 2);
+	ibmcg_group_free(&c.last);
+	wire_close(&w);
+	ibmcg_close(h);
+}
+
+static void dump_error_in_done(void)
+{
+	struct ibmcg *h = fake_handle();
+	struct collect c = { 0 };
+	struct wire w;
+	char done[1024];
+
+	wire_open(&w);
+	wire_add(&w, done, build_done(done, 2, -ENODEV, 0, "no such device"));
+	wire_send(&w);
+	EXPECT(ibmcg_recv_replies(h, w.sv[0], 2, collect_cb, &c) == -ENODEV);
+	EXPECT_STR(ibmcg_strerror(h, -ENODEV), "no such device");
+	wire_close(&w);
+	ibmcg_close(h);
+}
+
+static void callback_error_drains(void)
+{
+	struct ibmcg *h = fake_handle();
+	struct collect c = { .fail_with = -ENOMEM };
+	struct wire w;
+	char done[1024], marker[8] = "marker";
+
+	wire_open(&w);
+	wire_add_nl(&w, group_msg(IB_MCG_CMD_GROUP_GET, 4, true, 1));
+	wire_send(&w);
+	wire_add_nl(&w, group_msg(IB_MCG_CMD_GROUP_GET, 4, true, 1));
+	wire_add(&w, done, build_done(done, 4, 0, 0, NULL));
+	wire_send(&w);
+	EXPECT(send(w.sv[1], marker, sizeof(marker), 0) == sizeof(marker));
+
+	EXPECT(ibmcg_recv_replies(h, w.sv[0], 4, collect_cb, &c) == -ENOMEM);
+	EXPECT(c.calls == 1);
+	/* the whole dump was consumed: next on the socket is the marker */
+	memset(marker, 0, sizeof(marker));
+	EXPECT(recv(w.sv[0], marker, sizeof(marker), MSG_DONTWAIT) ==
+	       sizeof(marker));
+	EXPECT_STR(marker, "marker");
+	wire_close(&w);
+	ibmcg_close(h);
+}
+
+static void foreign_messages_skipped(void)
+{
+	struct ibmcg *h = fake_handle();
+	struct collect c = { 0 };
+	struct nl_msg *msg;
+	struct wire w;
+	char ack[1024];
+
+	wire_open(&w);
+	msg = group_msg(IB_MCG_CMD_GROUP_GET, 5, true, 1);
+	nlmsg_hdr(msg)->nlmsg_type = FAMILY + 1;
+	wire_add_nl(&w, msg);
+	wire_add(&w, ack, build_ack(ack, 5, 0, true, NULL, 0));
+	wire_send(&w);
+	EXPECT(ibmcg_recv_replies(h, w.sv[0], 5, collect_cb, &c) == 0);
+	EXPECT(c.calls == 0);
+	wire_close(&w);
+	ibmcg_close(h);
+}
+
+static void large_datagram(void)
+{
+	struct ibmcg *h = fake_handle();
+	struct collect c = { 0 };
+	struct nl_msg *msg;
+	struct nlmsghdr *nlh;
+	int sv[2], sz = 200000;
+	char *big, ack[1024];
+	size_t len;
+
+	EXPECT(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv) == 0);
+	EXPECT(setsockopt(sv[1], SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz)) == 0);
+	big = calloc(1, 120000);
+	msg = nlmsg_alloc_size(130000);
+	genlmsg_put(msg, 0, 8, FAMILY, 0, 0, IB_MCG_CMD_GROUP_GET, 1);
+	nla_put_string(msg, IB_MCG_A_DEV_NAME, "mlx5_0");
+	nla_put(msg, 250, 100000, big);		/* unknown, skipped */
+	nlh = nlmsg_hdr(msg);
+	len = build_ack(ack, 8, 0, true, NULL, 0);
+	memcpy(big, nlh, nlh->nlmsg_len);
+	memcpy(big + NLMSG_ALIGN(nlh->nlmsg_len), ack, len);
+	len += NLMSG_ALIGN(nlh->nlmsg_len);
+	EXPECT(send(sv[1], big, len, 0) == (ssize_t)len);
+
+	EXPECT(ibmcg_recv_replies(h, sv[0], 8, collect_cb, &c) == 0);
+	EXPECT(c.calls == 1);
+	EXPECT_STR(c.last.dev_name, "mlx5_0");
+	EXPECT(h->rxcap >= len);
+	ibmcg_group_free(&c.last);
+	nlmsg_free(msg);
+	free(big);
+	close(sv[0]);
+	close(sv[1]);
+	ibmcg_close(h);
+}
+
+struct ev_log {
+	int n;
+	uint8_t cmds[4];
+	char owner[IB_MCG_OWNER_MAX + 1];
+};
+
+static int ev_cb(const struct ibmcg_event *ev, void *arg)
+{
+	struct ev_log *log = arg;
+
+	log->cmds[log->n++] = ev->cmd;
+	if (ev->group.nholders)
+		strcpy(log->owner, ev->group.holders[0].owner);
+	return 0;
+}
+
+static void events_parsed(void)
+{
+	struct ibmcg *h = fake_handle();
+	struct ev_log log = { 0 };
+	struct wire w;
+
+	w.len = 0;
+	wire_add_nl(&w, group_msg(IB_MCG_CMD_HOLDER_NEW_NTF, 0, false, 1));
+	wire_add_nl(&w, group_msg(IB_MCG_CMD_GROUP_STATE_NTF, 0, true, -1));
+	EXPECT(ibmcg_parse_events(h, w.buf, w.len, ev_cb, &log) == 2);
+	EXPECT(log.n == 2);
+	EXPECT(log.cmds[0] == IB_MCG_CMD_HOLDER_NEW_NTF);
+	EXPECT(log.cmds[1] == IB_MCG_CMD_GROUP_STATE_NTF);
+	EXPECT_STR(log.owner, "job:42");
+	ibmcg_close(h);
+}
+
+static void unconnected_handle(void)
+{
+	struct ibmcg *h = ibmcg_alloc();
+	struct ibmcg_group *groups;
+	struct ibmcg_group g;
+	uint8_t mgid[16] = { 0xff };
+	size_t n;
+
+	EXPECT(ibmcg_group_dump(h, NULL, 0, &groups, &n) == -ENOTCONN);
+	EXPECT_STR(ibmcg_strerror(h, -ENOTCONN), "not connected");
+	EXPECT(ibmcg_group_get(h, "mlx5_0", 1, mgid, &g) == -ENOTCONN);
+	EXPECT(ibmcg_event_recv(h, ev_cb, NULL) == -ENOTCONN);
+	EXPECT(ibmcg_event_fd(h) == -ENOTCONN);
+	ibmcg_close(h);
+}
+
+static void request_validation(void)
+{
+	struct ibmcg *h = fake_handle();	/* no socket: never sends */
+	struct ibmcg_join_args args = { .owner = "job:42" };
+	struct ibmcg_group *groups;
+	uint8_t mgid[16] = { 0xff };
+	char longdev[80];
+	size_t n;
+
+	EXPECT(ibmcg_group_dump(h, NULL, 1, &groups, &n) == -EINVAL);
+	EXPECT_STR(ibmcg_errmsg(h), "a port filter needs a device");
+	EXPECT(ibmcg_join(h, NULL, 1, mgid, &args, NULL) == -EINVAL);
+	EXPECT_STR(ibmcg_errmsg(h), "device name required");
+	memset(longdev, 'd', 70);
+	longdev[70] = '\0';
+	EXPECT(ibmcg_join(h, longdev, 1, mgid, &args, NULL) == -EINVAL);
+	EXPECT_STR(ibmcg_errmsg(h), "device name too long");
+	args.owner = "";
+	EXPECT(ibmcg_join(h, "mlx5_0", 1, mgid, &args, NULL) == -EINVAL);
+	EXPECT_STR(ibmcg_errmsg(h), "owner must not be empty");
+	args.owner = "x";
+	args.join_state = IB_MCG_JOIN_FULL | IB_MCG_JOIN_NON_MEMBER;
+	EXPECT(ibmcg_join(h, "mlx5_0", 1, mgid, &args, NULL) == -EINVAL);
+	EXPECT(ibmcg_leave(h, "mlx5_0", 1, mgid, "x", 3, NULL) == -EINVAL);
+	EXPECT(ibmcg_leave(h, "mlx5_0", 1, mgid, NULL, 0, NULL) == -EINVAL);
+	ibmcg_close(h);
+}
+
+static int count_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	(void)nlh;
+	(*(int *)arg)++;
+	return 0;
+}
+
+/*
+ * The real kernel's acks, from the always present "nlctrl" family: a
+ * policy violation must come back with its extended ack text, with the
+ * request capped or echoed, and a dump must end cleanly at NLMSG_DONE.
+ */
+static void kernel_acks(bool cap_ack)
+{
+	struct ibmcg *h = ibmcg_alloc();
+	char name[100];
+	int one = 1, off = 0, calls = 0, fd;
+	struct nl_msg *msg;
+	uint32_t seq;
+
+	h->sk = nl_socket_alloc();
+	if (!h->sk || genl_connect(h->sk)) {
+		ktap_skip("no generic netlink here");
+		ibmcg_close(h);
+		return;
+	}
+	h->family = GENL_ID_CTRL;
+	nl_socket_disable_auto_ack(h->sk);
+	fd = nl_socket_get_fd(h->sk);
+	if (setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one)) ||
+	    setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, cap_ack ? &one : &off,
+		       sizeof(one))) {
+		ktap_skip("kernel without extended acks");
+		ibmcg_close(h);
+		return;
+	}
+
+	memset(name, 'x', sizeof(name) - 1);	/* longer than GENL_NAMSIZ */
+	name[sizeof(name) - 1] = '\0';
+	msg = nlmsg_alloc();
+	genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, GENL_ID_CTRL, 0, NLM_F_ACK,
+		    CTRL_CMD_GETFAMILY, 1);
+	nla_put_string(msg, CTRL_ATTR_FAMILY_NAME, name);
+	nl_complete_msg(h->sk, msg);
+	seq = nlmsg_hdr(msg)->nlmsg_seq;
+	EXPECT(send(fd, nlmsg_hdr(msg), nlmsg_hdr(msg)->nlmsg_len, 0) > 0);
+	EXPECT(ibmcg_recv_replies(h, fd, seq, count_cb, &calls) == -EINVAL);
+	EXPECT(ibmcg_errmsg(h) != NULL);
+	if (ibmcg_errmsg(h))
+		printf("# extack: %s\n", ibmcg_errmsg(h));
+	EXPECT(calls == 0);
+	nlmsg_free(msg);
+
+	h->errmsg[0] = '\0';
+	msg = nlmsg_alloc();
+	genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, GENL_ID_CTRL, 0,
+		    NLM_F_DUMP, CTRL_CMD_GETFAMILY, 1);
+	nl_complete_msg(h->sk, msg);
+	seq = nlmsg_hdr(msg)->nlmsg_seq;
+	EXPECT(send(fd, nlmsg_hdr(msg), nlmsg_hdr(msg)->nlmsg_len, 0) > 0);
+	EXPECT(ibmcg_recv_replies(h, fd, seq, count_cb, &calls) == 0);
+	EXPECT(calls >= 1);	/* at least nlctrl itself */
+	nlmsg_free(msg);
+	ibmcg_close(h);
+}
+
+static void kernel_acks_capped(void)
+{
+	kernel_acks(true);
+}
+
+static void kernel_acks_uncapped(void)
+{
+	kernel_acks(false);
+}
+
+static const struct ktap_case cases[] = {
+	KTAP_CASE(parse_group_full),
+	KTAP_CASE(parse_group_no_record),
+	KTAP_CASE(parse_group_ignores_unknown),
+	KTAP_CASE(parse_group_rejects),
+	KTAP_CASE(parse_port_full),
+	KTAP_CASE(ack_extack_capped),
+	KTAP_CASE(ack_extack_uncapped),
+	KTAP_CASE(ack_missing_attr),
+	KTAP_CASE(ack_plain),
+	KTAP_CASE(done_with_error),
+	KTAP_CASE(reply_then_ack),
+	KTAP_CASE(error_ack),
+	KTAP_CASE(dump_complete),
+	KTAP_CASE(dump_interrupted),
+	KTAP_CASE(dump_error_in_done),
+	KTAP_CASE(callback_error_drains),
+	KTAP_CASE(foreign_messages_skipped),
+	KTAP_CASE(large_datagram),
+	KTAP_CASE(events_parsed),
+	KTAP_CASE(unconnected_handle),
+	KTAP_CASE(request_validation),
+	KTAP_CASE(kernel_acks_capped),
+	KTAP_CASE(kernel_acks_uncapped),
+};
+
+KTAP_MAIN(cases)

@@ -1,0 +1,486 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Unit tests of mcctl's printers: text and JSON output of fake groups,
+ * ports and events, captured with open_memstream().
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include <json-c/json.h>
+
+#include "mcctl.h"
+#include "ktap.h"
+
+static struct ibmcg_holder fake_holders[] = {
+	{ .owner = "job:42", .join_state = IB_MCG_JOIN_FULL,
+	  .flags = IB_MCG_F_BOUND, .nl_portid = 4242, .age_ms = 12345 },
+	{ .owner = "admin", .join_state = IB_MCG_JOIN_SENDONLY_NON_MEMBER,
+	  .age_ms = 3723000 },
+};
+
+#define A(x)	(1ULL << IB_MCG_A_##x)
+
+static void fake_group(struct ibmcg_group *g, bool record)
+{
+	memset(g, 0, sizeof(*g));
+	g->present = A(DEV_NAME) | A(DEV_INDEX) | A(PORT) | A(MGID) |
+		     A(STATE) | A(REASON) | A(ERROR) | A(JOIN_STATE) |
+		     A(BACKEND) | A(HOLDERS);
+	strcpy(g->dev_name, "mlx5_0");
+	g->dev_index = 3;
+	g->port = 1;
+	ibmcg_mgid_parse("239.1.1.1", g->mgid, NULL);
+	g->state = IB_MCG_STATE_JOINED;
+	g->reason = IB_MCG_REASON_JOIN;
+	g->join_state = IB_MCG_JOIN_FULL | IB_MCG_JOIN_SENDONLY_NON_MEMBER;
+	g->backend = IB_MCG_BACKEND_ROCE;
+	g->nholders = 2;
+	g->holders = fake_holders;
+	if (!record)
+		return;
+	g->present |= A(MLID) | A(QKEY) | A(PKEY) | A(MTU) | A(RATE) | A(SL) |
+		      A(FLOW_LABEL) | A(TCLASS) | A(HOP_LIMIT) | A(PORT_GID) |
+		      A(SGID_INDEX);
+	g->mlid = 0;
+	g->qkey = IB_MCG_DEFAULT_QKEY;
+	g->pkey = 0xffff;
+	g->mtu = 4;
+	g->rate = 16;
+	g->sl = 0;
+	g->flow_label = 0;
+	g->tclass = 0;
+	g->hop_limit = 64;
+	ibmcg_mgid_parse("ff0e::1", g->port_gid, NULL);	/* any GID */
+	g->port_gid[0] = 0xfe;
+	g->port_gid[1] = 0x80;
+	g->sgid_index = 3;
+}
+
+static void fake_port(struct ibmcg_port *p, uint32_t groups, uint32_t max)
+{
+	memset(p, 0, sizeof(*p));
+	p->present = A(DEV_NAME) | A(DEV_INDEX) | A(PORT) | A(LINK_LAYER) |
+		     A(PORT_STATE) | A(BACKEND) | A(NETDEV) | A(IFINDEX) |
+		     A(MAX_MCAST_GRP) | A(GROUPS) | A(HOLDER_COUNT) |
+		     A(JOINS) | A(LEAVES) | A(JOIN_ERRORS);
+	strcpy(p->dev_name, "rxe0");
+	p->dev_index = 2;
+	p->port = 1;
+	p->link_layer = IB_MCG_LINK_LAYER_ETHERNET;
+	p->port_state = 4;
+	p->backend = IB_MCG_BACKEND_ROCE;
+	strcpy(p->netdev, "veth0");
+	p->ifindex = 9;
+	p->max_mcast_grp = max;
+	p->max_mcast_qp_attach = 56;
+	p->max_total_mcast_qp_attach = 458752;
+	p->groups = groups;
+	p->holder_count = 30;
+	p->joins = 45;
+	p->leaves = 33;
+	p->join_errors = 1;
+}
+
+/* Capture what a printer writes. */
+struct capture {
+	FILE *fp;
+	char *buf;
+	size_t len;
+};
+
+static void cap_start(struct capture *c, bool json, bool pretty)
+{
+	c->buf = NULL;
+	c->fp = open_memstream(&c->buf, &c->len);
+	json_print_init(c->fp, json, pretty);
+}
+
+static const char *cap_end(struct capture *c)
+{
+	EXPECT(json_print_end() == 0);
+	fclose(c->fp);
+	return c->buf;
+}
+
+static json_object *parse_json(const char *s)
+{
+	json_object *o = json_tokener_parse(s);
+
+	EXPECT(o != NULL);
+	return o;
+}
+
+static const char *jstr(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v))
+		return "(missing)";
+	return json_object_get_string(v);
+}
+
+static int64_t jint(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v))
+		return -12345;
+	return json_object_get_int64(v);
+}
+
+static void group_line_text(void)
+{
+	struct ibmcg_group g;
+	struct capture c;
+
+	fake_group(&g, false);
+	cap_start(&c, false, false);
+	print_group_line(&g);
+	EXPECT_STR(cap_end(&c),
+		   "mlx5_0/1 group 239.1.1.1 state joined join_state full,sendonly"
+		   " holders 2 job:42:full,bound admin:sendonly\n");
+	free(c.buf);
+}
+
+static void group_line_json(void)
+{
+	struct ibmcg_group g;
+	struct capture c;
+
+	fake_group(&g, false);
+	cap_start(&c, true, false);
+	open_json_array(NULL);
+	print_group_line(&g);
+	print_group_line(&g);
+	close_json_array();
+	EXPECT_STR(cap_end(&c),
+		   "[{\"dev\":\"mlx5_0\",\"dev_index\":3,\"port\":1,"
+		   "\"group\":\"239.1.1.1\",\"state\":\"joined\","
+		   "\"join_state\":\"full,sendonly\",\"holder_count\":2,"
+		   "\"holders\":[{\"owner\":\"job:42\",\"join_state\":\"full\","
+		   "\"bound\":true},{\"owner\":\"admin\","
+		   "\"join_state\":\"sendonly\",\"bound\":false}]},"
+		   "{\"dev\":\"mlx5_0\",\"dev_index\":3,\"port\":1,"
+		   "\"group\":\"239.1.1.1\",\"state\":\"joined\","
+		   "\"join_state\":\"full,sendonly\",\"holder_count\":2,"
+		   "\"holders\":[{\"owner\":\"job:42\",\"join_state\":\"full\","
+		   "\"bound\":true},{\"owner\":\"admin\","
+		   "\"join_state\":\"sendonly\",\"bound\":false}]}]\n");
+	free(c.buf);
+}
+
+static void group_detail_text(void)
+{
+	struct ibmcg_group g;
+	struct capture c;
+
+	fake_group(&g, true);
+	cap_start(&c, false, false);
+	print_group_detail(&g);
+	EXPECT_STR(cap_end(&c),
+		   "mlx5_0/1 group 239.1.1.1 state joined reason join"
+		   " join_state full,sendonly backend roce\n"
+		   "    mgid ::ffff:239.1.1.1 mlid 0x0000 qkey 0x01234567"
+		   " pkey 0xffff mtu 2048 rate 100Gbps sl 0 flow_label 0x00000"
+		   " tclass 0 hop_limit 64\n"
+		   "    port_gid fe80::1 sgid_index 3\n"
+		   "    holder job:42 join_state full bound portid 4242"
+		   " age 12.345s\n"
+		   "    holder admin join_state sendonly age 1h02m03s\n");
+	free(c.buf);
+}
+
+static void group_detail_json(void)
+{
+	json_object *o, *hs, *h0;
+	struct ibmcg_group g;
+	struct capture c;
+
+	fake_group(&g, true);
+	g.state = IB_MCG_STATE_RETRY_WAIT;
+	g.reason = IB_MCG_REASON_TIMEOUT;
+	g.error = ETIMEDOUT;
+	cap_start(&c, true, false);
+	print_group_detail(&g);
+	o = parse_json(cap_end(&c));
+	EXPECT_STR(jstr(o, "dev"), "mlx5_0");
+	EXPECT(jint(o, "port") == 1);
+	EXPECT_STR(jstr(o, "group"), "239.1.1.1");
+	EXPECT_STR(jstr(o, "mgid"), "::ffff:239.1.1.1");
+	EXPECT_STR(jstr(o, "state"), "retry-wait");
+	EXPECT_STR(jstr(o, "reason"), "timeout");
+	EXPECT(jint(o, "error") == ETIMEDOUT);
+	EXPECT_STR(jstr(o, "backend"), "roce");
+	EXPECT(jint(o, "mlid") == 0);
+	EXPECT(jint(o, "qkey") == IB_MCG_DEFAULT_QKEY);
+	EXPECT(jint(o, "pkey") == 0xffff);
+	EXPECT(jint(o, "mtu") == 2048);
+	EXPECT_STR(jstr(o, "rate"), "100Gbps");
+	EXPECT(jint(o, "hop_limit") == 64);
+	EXPECT_STR(jstr(o, "port_gid"), "fe80::1");
+	EXPECT(jint(o, "sgid_index") == 3);
+	EXPECT(jint(o, "holder_count") == 2);
+	EXPECT(json_object_object_get_ex(o, "holders", &hs) &&
+	       json_object_array_length(hs) == 2);
+	h0 = json_object_array_get_idx(hs, 0);
+	EXPECT_STR(jstr(h0, "owner"), "job:42");
+	EXPECT_STR(jstr(h0, "bound"), "true");
+	EXPECT(jint(h0, "portid") == 4242);
+	EXPECT(jint(h0, "age_ms") == 12345);
+	EXPECT(jint(json_object_array_get_idx(hs, 1), "portid") == -12345);
+	json_object_put(o);
+	free(c.buf);
+}
+
+static void group_detail_no_record(void)
+{
+	struct ibmcg_group g;
+	struct capture c;
+
+	fake_group(&g, false);
+	g.state = IB_MCG_STATE_RETRY_WAIT;
+	g.reason = IB_MCG_REASON_TIMEOUT;
+	g.error = ETIMEDOUT;
+	g.nholders = 0;
+	cap_start(&c, false, false);
+	print_group_detail(&g);
+	EXPECT_STR(cap_end(&c),
+		   "mlx5_0/1 group 239.1.1.1 state retry-wait reason timeout"
+		   " error \"Connection timed out\" join_state full,sendonly"
+		   " backend roce\n"
+		   "    mgid ::ffff:239.1.1.1\n");
+	free(c.buf);
+}
+
+static void port_text(void)
+{
+	struct ibmcg_port p;
+	struct capture c;
+
+	fake_port(&p, 12, 8192);
+	cap_start(&c, false, false);
+	print_port(&p);
+	EXPECT_STR(cap_end(&c),
+		   "rxe0/1 link_layer Ethernet state ACTIVE backend roce"
+		   " netdev veth0\n"
+		   "    groups 12 holders 30 joins 45 leaves 33 join_errors 1"
+		   " mcast_table 12/8192 (0%)\n");
+	free(c.buf);
+}
+
+static void port_text_warning(void)
+{
+	struct ibmcg_port p;
+	struct capture c;
+
+	fake_port(&p, 8, 10);
+	p.present &= ~(A(NETDEV) | A(IFINDEX));
+	p.netdev[0] = '\0';
+	p.link_layer = IB_MCG_LINK_LAYER_INFINIBAND;
+	p.backend = IB_MCG_BACKEND_IB_SA;
+	cap_start(&c, false, false);
+	print_port(&p);
+	EXPECT_STR(cap_end(&c),
+		   "rxe0/1 link_layer InfiniBand state ACTIVE backend ib-sa\n"
+		   "    groups 8 holders 30 joins 45 leaves 33 join_errors 1"
+		   " mcast_table 8/10 (80%) WARNING\n");
+	free(c.buf);
+
+	fake_port(&p, 7, 10);
+	cap_start(&c, false, false);
+	print_port(&p);
+	EXPECT(!strstr(cap_end(&c), "WARNING"));
+	free(c.buf);
+
+	/* HCA reports no limit */
+	fake_port(&p, 5, 0);
+	cap_start(&c, false, false);
+	print_port(&p);
+	EXPECT(strstr(cap_end(&c), " mcast_table 5/-\n") != NULL);
+	free(c.buf);
+}
+
+static void port_json(void)
+{
+	json_object *o, *arr, *t;
+	struct ibmcg_port p;
+	struct capture c;
+
+	fake_port(&p, 0xfffffff0, 0xffffffff);	/* no overflow */
+	p.joins = 1ULL << 40;
+	cap_start(&c, true, false);
+	open_json_array(NULL);
+	print_port(&p);
+	close_json_array();
+	arr = parse_json(cap_end(&c));
+	EXPECT(json_object_array_length(arr) == 1);
+	o = json_object_array_get_idx(arr, 0);
+	EXPECT_STR(jstr(o, "dev"), "rxe0");
+	EXPECT(jint(o, "dev_index") == 2);
+	EXPECT_STR(jstr(o, "link_layer"), "Ethernet");
+	EXPECT_STR(jstr(o, "port_state"), "ACTIVE");
+	EXPECT_STR(jstr(o, "netdev"), "veth0");
+	EXPECT(jint(o, "ifindex") == 9);
+	EXPECT(jint(o, "groups") == 0xfffffff0);
+	EXPECT(jint(o, "holder_count") == 30);
+	EXPECT(jint(o, "joins") == 1LL << 40);
+	EXPECT(jint(o, "max_mcast_qp_attach") == 56);
+	EXPECT(json_object_object_get_ex(o, "mcast_table", &t));
+	EXPECT(jint(t, "used") == 0xfffffff0);
+	EXPECT(jint(t, "max") == 0xffffffff);
+	EXPECT(jint(t, "percent") == 99);
+	EXPECT_STR(jstr(t, "warning"), "true");
+	json_object_put(arr);
+	free(c.buf);
+}
+
+static void event_text(void)
+{
+	struct ibmcg_event ev;
+	struct capture c;
+
+	fake_group(&ev.group, false);
+	ev.cmd = IB_MCG_CMD_HOLDER_NEW_NTF;
+	ev.group.nholders = 1;
+	cap_start(&c, false, false);
+	print_event(&ev);
+	ev.cmd = IB_MCG_CMD_GROUP_DEL_NTF;
+	ev.group.state = IB_MCG_STATE_RELEASED;
+	ev.group.reason = IB_MCG_REASON_SOCKET_CLOSED;
+	ev.group.nholders = 0;
+	print_event(&ev);
+	ev.cmd = 42;
+	ev.group.state = 77;
+	ev.group.present &= ~A(HOLDERS);
+	print_event(&ev);
+	EXPECT_STR(cap_end(&c),
+		   "[holder-new] mlx5_0/1 group 239.1.1.1 state joined"
+		   " reason join holder job:42:full,bound\n"
+		   "[group-del] mlx5_0/1 group 239.1.1.1 state released"
+		   " reason socket-closed join_state full,sendonly holders 0\n"
+		   "[unknown(42)] mlx5_0/1 group 239.1.1.1 state unknown(77)"
+		   " reason socket-closed join_state full,sendonly\n");
+	free(c.buf);
+}
+
+static void event_json_lines(void)
+{
+	struct ibmcg_event ev;
+	struct capture c;
+
+	fake_group(&ev.group, false);
+	ev.cmd = IB_MCG_CMD_HOLDER_DEL_NTF;
+	ev.group.nholders = 1;
+	cap_start(&c, true, false);
+	print_event(&ev);
+	ev.cmd = IB_MCG_CMD_GROUP_NEW_NTF;
+	print_event(&ev);
+	/* one JSON document per line */
+	EXPECT_STR(cap_end(&c),
+		   "{\"event\":\"holder-del\",\"dev\":\"mlx5_0\",\"dev_index\":3,"
+		   "\"port\":1,\"group\":\"239.1.1.1\",\"state\":\"joined\","
+		   "\"reason\":\"join\",\"holder\":{\"owner\":\"job:42\","
+		   "\"join_state\":\"full\",\"bound\":true}}\n"
+		   "{\"event\":\"group-new\",\"dev\":\"mlx5_0\",\"dev_index\":3,"
+		   "\"port\":1,\"group\":\"239.1.1.1\",\"state\":\"joined\","
+		   "\"reason\":\"join\",\"join_state\":\"full,sendonly\","
+		   "\"holder_count\":1}\n");
+	free(c.buf);
+}
+
+static void json_escaping(void)
+{
+	struct ibmcg_holder ho = { .owner = "we\"ird\\ow/ner", .join_state = 1 };
+	json_object *arr, *hs;
+	struct ibmcg_group g;
+	struct capture c;
+	const char *out;
+
+	fake_group(&g, false);
+	g.holders = &ho;
+	g.nholders = 1;
+	cap_start(&c, true, false);
+	open_json_array(NULL);
+	print_group_line(&g);
+	close_json_array();
+	out = cap_end(&c);
+	EXPECT(strstr(out, "\"we\\\"ird\\\\ow/ner\"") != NULL);
+	arr = parse_json(out);
+	json_object_object_get_ex(json_object_array_get_idx(arr, 0),
+				  "holders", &hs);
+	EXPECT_STR(jstr(json_object_array_get_idx(hs, 0), "owner"),
+		   "we\"ird\\ow/ner");
+	json_object_put(arr);
+	free(c.buf);
+}
+
+static void json_pretty(void)
+{
+	struct ibmcg_group g;
+	struct capture c;
+	const char *out;
+	json_object *o;
+
+	fake_group(&g, true);
+	cap_start(&c, true, true);
+	print_group_detail(&g);
+	out = cap_end(&c);
+	EXPECT(!strncmp(out, "{\n  \"dev\": \"mlx5_0\",\n", 21));
+	o = parse_json(out);
+	EXPECT(jint(o, "qkey") == IB_MCG_DEFAULT_QKEY);
+	json_object_put(o);
+	free(c.buf);
+}
+
+static void empty_list(void)
+{
+	struct capture c;
+
+	cap_start(&c, true, false);
+	open_json_array(NULL);
+	close_json_array();
+	EXPECT_STR(cap_end(&c), "[]\n");
+	free(c.buf);
+
+	cap_start(&c, false, false);
+	open_json_array(NULL);
+	close_json_array();
+	EXPECT_STR(cap_end(&c), "");
+	free(c.buf);
+}
+
+static void unknown_enums(void)
+{
+	struct ibmcg_port p;
+	struct capture c;
+
+	fake_port(&p, 1, 100);
+	p.link_layer = 9;
+	p.port_state = 9;
+	p.backend = 9;
+	cap_start(&c, false, false);
+	print_port(&p);
+	EXPECT(!strncmp(cap_end(&c),
+			"rxe0/1 link_layer unknown(9) state unknown(9)"
+			" backend unknown(9) ", 65));
+	free(c.buf);
+}
+
+static const struct ktap_case cases[] = {
+	KTAP_CASE(group_line_text),
+	KTAP_CASE(group_line_json),
+	KTAP_CASE(group_detail_text),
+	KTAP_CASE(group_detail_json),
+	KTAP_CASE(group_detail_no_record),
+	KTAP_CASE(port_text),
+	KTAP_CASE(port_text_warning),
+	KTAP_CASE(port_json),
+	KTAP_CASE(event_text),
+	KTAP_CASE(event_json_lines),
+	KTAP_CASE(json_escaping),
+	KTAP_CASE(json_pretty),
+	KTAP_CASE(empty_list),
+	KTAP_CASE(unknown_enums),
+};
+
+KTAP_MAIN(cases)
