@@ -184,7 +184,7 @@ static int rejoin_check(const struct mcg_holder *h,
 }
 
 int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
-	     struct netlink_ext_ack *extack)
+	     struct mcg_holder **hout, struct netlink_ext_ack *extack)
 {
 	struct mcg_port *port = req->port;
 	struct mcg_group *g, *new_group = NULL;
@@ -207,8 +207,10 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 		h = holder_find(g, req->owner, req->join_state);
 		if (h) {
 			err = rejoin_check(h, req, extack);
-			if (!err)
+			if (!err) {
 				*out = g;
+				*hout = h;
+			}
 			return err;
 		}
 	}
@@ -266,6 +268,7 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 	holder_link(g, h);
 	mcg_notify(g, IB_MCG_CMD_HOLDER_NEW_NTF, IB_MCG_REASON_JOIN, h);
 	*out = g;
+	*hout = h;
 	return 0;
 }
 

@@ -172,7 +172,7 @@ struct mcg_device *mcg_device_find(const char *name, bool by_name,
 
 /* group.c */
 int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
-	     struct netlink_ext_ack *extack);
+	     struct mcg_holder **hout, struct netlink_ext_ack *extack);
 int mcg_leave(struct mcg_port *port, const union ib_gid *mgid,
 	      const char *owner, u8 join_state, struct mcg_group **out,
 	      struct mcg_group *snap, struct netlink_ext_ack *extack);

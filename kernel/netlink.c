@@ -197,9 +197,29 @@ static int get_group_owner(struct nlattr **tb, union ib_gid *mgid, char *owner,
 
 /* ---- messages ---------------------------------------------------------- */
 
-static size_t group_msg_size(unsigned int nholders)
+/* Which holders a group message lists. */
+enum { HOLDERS_NONE, HOLDERS_ONE, HOLDERS_ALL };
+
+static size_t holder_msg_size(const struct mcg_holder *h)
 {
-	return NLMSG_ALIGN(GENL_HDRLEN) + 384 + nholders * 128;
+	return nla_total_size(0) + nla_total_size(strlen(h->owner) + 1) +
+	       nla_total_size(1) + 2 * nla_total_size(4) +
+	       nla_total_size_64bit(8);
+}
+
+/* An upper bound on a group message with the given holders. */
+static size_t group_msg_size(const struct mcg_group *g, int which,
+			     const struct mcg_holder *one)
+{
+	size_t size = NLMSG_ALIGN(GENL_HDRLEN) + 320;
+	const struct mcg_holder *h;
+
+	if (which == HOLDERS_ONE)
+		size += holder_msg_size(one);
+	else if (which == HOLDERS_ALL && g->state != IB_MCG_STATE_RELEASED)
+		list_for_each_entry(h, &g->holders, node)
+			size += holder_msg_size(h);
+	return size;
 }
 
 static int put_holder(struct sk_buff *skb, const struct mcg_holder *h, u64 now)
@@ -253,8 +273,8 @@ static int put_rec(struct sk_buff *skb, const struct mcg_rec *rec)
 }
 
 /*
- * One group message. Holders: just @only if given, else all of them
- * (none when @g is a released snapshot, whose holder list is empty).
+ * One group message listing @which holders: none, just @one, or all of
+ * them (none when @g is a released snapshot, whose holder list is empty).
  *
  * With @skip (dumps), the first *@skip holders are left out, and if the
  * rest do not fit, the message ends after those that do: *@skip counts
@@ -263,7 +283,8 @@ static int put_rec(struct sk_buff *skb, const struct mcg_rec *rec)
  */
 static int fill_group(struct sk_buff *skb, const struct mcg_group *g,
 		      u32 portid, u32 seq, int flags, u8 cmd, u8 reason,
-		      const struct mcg_holder *only, unsigned int *skip)
+		      int which, const struct mcg_holder *one,
+		      unsigned int *skip)
 {
 	u64 now = ktime_get_boottime_ns();
 	unsigned int i = 0, n = 0;
@@ -287,10 +308,10 @@ static int fill_group(struct sk_buff *skb, const struct mcg_group *g,
 	nest = nla_nest_start(skb, IB_MCG_A_HOLDERS);
 	if (!nest)
 		goto cancel;
-	if (only) {
-		if (put_holder(skb, only, now))
+	if (which == HOLDERS_ONE) {
+		if (put_holder(skb, one, now))
 			goto cancel;
-	} else if (g->state != IB_MCG_STATE_RELEASED) {
+	} else if (which == HOLDERS_ALL && g->state != IB_MCG_STATE_RELEASED) {
 		list_for_each_entry(h, &g->holders, node) {
 			if (skip && i++ < *skip)
 				continue;
@@ -317,16 +338,16 @@ cancel:
 }
 
 static int reply_group(struct genl_info *info, const struct mcg_group *g,
-		       u8 cmd)
+		       u8 cmd, int which, const struct mcg_holder *one)
 {
 	struct sk_buff *skb;
 	int err;
 
-	skb = genlmsg_new(group_msg_size(g->nholders), GFP_KERNEL);
+	skb = genlmsg_new(group_msg_size(g, which, one), GFP_KERNEL);
 	if (!skb)
 		return -ENOMEM;
 	err = fill_group(skb, g, info->snd_portid, info->snd_seq, 0, cmd,
-			 g->reason, NULL, NULL);
+			 g->reason, which, one, NULL);
 	if (err) {
 		nlmsg_free(skb);
 		return err;
@@ -334,17 +355,19 @@ static int reply_group(struct genl_info *info, const struct mcg_group *g,
 	return genlmsg_reply(skb, info);
 }
 
+/* Holder notifications list their holder; group notifications none. */
 void mcg_notify(struct mcg_group *g, u8 cmd, u8 reason,
 		const struct mcg_holder *h)
 {
+	int which = h ? HOLDERS_ONE : HOLDERS_NONE;
 	struct sk_buff *skb;
 
 	if (!genl_has_listeners(&mcg_family, &init_net, MCG_MCGRP_EVENTS))
 		return;
-	skb = genlmsg_new(group_msg_size(h ? 1 : g->nholders), GFP_KERNEL);
+	skb = genlmsg_new(group_msg_size(g, which, h), GFP_KERNEL);
 	if (!skb)
 		return;
-	if (fill_group(skb, g, 0, 0, 0, cmd, reason, h, NULL)) {
+	if (fill_group(skb, g, 0, 0, 0, cmd, reason, which, h, NULL)) {
 		nlmsg_free(skb);
 		return;
 	}
@@ -364,6 +387,7 @@ static int mcg_nl_join(struct sk_buff *skb, struct genl_info *info)
 		.nl_portid	= info->snd_portid,
 		.nl_net		= genl_info_net(info),
 	};
+	struct mcg_holder *h;
 	struct mcg_group *g;
 	int err;
 
@@ -388,9 +412,9 @@ static int mcg_nl_join(struct sk_buff *skb, struct genl_info *info)
 		err = PTR_ERR(req.port);
 		goto out;
 	}
-	err = mcg_join(&req, &g, extack);
+	err = mcg_join(&req, &g, &h, extack);
 	if (!err)
-		err = reply_group(info, g, IB_MCG_CMD_JOIN);
+		err = reply_group(info, g, IB_MCG_CMD_JOIN, HOLDERS_ONE, h);
 out:
 	mutex_unlock(&mcg_lock);
 	return err;
@@ -424,7 +448,8 @@ static int mcg_nl_leave(struct sk_buff *skb, struct genl_info *info)
 	}
 	err = mcg_leave(port, &mgid, owner, js, &g, &snap, extack);
 	if (!err)
-		err = reply_group(info, g, IB_MCG_CMD_LEAVE);
+		err = reply_group(info, g, IB_MCG_CMD_LEAVE, HOLDERS_NONE,
+				  NULL);
 out:
 	mutex_unlock(&mcg_lock);
 	return err;
@@ -457,7 +482,7 @@ static int mcg_nl_group_get_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOENT;
 		goto out;
 	}
-	err = reply_group(info, g, IB_MCG_CMD_GROUP_GET);
+	err = reply_group(info, g, IB_MCG_CMD_GROUP_GET, HOLDERS_ALL, NULL);
 out:
 	mutex_unlock(&mcg_lock);
 	return err;
@@ -572,7 +597,7 @@ static int mcg_nl_group_get_dumpit(struct sk_buff *skb,
 						 cb->nlh->nlmsg_seq,
 						 NLM_F_MULTI,
 						 IB_MCG_CMD_GROUP_GET,
-						 g->reason, NULL,
+						 g->reason, HOLDERS_ALL, NULL,
 						 &ctx->holder_skip);
 				if (err != -EMSGSIZE)
 					nl_dump_check_consistent(cb, nlh);

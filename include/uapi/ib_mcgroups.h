@@ -18,6 +18,12 @@
  * holder leaves. A device is named by IB_MCG_A_DEV_NAME or IB_MCG_A_DEV_INDEX
  * (the rdma device index); if both are given they must name the same device.
  *
+ * JOIN and LEAVE need CAP_NET_ADMIN in the initial user namespace; the
+ * family exists in the initial network namespace only. Device names are at
+ * most 63 bytes. A bound hold belongs to one socket, so processes sharing
+ * an owner name (MPI ranks of one job) that want bound holds use distinct
+ * owners ("job:42:rank3").
+ *
  * IB_MCG_CMD_JOIN (do; CAP_NET_ADMIN)
  *   Request:
  *     IB_MCG_A_DEV_NAME or IB_MCG_A_DEV_INDEX   required
@@ -42,7 +48,10 @@
  *   With IB_MCG_F_BOUND the hold is released automatically when the
  *   netlink socket that made the request is closed (including when its
  *   process exits or is killed); without it the hold lives until LEAVE.
- *   Reply: one IB_MCG_CMD_JOIN message in the group format below.
+ *   Reply: one IB_MCG_CMD_JOIN message in the group format below, whose
+ *   IB_MCG_A_HOLDERS lists only the requester's hold (so the reply stays
+ *   small however many holders the group has). On RoCE the member record
+ *   is complete when the reply is sent.
  *
  * IB_MCG_CMD_LEAVE (do; CAP_NET_ADMIN)
  *   Request: device, IB_MCG_A_PORT, IB_MCG_A_MGID, IB_MCG_A_OWNER as for
@@ -50,8 +59,8 @@
  *   hold of the owner is dropped; without, every hold of the owner on the
  *   group is dropped. -ENOENT if the owner holds nothing matching.
  *   Reply: one IB_MCG_CMD_LEAVE message in the group format, describing the
- *   group after the leave (IB_MCG_A_STATE is IB_MCG_STATE_RELEASED if that
- *   was its last holder).
+ *   group after the leave, with an empty IB_MCG_A_HOLDERS
+ *   (IB_MCG_A_STATE is IB_MCG_STATE_RELEASED if that was its last holder).
  *
  * IB_MCG_CMD_GROUP_GET (do, dump; unprivileged)
  *   do:   device, IB_MCG_A_PORT, IB_MCG_A_MGID required.
@@ -119,16 +128,18 @@
  *     IB_MCG_A_JOIN_ERRORS            u64  joins that failed in the
  *                                          backend
  *
- * Notifications: multicast group IB_MCG_MCGRP_EVENTS ("events"). Every
- * change of a group is sent as one message in the group format, with
- * IB_MCG_A_REASON saying why:
+ * Notifications: multicast group IB_MCG_MCGRP_EVENTS ("events"), which
+ * anyone may subscribe to. Every change of a group is sent as one message
+ * in the group format, with IB_MCG_A_REASON saying why. Group
+ * notifications carry an empty IB_MCG_A_HOLDERS; holder notifications
+ * carry exactly the holder concerned:
  *   IB_MCG_CMD_GROUP_NEW_NTF     a group was created
  *   IB_MCG_CMD_GROUP_DEL_NTF     a group was released (IB_MCG_A_STATE is
  *                                IB_MCG_STATE_RELEASED)
  *   IB_MCG_CMD_GROUP_STATE_NTF   the group's state changed (detached,
  *                                re-attached, failed)
- *   IB_MCG_CMD_HOLDER_NEW_NTF    a holder was added; IB_MCG_A_HOLDERS holds
- *   IB_MCG_CMD_HOLDER_DEL_NTF    exactly that one holder
+ *   IB_MCG_CMD_HOLDER_NEW_NTF    a holder was added
+ *   IB_MCG_CMD_HOLDER_DEL_NTF    a holder left or was released
  * Order: a JOIN that creates a group sends GROUP_NEW_NTF (no holders yet)
  * then HOLDER_NEW_NTF; a join that brings a detached group back sends
  * GROUP_STATE_NTF before HOLDER_NEW_NTF. Every departure of a holder sends

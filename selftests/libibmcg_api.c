@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * libibmcg as an application (an MPI or collectives library) uses it: hold
+ * a group, read the record for ibv_attach_mcast(), see events, and have a
+ * bound hold go away with the handle. Also: a dump of a group with more
+ * holders than fit in one netlink message comes back as one group.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "ibmcg.h"
+
+#define DEV "rxe0"
+
+static long sysfs_counter(const char *name)
+{
+	char path[256];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/ib_mcgroups/%s/1/%s", DEV,
+		 name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+FIXTURE(lib) {
+	struct ibmcg *h;
+	uint8_t mgid[16];
+};
+
+FIXTURE_SETUP(lib)
+{
+	const char *dir = getenv("SELFTESTS_DIR");
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd),
+		 "bash -c '. %s/lib.sh && mcg_setup_rxe && mcg_load' >&2",
+		 dir ? dir : ".");
+	if (access("/sys/kernel/ib_mcgroups/" DEV "/1/groups", R_OK)) {
+		ASSERT_EQ(0, system(cmd));
+	}
+	self->h = ibmcg_alloc();
+	ASSERT_NE(NULL, self->h);
+	ASSERT_EQ(0, ibmcg_connect(self->h));
+	ASSERT_EQ(0, ibmcg_mgid_parse("239.7.7.7", self->mgid, NULL));
+}
+
+FIXTURE_TEARDOWN(lib)
+{
+	ibmcg_close(self->h);
+}
+
+TEST_F(lib, join_gives_the_record_and_get_agrees)
+{
+	struct ibmcg_join_args args = { .owner = "mpi:1", .set_qkey = true,
+					.qkey = 0x1234 };
+	struct ibmcg_group g = {}, got = {};
+
+	ASSERT_EQ(0, ibmcg_join(self->h, DEV, 1, self->mgid, &args, &g));
+	EXPECT_EQ(IB_MCG_STATE_JOINED, g.state);
+	EXPECT_EQ(0x1234u, g.qkey);
+	EXPECT_EQ(0xffff, g.pkey);
+	EXPECT_EQ(0, g.mlid);
+	EXPECT_LE(1, g.mtu);
+	EXPECT_EQ(1u, g.nholders);
+	EXPECT_STREQ("mpi:1", g.holders[0].owner);
+	EXPECT_EQ(0, memcmp(g.mgid, self->mgid, 16));
+
+	ASSERT_EQ(0, ibmcg_group_get(self->h, DEV, 1, self->mgid, &got));
+	EXPECT_EQ(g.qkey, got.qkey);
+	EXPECT_EQ(g.sgid_index, got.sgid_index);
+	EXPECT_EQ(0, memcmp(g.port_gid, got.port_gid, 16));
+	ibmcg_group_free(&got);
+	ibmcg_group_free(&g);
+
+	ASSERT_EQ(0, ibmcg_leave(self->h, DEV, 1, self->mgid, "mpi:1", 0, &g));
+	EXPECT_EQ(IB_MCG_STATE_RELEASED, g.state);
+	ibmcg_group_free(&g);
+	EXPECT_EQ(-ENOENT, ibmcg_group_get(self->h, DEV, 1, self->mgid, &got));
+	ASSERT_NE(NULL, ibmcg_errmsg(self->h));
+	EXPECT_NE(NULL, strstr(ibmcg_errmsg(self->h), "no such group"));
+}
+
+TEST_F(lib, bound_hold_dies_with_the_handle)
+{
+	struct ibmcg_join_args args = { .owner = "mpi:2",
+					.flags = IB_MCG_F_BOUND };
+	struct ibmcg *other = ibmcg_alloc();
+
+	ASSERT_NE(NULL, other);
+	ASSERT_EQ(0, ibmcg_connect(other));
+	ASSERT_EQ(0, ibmcg_join(other, DEV, 1, self->mgid, &args, NULL));
+	EXPECT_EQ(1, sysfs_counter("holders"));
+	/* Another socket cannot take over the bound hold. */
+	EXPECT_EQ(-EBUSY, ibmcg_join(self->h, DEV, 1, self->mgid, &args, NULL));
+	ibmcg_close(other);
+	EXPECT_EQ(0, sysfs_counter("holders"));
+	EXPECT_EQ(0, sysfs_counter("groups"));
+}
+
+struct seen {
+	int new_group, new_holder, del_holder, del_group;
+};
+
+static int count_event(const struct ibmcg_event *ev, void *arg)
+{
+	struct seen *s = arg;
+
+	switch (ev->cmd) {
+	case IB_MCG_CMD_GROUP_NEW_NTF:
+		s->new_group++;
+		break;
+	case IB_MCG_CMD_HOLDER_NEW_NTF:
+		s->new_holder++;
+		break;
+	case IB_MCG_CMD_HOLDER_DEL_NTF:
+		s->del_holder++;
+		break;
+	case IB_MCG_CMD_GROUP_DEL_NTF:
+		s->del_group++;
+		break;
+	}
+	return 0;
+}
+
+TEST_F(lib, events_follow_join_and_leave)
+{
+	struct ibmcg_join_args args = { .owner = "mpi:3" };
+	struct ibmcg *mon = ibmcg_alloc();
+	struct seen s = {};
+	struct pollfd pfd;
+	int i;
+
+	ASSERT_NE(NULL, mon);
+	ASSERT_EQ(0, ibmcg_connect(mon));
+	ASSERT_EQ(0, ibmcg_event_subscribe(mon));
+	ASSERT_EQ(0, ibmcg_join(self->h, DEV, 1, self->mgid, &args, NULL));
+	ASSERT_EQ(0, ibmcg_leave(self->h, DEV, 1, self->mgid, "mpi:3", 0,
+				 NULL));
+	pfd.fd = ibmcg_event_fd(mon);
+	pfd.events = POLLIN;
+	for (i = 0; i < 8 && s.del_group == 0; i++) {
+		if (poll(&pfd, 1, 2000) <= 0)
+			break;
+		ASSERT_LE(0, ibmcg_event_recv(mon, count_event, &s));
+	}
+	EXPECT_EQ(1, s.new_group);
+	EXPECT_EQ(1, s.new_holder);
+	EXPECT_EQ(1, s.del_holder);
+	EXPECT_EQ(1, s.del_group);
+	ibmcg_close(mon);
+}
+
+TEST_F(lib, dump_merges_a_group_split_over_messages)
+{
+	const int owners = 1000;
+	struct ibmcg_join_args args = {};
+	struct ibmcg_group *groups;
+	char owner[32];
+	size_t n, i;
+	int k;
+
+	for (k = 0; k < owners; k++) {
+		snprintf(owner, sizeof(owner), "rank-%d", k);
+		args.owner = owner;
+		ASSERT_EQ(0, ibmcg_join(self->h, DEV, 1, self->mgid, &args,
+					NULL));
+	}
+	ASSERT_EQ(0, ibmcg_group_dump(self->h, DEV, 1, &groups, &n));
+	ASSERT_EQ(1u, n);
+	EXPECT_EQ((size_t)owners, groups[0].nholders);
+	for (i = 1; i < groups[0].nholders; i++)
+		if (!strcmp(groups[0].holders[i].owner,
+			    groups[0].holders[i - 1].owner))
+			break;
+	EXPECT_EQ(groups[0].nholders, i);	/* no holder twice */
+	ibmcg_groups_free(groups, n);
+	for (k = 0; k < owners; k++) {
+		snprintf(owner, sizeof(owner), "rank-%d", k);
+		ASSERT_EQ(0, ibmcg_leave(self->h, DEV, 1, self->mgid, owner, 0,
+					 NULL));
+	}
+	EXPECT_EQ(0, sysfs_counter("groups"));
+}
+
+TEST_HARNESS_MAIN
