@@ -13,7 +13,7 @@ P=$MCG_DEV0/1
 SYS=/sys/kernel/ib_mcgroups/$MCG_DEV0/1
 G=239.1.1.1
 
-ktap_plan 30
+ktap_plan 36
 check "set up rxe0 <-> rxe1" mcg_setup_rxe || ktap_skip_all "no rxe devices"
 check "load ib_mcgroups" mcg_load
 defer mcg_unload
@@ -51,4 +51,17 @@ check "rx leaves" mcctl leave "$P" 239.1.1.2 owner rx
 check_eq "back to send-only: membership dropped, group kept" \
 	"0 1" "$(igmp_count "$MCG_IF0" 239.1.1.2) $(cat $SYS/groups)"
 check "tx leaves" mcctl leave "$P" 239.1.1.2 owner tx state sendonly-full
+
+check "a group on each device" sh -c "mcctl join $P 239.1.1.3 owner f &&
+	mcctl join $MCG_DEV1/1 239.1.1.4 owner f"
+check "list $MCG_DEV0 shows only $MCG_DEV0's group" \
+	sh -c "mcctl list $MCG_DEV0 | grep -q 239.1.1.3 && ! mcctl list $MCG_DEV0 | grep -q 239.1.1.4"
+check "list $MCG_DEV1/1 shows only $MCG_DEV1's group" \
+	sh -c "mcctl list $MCG_DEV1/1 | grep -q 239.1.1.4 && ! mcctl list $MCG_DEV1/1 | grep -q 239.1.1.3"
+check "-j list is JSON with both groups" \
+	sh -c "mcctl -j list | jq -e 'length == 2'"
+check_eq "-j show gives the record" "65535 19088743 0" \
+	"$(mcctl -j show $P 239.1.1.3 | jq -r '"\(.pkey) \(.qkey) \(.mlid)"')"
+check "leave both" sh -c "mcctl leave $P 239.1.1.3 owner f &&
+	mcctl leave $MCG_DEV1/1 239.1.1.4 owner f"
 ktap_finish
