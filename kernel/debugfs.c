@@ -23,7 +23,7 @@ static void show_group(struct seq_file *m, const struct mcg_group *g, u64 now)
 {
 	const struct mcg_holder *h;
 
-	seq_printf(m, "%s/%u %pI6 state=%s join_state=0x%x holders=%u",
+	seq_printf(m, "%s/%u %pI6c state=%s join_state=0x%x holders=%u",
 		   mcg_dev_name(g->port), g->port->port_num, g->mgid.raw,
 		   g->state < ARRAY_SIZE(state_names) && state_names[g->state] ?
 		   state_names[g->state] : "?",

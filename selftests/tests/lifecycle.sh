@@ -11,7 +11,7 @@ mcg_require_mcctl
 
 SYS0=/sys/kernel/ib_mcgroups/$MCG_DEV0/1
 
-ktap_plan 24
+ktap_plan 29
 check "set up rxe0 <-> rxe1" mcg_setup_rxe || ktap_skip_all "no rxe devices"
 check "load ib_mcgroups" mcg_load
 
@@ -32,6 +32,14 @@ ip link set "$MCG_IF0" up
 check "link up: port ACTIVE again" wait_for -t 15 __port_active "$MCG_DEV0"
 check "link up: IGMP membership still there" igmp_has "$MCG_IF0" 239.5.5.1
 check "link up: group still joined" sh -c "mcctl list | grep 239.5.5.1 | grep -q joined"
+
+check "debugfs table lists the hold" \
+	sh -c "grep -A1 '::ffff:239.5.5.1 ' /sys/kernel/debug/ib_mcgroups/groups | grep -q 'a join_state=0x1'"
+check "rename $MCG_DEV0 to mcgren0 with groups held" rdma dev set "$MCG_DEV0" name mcgren0
+check "sysfs directory follows the rename" \
+	test -e /sys/kernel/ib_mcgroups/mcgren0/1/groups -a ! -e "$SYS0"
+check "holds kept under the new name" sh -c "mcctl list mcgren0 | grep -q 239.5.5.1"
+check "rename back" rdma dev set mcgren0 name "$MCG_DEV0"
 
 check "rdma link delete $MCG_DEV0 with groups held" rdma link delete "$MCG_DEV0"
 check "sysfs directory of $MCG_DEV0 gone" test ! -e "$SYS0"
