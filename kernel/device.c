@@ -137,6 +137,7 @@ static void device_free_ports(struct mcg_device *dev)
 			continue;
 		port->backend->port_fini(port);
 		cancel_work_sync(&port->resync_work);
+		cancel_delayed_work_sync(&port->linger_work);
 		mcg_port_put(port);
 	}
 	mcg_sysfs_del_device(dev);
@@ -173,6 +174,7 @@ static int mcg_add_one(struct ib_device *ibdev)
 		port->groups = RB_ROOT;
 		port->backend = pick_backend(ibdev, p);
 		INIT_WORK(&port->resync_work, port_resync_work);
+		INIT_DELAYED_WORK(&port->linger_work, mcg_linger_work);
 		err = mcg_sysfs_add_port(port);
 		if (err)
 			goto err_ports;	/* the kobject release freed it */

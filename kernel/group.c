@@ -10,11 +10,32 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/hashtable.h>
+#include <linux/jhash.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 
 #include "ib_mcgroups.h"
+
+static unsigned int linger_ms;
+module_param(linger_ms, uint, 0644);
+MODULE_PARM_DESC(linger_ms,
+		 "Default time (ms) a group stays joined after its last holder leaves, for groups whose joins gave none (default 0: release at once)");
+
+unsigned int mcg_max_groups;
+module_param_named(max_groups, mcg_max_groups, uint, 0644);
+MODULE_PARM_DESC(max_groups,
+		 "Groups one port may hold, lingering ones included (default 0: no limit)");
+
+unsigned int mcg_max_owner_holds;
+module_param_named(max_owner_holds, mcg_max_owner_holds, uint, 0644);
+MODULE_PARM_DESC(max_owner_holds,
+		 "Holds one owner may have on all ports (default 0: no limit)");
+
+/* Owners by name: each one's holds on every port. */
+static DEFINE_HASHTABLE(mcg_owners, 8);
 
 /* Holds with IB_MCG_F_BOUND; lets socket release skip the walk when 0. */
 atomic_t mcg_bound_holders = ATOMIC_INIT(0);
@@ -87,6 +108,51 @@ static void group_insert(struct mcg_port *port, struct mcg_group *g)
 	port->ngroups++;
 }
 
+static u32 owner_hash(const char *name)
+{
+	return jhash(name, strlen(name), 0);
+}
+
+static struct mcg_owner *owner_find(const char *name)
+{
+	struct mcg_owner *o;
+
+	hash_for_each_possible(mcg_owners, o, node, owner_hash(name))
+		if (!strcmp(o->name, name))
+			return o;
+	return NULL;
+}
+
+unsigned int mcg_owner_holds(const char *name)
+{
+	struct mcg_owner *o = owner_find(name);
+
+	return o ? o->nholds : 0;
+}
+
+/*
+ * The first hold of @name, on @port if given, else on @dev if given, else
+ * anywhere; NULL if there is none.
+ */
+struct mcg_holder *mcg_owner_next_hold(const char *name,
+				       const struct mcg_device *dev,
+				       const struct mcg_port *port)
+{
+	struct mcg_owner *o = owner_find(name);
+	struct mcg_holder *h;
+
+	if (!o)
+		return NULL;
+	list_for_each_entry(h, &o->holders, owner_node) {
+		if (port && h->group->port != port)
+			continue;
+		if (dev && h->group->port->dev != dev)
+			continue;
+		return h;
+	}
+	return NULL;
+}
+
 static u8 holders_union(const struct mcg_group *g)
 {
 	const struct mcg_holder *h;
@@ -99,6 +165,9 @@ static u8 holders_union(const struct mcg_group *g)
 
 static void holder_link(struct mcg_group *g, struct mcg_holder *h)
 {
+	h->group = g;
+	list_add_tail(&h->owner_node, &h->o->holders);
+	h->o->nholds++;
 	list_add_tail(&h->node, &g->holders);
 	g->nholders++;
 	g->port->nholders++;
@@ -111,6 +180,11 @@ static void holder_link(struct mcg_group *g, struct mcg_holder *h)
 /* Unlinks and frees @h, tells listeners why; the caller settles @g. */
 static void holder_drop(struct mcg_group *g, struct mcg_holder *h, u8 reason)
 {
+	list_del(&h->owner_node);
+	if (!--h->o->nholds) {
+		hash_del(&h->o->node);
+		kfree(h->o);
+	}
 	list_del(&h->node);
 	g->nholders--;
 	g->port->nholders--;
@@ -122,31 +196,103 @@ static void holder_drop(struct mcg_group *g, struct mcg_holder *h, u8 reason)
 	kfree(h);
 }
 
-/*
- * After holders left: shrink the backend membership to the new union, or
- * release the group if nobody holds it any more. Returns true if @g was
- * freed. Shrinking and releasing never fail in a backend.
- */
-static bool group_settle(struct mcg_group *g, u8 reason)
+static void group_free(struct mcg_group *g, u8 reason)
 {
 	struct mcg_port *port = g->port;
-	u8 js = holders_union(g);
 
-	if (js == g->join_state)
-		return false;
-	port->backend->update(g, js, NULL);
-	g->join_state = js;
-	mcg_generation++;
-	if (js)
-		return false;
-
+	port->backend->update(g, 0, NULL);
+	g->join_state = 0;
 	rb_erase(&g->node, &port->groups);
 	port->ngroups--;
+	mcg_generation++;
 	g->state = IB_MCG_STATE_RELEASED;
 	g->reason = reason;
 	mcg_notify(g, IB_MCG_CMD_GROUP_DEL_NTF, reason, NULL);
 	kfree(g);
-	return true;
+}
+
+/* Keeps the membership of a group without holders for its linger time. */
+static void group_linger(struct mcg_group *g, u8 reason)
+{
+	struct mcg_port *port = g->port;
+
+	g->linger_until = jiffies + msecs_to_jiffies(g->linger_ms);
+	g->state = IB_MCG_STATE_LINGERING;
+	g->reason = reason;
+	mcg_generation++;
+	if (!delayed_work_pending(&port->linger_work) ||
+	    time_before(g->linger_until, port->linger_next)) {
+		port->linger_next = g->linger_until;
+		mod_delayed_work(mcg_wq, &port->linger_work,
+				 g->linger_until - jiffies);
+	}
+	mcg_notify(g, IB_MCG_CMD_GROUP_STATE_NTF, reason, NULL);
+}
+
+/*
+ * After holders left: shrink the backend membership to the new union, or,
+ * if nobody holds the group any more, let it linger or release it. Only
+ * holders leaving of their own accord (not a device or the module going
+ * away) start a linger. Returns true if @g was freed. Shrinking and
+ * releasing never fail in a backend.
+ */
+static bool group_settle(struct mcg_group *g, u8 reason)
+{
+	u8 js = holders_union(g);
+
+	if (!js) {
+		if (g->linger_ms && g->state != IB_MCG_STATE_LINGERING &&
+		    (reason == IB_MCG_REASON_LEAVE ||
+		     reason == IB_MCG_REASON_SOCKET_CLOSED ||
+		     reason == IB_MCG_REASON_OWNER_RELEASE)) {
+			group_linger(g, reason);
+			return false;
+		}
+		group_free(g, reason);
+		return true;
+	}
+	if (js != g->join_state) {
+		g->port->backend->update(g, js, NULL);
+		g->join_state = js;
+		mcg_generation++;
+	}
+	return false;
+}
+
+/* Releases the port's groups whose linger time is over. */
+void mcg_linger_work(struct work_struct *work)
+{
+	struct mcg_port *port = container_of(to_delayed_work(work),
+					     struct mcg_port, linger_work);
+	unsigned long now = jiffies, next = 0;
+	bool more = false;
+	struct rb_node *n;
+
+	mutex_lock(&mcg_lock);
+	if (port->dead)
+		goto out;
+	n = rb_first(&port->groups);
+	while (n) {
+		struct mcg_group *g = rb_entry(n, struct mcg_group, node);
+
+		n = rb_next(n);
+		if (g->state != IB_MCG_STATE_LINGERING)
+			continue;
+		if (time_after_eq(now, g->linger_until)) {
+			atomic64_inc(&port->linger_expired);
+			group_free(g, IB_MCG_REASON_LINGER_EXPIRED);
+		} else if (!more || time_before(g->linger_until, next)) {
+			next = g->linger_until;
+			more = true;
+		}
+	}
+	if (more && (!delayed_work_pending(&port->linger_work) ||
+		     time_before(next, port->linger_next))) {
+		port->linger_next = next;
+		mod_delayed_work(mcg_wq, &port->linger_work, next - now);
+	}
+out:
+	mutex_unlock(&mcg_lock);
 }
 
 static struct mcg_holder *holder_find(struct mcg_group *g, const char *owner,
@@ -183,12 +329,51 @@ static int rejoin_check(const struct mcg_holder *h,
 	return 0;
 }
 
+/* Refuses a join that would exceed the port's budget or the owner's limit. */
+static int join_limits(const struct mcg_join_req *req, bool new_group,
+		       struct netlink_ext_ack *extack)
+{
+	unsigned int max_groups = READ_ONCE(mcg_max_groups);
+	unsigned int max_holds = READ_ONCE(mcg_max_owner_holds);
+
+	if (new_group && max_groups && req->port->ngroups >= max_groups) {
+		NL_SET_ERR_MSG(extack,
+			       "port holds its budget of groups (module parameter max_groups)");
+		return -ENOSPC;
+	}
+	if (max_holds && mcg_owner_holds(req->owner) >= max_holds) {
+		NL_SET_ERR_MSG(extack,
+			       "owner has the most holds allowed (module parameter max_owner_holds)");
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+static struct mcg_group *group_new(const struct mcg_join_req *req)
+{
+	struct mcg_group *g = kzalloc(sizeof(*g), GFP_KERNEL);
+
+	if (!g)
+		return NULL;
+	g->port = req->port;
+	g->mgid = req->mgid;
+	g->rec.qkey = req->has_qkey ? req->qkey : IB_MCG_DEFAULT_QKEY;
+	g->linger_ms = req->has_linger ? req->linger_ms : READ_ONCE(linger_ms);
+	g->state = IB_MCG_STATE_JOINING;
+	g->reason = IB_MCG_REASON_JOIN;
+	INIT_LIST_HEAD(&g->holders);
+	INIT_LIST_HEAD(&g->roce_node);
+	return g;
+}
+
 int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 	     struct mcg_holder **hout, struct netlink_ext_ack *extack)
 {
 	struct mcg_port *port = req->port;
 	struct mcg_group *g, *new_group = NULL;
+	struct mcg_owner *new_owner = NULL;
 	struct mcg_holder *h;
+	u8 want, old_state;
 	int err;
 
 	lockdep_assert_held(&mcg_lock);
@@ -214,6 +399,9 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 			return err;
 		}
 	}
+	err = join_limits(req, !g, extack);
+	if (err)
+		return err;
 
 	h = kzalloc(sizeof(*h), GFP_KERNEL);
 	if (!h)
@@ -226,42 +414,55 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 		h->nl_net = req->nl_net;
 	}
 	h->since_ns = ktime_get_boottime_ns();
-
+	h->o = owner_find(req->owner);
+	if (!h->o) {
+		new_owner = kzalloc(sizeof(*new_owner), GFP_KERNEL);
+		if (!new_owner)
+			goto nomem;
+		strscpy(new_owner->name, req->owner, sizeof(new_owner->name));
+		INIT_LIST_HEAD(&new_owner->holders);
+		h->o = new_owner;
+	}
 	if (!g) {
-		new_group = kzalloc(sizeof(*new_group), GFP_KERNEL);
-		if (!new_group) {
-			kfree(h);
-			return -ENOMEM;
-		}
+		new_group = group_new(req);
+		if (!new_group)
+			goto nomem;
 		g = new_group;
-		g->port = port;
-		g->mgid = req->mgid;
-		g->rec.qkey = req->has_qkey ? req->qkey : IB_MCG_DEFAULT_QKEY;
-		g->state = IB_MCG_STATE_JOINING;
-		g->reason = IB_MCG_REASON_JOIN;
-		INIT_LIST_HEAD(&g->holders);
-		INIT_LIST_HEAD(&g->roce_node);
 	}
 
-	err = port->backend->update(g, g->join_state | req->join_state,
-				    extack);
-	if (err) {
-		atomic64_inc(&port->join_errors);
-		kfree(new_group);
-		kfree(h);
-		return err;
+	/*
+	 * A lingering group has no holders: what it holds is only kept for
+	 * a later join, which asks for exactly its own join state.
+	 */
+	want = req->join_state;
+	if (g->state != IB_MCG_STATE_LINGERING)
+		want |= g->join_state;
+	if (new_group || want != g->join_state ||
+	    g->state == IB_MCG_STATE_DETACHED) {
+		err = port->backend->update(g, want, extack);
+		if (err) {
+			atomic64_inc(&port->join_errors);
+			goto err_free;
+		}
 	}
-	g->join_state |= req->join_state;
+	if (req->has_linger)
+		g->linger_ms = req->linger_ms;
+	g->join_state = want;
 	g->error = 0;
 
+	old_state = g->state;
+	g->state = IB_MCG_STATE_JOINED;
+	g->reason = IB_MCG_REASON_JOIN;
+	if (new_owner)
+		hash_add(mcg_owners, &new_owner->node,
+			 owner_hash(new_owner->name));
 	if (new_group) {
-		g->state = IB_MCG_STATE_JOINED;
 		group_insert(port, g);
 		mcg_notify(g, IB_MCG_CMD_GROUP_NEW_NTF, IB_MCG_REASON_JOIN,
 			   NULL);
-	} else if (g->state != IB_MCG_STATE_JOINED) {
-		g->state = IB_MCG_STATE_JOINED;
-		g->reason = IB_MCG_REASON_JOIN;
+	} else if (old_state != IB_MCG_STATE_JOINED) {
+		if (old_state == IB_MCG_STATE_LINGERING)
+			atomic64_inc(&port->linger_hits);
 		mcg_notify(g, IB_MCG_CMD_GROUP_STATE_NTF, IB_MCG_REASON_JOIN,
 			   NULL);
 	}
@@ -270,6 +471,14 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 	*out = g;
 	*hout = h;
 	return 0;
+
+nomem:
+	err = -ENOMEM;
+err_free:
+	kfree(new_group);
+	kfree(new_owner);
+	kfree(h);
+	return err;
 }
 
 /*
@@ -279,8 +488,9 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
  * as released, without holders.
  */
 int mcg_leave(struct mcg_port *port, const union ib_gid *mgid,
-	      const char *owner, u8 join_state, struct mcg_group **out,
-	      struct mcg_group *snap, struct netlink_ext_ack *extack)
+	      const char *owner, u8 join_state, u8 reason,
+	      struct mcg_group **out, struct mcg_group *snap,
+	      struct netlink_ext_ack *extack)
 {
 	struct mcg_holder *h, *tmp;
 	struct mcg_group *g;
@@ -297,7 +507,7 @@ int mcg_leave(struct mcg_port *port, const union ib_gid *mgid,
 		if (strcmp(h->owner, owner) ||
 		    (join_state && h->join_state != join_state))
 			continue;
-		holder_drop(g, h, IB_MCG_REASON_LEAVE);
+		holder_drop(g, h, reason);
 		n++;
 	}
 	if (!n) {
@@ -313,8 +523,8 @@ int mcg_leave(struct mcg_port *port, const union ib_gid *mgid,
 	snap->nholders = 0;
 	snap->join_state = 0;
 	snap->state = IB_MCG_STATE_RELEASED;
-	snap->reason = IB_MCG_REASON_LEAVE;
-	*out = group_settle(g, IB_MCG_REASON_LEAVE) ? snap : g;
+	snap->reason = reason;
+	*out = group_settle(g, reason) ? snap : g;
 	return 0;
 }
 
@@ -395,10 +605,17 @@ void mcg_port_resync(struct mcg_port *port)
 
 	if (port->backend->refresh)
 		port->backend->refresh(port);
-	for (n = rb_first(&port->groups); n; n = rb_next(n)) {
+	n = rb_first(&port->groups);
+	while (n) {
 		struct mcg_group *g = rb_entry(n, struct mcg_group, node);
 		int err = port->backend->update(g, g->join_state, NULL);
 
+		n = rb_next(n);
+		if (err && g->state == IB_MCG_STATE_LINGERING) {
+			/* Nobody to keep it for. */
+			group_free(g, IB_MCG_REASON_NETDEV_DOWN);
+			continue;
+		}
 		if (err && g->state != IB_MCG_STATE_DETACHED) {
 			g->state = IB_MCG_STATE_DETACHED;
 			g->reason = IB_MCG_REASON_NETDEV_DOWN;

@@ -121,7 +121,11 @@ struct mcg_port {
 	atomic64_t joins;
 	atomic64_t leaves;
 	atomic64_t join_errors;
+	atomic64_t linger_hits;
+	atomic64_t linger_expired;
 	struct work_struct resync_work;
+	struct delayed_work linger_work;	/* expires lingering groups */
+	unsigned long linger_next;	/* when linger_work is due */
 	struct mcg_roce_port roce;
 };
 
@@ -135,14 +139,27 @@ struct mcg_group {
 	u8 state;			/* enum ib_mcg_state */
 	u8 reason;			/* enum ib_mcg_reason */
 	int error;			/* last error, positive errno */
+	u32 linger_ms;			/* kept this long without holders */
+	unsigned long linger_until;	/* jiffies; IB_MCG_STATE_LINGERING */
 	struct mcg_rec rec;
 	/* RoCE backend, under RTNL. */
 	struct list_head roce_node;	/* on port->roce.groups if ip_held */
 	bool ip_held;
 };
 
+/* Everything one owner holds, on every port. */
+struct mcg_owner {
+	struct hlist_node node;		/* in the owner hash table */
+	struct list_head holders;	/* mcg_holder.owner_node */
+	unsigned int nholds;
+	char name[IB_MCG_OWNER_MAX + 1];
+};
+
 struct mcg_holder {
 	struct list_head node;		/* in group->holders */
+	struct list_head owner_node;	/* in owner->holders */
+	struct mcg_group *group;
+	struct mcg_owner *o;
 	char owner[IB_MCG_OWNER_MAX + 1];
 	u8 join_state;
 	u32 flags;			/* IB_MCG_F_* */
@@ -159,6 +176,8 @@ struct mcg_join_req {
 	u32 flags;
 	u32 qkey;
 	bool has_qkey;
+	u32 linger_ms;
+	bool has_linger;
 	u32 nl_portid;
 	const struct net *nl_net;
 };
@@ -174,8 +193,16 @@ struct mcg_device *mcg_device_find(const char *name, bool by_name,
 int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 	     struct mcg_holder **hout, struct netlink_ext_ack *extack);
 int mcg_leave(struct mcg_port *port, const union ib_gid *mgid,
-	      const char *owner, u8 join_state, struct mcg_group **out,
-	      struct mcg_group *snap, struct netlink_ext_ack *extack);
+	      const char *owner, u8 join_state, u8 reason,
+	      struct mcg_group **out, struct mcg_group *snap,
+	      struct netlink_ext_ack *extack);
+struct mcg_holder *mcg_owner_next_hold(const char *owner,
+				       const struct mcg_device *dev,
+				       const struct mcg_port *port);
+unsigned int mcg_owner_holds(const char *owner);
+void mcg_linger_work(struct work_struct *work);
+extern unsigned int mcg_max_groups;
+extern unsigned int mcg_max_owner_holds;
 struct mcg_group *mcg_group_find(struct mcg_port *port,
 				 const union ib_gid *mgid);
 struct mcg_group *mcg_group_next(struct mcg_port *port,

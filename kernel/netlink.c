@@ -36,6 +36,12 @@ static const struct nla_policy mcg_join_policy[IB_MCG_A_MAX + 1] = {
 	[IB_MCG_A_JOIN_STATE]	= { .type = NLA_U8 },
 	[IB_MCG_A_FLAGS]	= NLA_POLICY_MASK(NLA_U32, __IB_MCG_F_ALL),
 	[IB_MCG_A_QKEY]		= { .type = NLA_U32 },
+	[IB_MCG_A_LINGER_MS]	= { .type = NLA_U32 },
+};
+
+static const struct nla_policy mcg_owner_release_policy[IB_MCG_A_MAX + 1] = {
+	MCG_POLICY_DEV,
+	[IB_MCG_A_OWNER]	= { .type = NLA_STRING },
 };
 
 static const struct nla_policy mcg_leave_policy[IB_MCG_A_MAX + 1] = {
@@ -211,7 +217,7 @@ static size_t holder_msg_size(const struct mcg_holder *h)
 static size_t group_msg_size(const struct mcg_group *g, int which,
 			     const struct mcg_holder *one)
 {
-	size_t size = NLMSG_ALIGN(GENL_HDRLEN) + 320;
+	size_t size = NLMSG_ALIGN(GENL_HDRLEN) + 352;
 	const struct mcg_holder *h;
 
 	if (which == HOLDERS_ONE)
@@ -272,6 +278,13 @@ static int put_rec(struct sk_buff *skb, const struct mcg_rec *rec)
 	return 0;
 }
 
+static u32 linger_left_ms(const struct mcg_group *g)
+{
+	long left = (long)(g->linger_until - jiffies);
+
+	return left > 0 ? jiffies_to_msecs(left) : 0;
+}
+
 /*
  * One group message listing @which holders: none, just @one, or all of
  * them (none when @g is a released snapshot, whose holder list is empty).
@@ -302,6 +315,9 @@ static int fill_group(struct sk_buff *skb, const struct mcg_group *g,
 	    nla_put_u32(skb, IB_MCG_A_ERROR, g->error) ||
 	    nla_put_u8(skb, IB_MCG_A_JOIN_STATE, g->join_state) ||
 	    nla_put_u8(skb, IB_MCG_A_BACKEND, g->port->backend->id) ||
+	    nla_put_u32(skb, IB_MCG_A_LINGER_MS, g->linger_ms) ||
+	    (g->state == IB_MCG_STATE_LINGERING &&
+	     nla_put_u32(skb, IB_MCG_A_LINGER_LEFT_MS, linger_left_ms(g))) ||
 	    put_rec(skb, &g->rec))
 		goto cancel;
 
@@ -405,6 +421,15 @@ static int mcg_nl_join(struct sk_buff *skb, struct genl_info *info)
 		req.qkey = nla_get_u32(tb[IB_MCG_A_QKEY]);
 		req.has_qkey = true;
 	}
+	if (tb[IB_MCG_A_LINGER_MS]) {
+		req.linger_ms = nla_get_u32(tb[IB_MCG_A_LINGER_MS]);
+		req.has_linger = true;
+		if (req.linger_ms > IB_MCG_LINGER_MAX_MS) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[IB_MCG_A_LINGER_MS],
+					    "linger time is longer than one day");
+			return -EINVAL;
+		}
+	}
 
 	mutex_lock(&mcg_lock);
 	req.port = get_dev_port(tb, extack);
@@ -446,10 +471,119 @@ static int mcg_nl_leave(struct sk_buff *skb, struct genl_info *info)
 		err = PTR_ERR(port);
 		goto out;
 	}
-	err = mcg_leave(port, &mgid, owner, js, &g, &snap, extack);
+	err = mcg_leave(port, &mgid, owner, js, IB_MCG_REASON_LEAVE, &g, &snap,
+			extack);
 	if (!err)
 		err = reply_group(info, g, IB_MCG_CMD_LEAVE, HOLDERS_NONE,
 				  NULL);
+out:
+	mutex_unlock(&mcg_lock);
+	return err;
+}
+
+/* ---- OWNER_RELEASE ----------------------------------------------------- */
+
+/* One entry of the OWNER_RELEASE reply: a group and what was dropped. */
+static int put_released(struct sk_buff *skb, const struct mcg_group *g,
+			u8 dropped)
+{
+	struct nlattr *nest = nla_nest_start(skb, IB_MCG_A_GROUP);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (put_dev_port(skb, g->port) ||
+	    nla_put(skb, IB_MCG_A_MGID, sizeof(g->mgid.raw), g->mgid.raw) ||
+	    nla_put_u8(skb, IB_MCG_A_JOIN_STATE, dropped) ||
+	    nla_put_u8(skb, IB_MCG_A_STATE, g->state)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int mcg_nl_owner_release(struct sk_buff *skb, struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **tb = info->attrs;
+	char owner[IB_MCG_OWNER_MAX + 1];
+	struct mcg_device *dev = NULL;
+	struct mcg_port *port = NULL;
+	struct mcg_group *g, snap;
+	unsigned int dropped = 0;
+	struct nlattr *released;
+	struct mcg_holder *h;
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	if (require(tb, IB_MCG_A_OWNER, "owner is required", extack))
+		return -EINVAL;
+	err = get_string(tb[IB_MCG_A_OWNER], owner, IB_MCG_OWNER_MAX,
+			 "owner must be 1 to 64 printable characters without spaces",
+			 extack);
+	if (err)
+		return err;
+
+	mutex_lock(&mcg_lock);
+	if (tb[IB_MCG_A_DEV_NAME] || tb[IB_MCG_A_DEV_INDEX]) {
+		dev = nl_device(tb, extack);
+		if (IS_ERR(dev)) {
+			err = PTR_ERR(dev);
+			goto out;
+		}
+		if (tb[IB_MCG_A_PORT]) {
+			port = get_port(dev, tb, extack);
+			if (IS_ERR(port)) {
+				err = PTR_ERR(port);
+				goto out;
+			}
+		}
+	} else if (tb[IB_MCG_A_PORT]) {
+		NL_SET_ERR_MSG(extack, "a port needs a device");
+		err = -EINVAL;
+		goto out;
+	}
+
+	/* Room for every hold, so that nothing is dropped unreported. */
+	msg = genlmsg_new(128 + 112 * mcg_owner_holds(owner), GFP_KERNEL);
+	if (!msg) {
+		err = -ENOMEM;
+		goto out;
+	}
+	hdr = genlmsg_put_reply(msg, info, &mcg_family, 0,
+				IB_MCG_CMD_OWNER_RELEASE);
+	if (!hdr || nla_put_string(msg, IB_MCG_A_OWNER, owner))
+		goto nospace;
+	released = nla_nest_start(msg, IB_MCG_A_RELEASED);
+	if (!released)
+		goto nospace;
+
+	while ((h = mcg_owner_next_hold(owner, dev, port))) {
+		struct mcg_holder *o;
+		u8 js = 0;
+
+		g = h->group;
+		list_for_each_entry(o, &g->holders, node)
+			if (!strcmp(o->owner, owner))
+				js |= o->join_state;
+		list_for_each_entry(o, &g->holders, node)
+			dropped += !strcmp(o->owner, owner);
+		err = mcg_leave(g->port, &g->mgid, owner, 0,
+				IB_MCG_REASON_OWNER_RELEASE, &g, &snap, extack);
+		if (WARN_ON_ONCE(err) || put_released(msg, g, js))
+			goto nospace;
+	}
+	nla_nest_end(msg, released);
+	if (nla_put_u32(msg, IB_MCG_A_HOLDER_COUNT, dropped))
+		goto nospace;
+	genlmsg_end(msg, hdr);
+	mutex_unlock(&mcg_lock);
+	return genlmsg_reply(msg, info);
+
+nospace:
+	nlmsg_free(msg);
+	err = err ?: -EMSGSIZE;
 out:
 	mutex_unlock(&mcg_lock);
 	return err;
@@ -678,7 +812,16 @@ static int fill_port(struct sk_buff *skb, struct mcg_port *port, u32 portid,
 			      atomic64_read(&port->leaves), IB_MCG_A_PAD) ||
 	    nla_put_u64_64bit(skb, IB_MCG_A_JOIN_ERRORS,
 			      atomic64_read(&port->join_errors),
-			      IB_MCG_A_PAD)) {
+			      IB_MCG_A_PAD) ||
+	    nla_put_u64_64bit(skb, IB_MCG_A_LINGER_HITS,
+			      atomic64_read(&port->linger_hits),
+			      IB_MCG_A_PAD) ||
+	    nla_put_u64_64bit(skb, IB_MCG_A_LINGER_EXPIRED,
+			      atomic64_read(&port->linger_expired),
+			      IB_MCG_A_PAD) ||
+	    nla_put_u32(skb, IB_MCG_A_MAX_GROUPS, READ_ONCE(mcg_max_groups)) ||
+	    nla_put_u32(skb, IB_MCG_A_MAX_OWNER_HOLDS,
+			READ_ONCE(mcg_max_owner_holds))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -754,6 +897,13 @@ static const struct genl_ops mcg_ops[] = {
 		.cmd	= IB_MCG_CMD_LEAVE,
 		.doit	= mcg_nl_leave,
 		.policy	= mcg_leave_policy,
+		.maxattr = IB_MCG_A_MAX,
+		.flags	= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd	= IB_MCG_CMD_OWNER_RELEASE,
+		.doit	= mcg_nl_owner_release,
+		.policy	= mcg_owner_release_policy,
 		.maxattr = IB_MCG_A_MAX,
 		.flags	= GENL_ADMIN_PERM,
 	},

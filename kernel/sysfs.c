@@ -51,6 +51,20 @@ static ssize_t join_errors_show(struct kobject *kobj,
 			  atomic64_read(&to_port(kobj)->join_errors));
 }
 
+static ssize_t linger_hits_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lld\n",
+			  atomic64_read(&to_port(kobj)->linger_hits));
+}
+
+static ssize_t linger_expired_show(struct kobject *kobj,
+				   struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lld\n",
+			  atomic64_read(&to_port(kobj)->linger_expired));
+}
+
 static ssize_t backend_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
 {
@@ -63,6 +77,8 @@ static struct kobj_attribute backend_attr = __ATTR_RO(backend);
 static struct kobj_attribute joins_attr = __ATTR_RO(joins);
 static struct kobj_attribute leaves_attr = __ATTR_RO(leaves);
 static struct kobj_attribute join_errors_attr = __ATTR_RO(join_errors);
+static struct kobj_attribute linger_hits_attr = __ATTR_RO(linger_hits);
+static struct kobj_attribute linger_expired_attr = __ATTR_RO(linger_expired);
 
 static struct attribute *mcg_port_attrs[] = {
 	&groups_attr.attr,
@@ -70,6 +86,8 @@ static struct attribute *mcg_port_attrs[] = {
 	&joins_attr.attr,
 	&leaves_attr.attr,
 	&join_errors_attr.attr,
+	&linger_hits_attr.attr,
+	&linger_expired_attr.attr,
 	&backend_attr.attr,
 	NULL,
 };

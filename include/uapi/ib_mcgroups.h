@@ -40,6 +40,11 @@
  *                                    default IB_MCG_JOIN_FULL
  *     IB_MCG_A_FLAGS        u32     optional, IB_MCG_F_* bits
  *     IB_MCG_A_QKEY         u32     optional, default IB_MCG_DEFAULT_QKEY
+ *     IB_MCG_A_LINGER_MS    u32     optional, 0..IB_MCG_LINGER_MAX_MS: how
+ *                                    long the membership is kept after
+ *                                    the last holder leaves; sets the
+ *                                    group's linger time (default: module
+ *                                    parameter linger_ms)
  *   A join of an (owner, join state) the group already has is idempotent and
  *   succeeds without change, provided IB_MCG_F_BOUND matches; re-joining a
  *   bound hold from another socket, or with a different BOUND flag, fails
@@ -48,6 +53,11 @@
  *   With IB_MCG_F_BOUND the hold is released automatically when the
  *   netlink socket that made the request is closed (including when its
  *   process exits or is killed); without it the hold lives until LEAVE.
+ *   A join is refused with -ENOSPC when the port holds its budget of
+ *   groups (IB_MCG_A_MAX_GROUPS in PORT_GET) or the owner holds
+ *   max_owner_holds holds (module parameters; 0 = no limit).
+ *   A join of a lingering group takes it back without any fabric change
+ *   when the group already holds the requested join state.
  *   Reply: one IB_MCG_CMD_JOIN message in the group format below, whose
  *   IB_MCG_A_HOLDERS lists only the requester's hold (so the reply stays
  *   small however many holders the group has). On RoCE the member record
@@ -60,7 +70,22 @@
  *   group is dropped. -ENOENT if the owner holds nothing matching.
  *   Reply: one IB_MCG_CMD_LEAVE message in the group format, describing the
  *   group after the leave, with an empty IB_MCG_A_HOLDERS
- *   (IB_MCG_A_STATE is IB_MCG_STATE_RELEASED if that was its last holder).
+ *   (IB_MCG_A_STATE is IB_MCG_STATE_RELEASED if that was its last holder,
+ *   or IB_MCG_STATE_LINGERING if the group has a linger time).
+ *
+ * IB_MCG_CMD_OWNER_RELEASE (do; CAP_NET_ADMIN)
+ *   Drops every hold of one owner (a job's epilog), in one request.
+ *   Request: IB_MCG_A_OWNER required; a device and IB_MCG_A_PORT optional,
+ *   to limit the release to one device or port. An owner holding nothing
+ *   is not an error.
+ *   Reply: one IB_MCG_CMD_OWNER_RELEASE message:
+ *     IB_MCG_A_OWNER
+ *     IB_MCG_A_HOLDER_COUNT u32     holds dropped
+ *     IB_MCG_A_RELEASED     nest, a list of
+ *       IB_MCG_A_GROUP      nest: IB_MCG_A_DEV_NAME, IB_MCG_A_PORT,
+ *                           IB_MCG_A_MGID, IB_MCG_A_JOIN_STATE (the
+ *                           owner's dropped join states on that group),
+ *                           IB_MCG_A_STATE (the group's state after)
  *
  * IB_MCG_CMD_GROUP_GET (do, dump; unprivileged)
  *   do:   device, IB_MCG_A_PORT, IB_MCG_A_MGID required.
@@ -91,6 +116,8 @@
  *     IB_MCG_A_HOP_LIMIT    u8
  *     IB_MCG_A_PORT_GID     16 B    the local port GID the record is for
  *     IB_MCG_A_SGID_INDEX   u32     its index in the port's GID table
+ *     IB_MCG_A_LINGER_MS    u32     the group's linger time
+ *     IB_MCG_A_LINGER_LEFT_MS u32   time left (IB_MCG_STATE_LINGERING)
  *     IB_MCG_A_HOLDERS      nest, a list of
  *       IB_MCG_A_HOLDER     nest:
  *         IB_MCG_HOLDER_A_OWNER       string
@@ -127,6 +154,12 @@
  *     IB_MCG_A_LEAVES                 u64  holds dropped, for any reason
  *     IB_MCG_A_JOIN_ERRORS            u64  joins that failed in the
  *                                          backend
+ *     IB_MCG_A_LINGER_HITS            u64  joins that took back a lingering
+ *                                          group
+ *     IB_MCG_A_LINGER_EXPIRED         u64  lingering groups released
+ *     IB_MCG_A_MAX_GROUPS             u32  the port's group budget, 0 = none
+ *     IB_MCG_A_MAX_OWNER_HOLDS        u32  holds one owner may have, 0 = no
+ *                                          limit
  *
  * Notifications: multicast group IB_MCG_MCGRP_EVENTS ("events"), which
  * anyone may subscribe to. Every change of a group is sent as one message
@@ -137,7 +170,8 @@
  *   IB_MCG_CMD_GROUP_DEL_NTF     a group was released (IB_MCG_A_STATE is
  *                                IB_MCG_STATE_RELEASED)
  *   IB_MCG_CMD_GROUP_STATE_NTF   the group's state changed (detached,
- *                                re-attached, failed)
+ *                                re-attached, failed, lingering, taken
+ *                                back from lingering)
  *   IB_MCG_CMD_HOLDER_NEW_NTF    a holder was added
  *   IB_MCG_CMD_HOLDER_DEL_NTF    a holder left or was released
  * Order: a JOIN that creates a group sends GROUP_NEW_NTF (no holders yet)
@@ -157,6 +191,8 @@
 #define IB_MCG_OWNER_MAX	64
 /* Q_Key used when JOIN gives none: the one rdma_cm uses for UDP port space. */
 #define IB_MCG_DEFAULT_QKEY	0x01234567
+/* Longest linger time a JOIN may ask for: one day. */
+#define IB_MCG_LINGER_MAX_MS	86400000
 
 /* JoinState bits of the IBA MCMemberRecord (IBA 15.2.5.17). */
 enum ib_mcg_join_state {
@@ -185,6 +221,9 @@ enum ib_mcg_state {
 						 * retry (see REASON/ERROR)
 						 */
 	IB_MCG_STATE_RELEASED		= 5,	/* last holder gone */
+	IB_MCG_STATE_LINGERING		= 6,	/* no holders, membership kept
+						 * for the group's linger time
+						 */
 };
 
 enum ib_mcg_reason {
@@ -202,6 +241,8 @@ enum ib_mcg_reason {
 	IB_MCG_REASON_PKEY_MISSING	= 11,	/* P_Key not in port table */
 	IB_MCG_REASON_NET_RESET		= 12,	/* SM reregister / port error */
 	IB_MCG_REASON_ERROR		= 13,	/* other local error (ERROR) */
+	IB_MCG_REASON_LINGER_EXPIRED	= 14,	/* linger time ran out */
+	IB_MCG_REASON_OWNER_RELEASE	= 15,	/* OWNER_RELEASE request */
 };
 
 enum ib_mcg_backend {
@@ -227,6 +268,7 @@ enum ib_mcg_cmd {
 	IB_MCG_CMD_GROUP_STATE_NTF,
 	IB_MCG_CMD_HOLDER_NEW_NTF,
 	IB_MCG_CMD_HOLDER_DEL_NTF,
+	IB_MCG_CMD_OWNER_RELEASE,
 	__IB_MCG_CMD_MAX
 };
 
@@ -271,6 +313,14 @@ enum ib_mcg_attr {
 	IB_MCG_A_JOINS,
 	IB_MCG_A_LEAVES,
 	IB_MCG_A_JOIN_ERRORS,
+	IB_MCG_A_LINGER_MS,
+	IB_MCG_A_LINGER_LEFT_MS,
+	IB_MCG_A_LINGER_HITS,
+	IB_MCG_A_LINGER_EXPIRED,
+	IB_MCG_A_MAX_GROUPS,
+	IB_MCG_A_MAX_OWNER_HOLDS,
+	IB_MCG_A_RELEASED,
+	IB_MCG_A_GROUP,
 	__IB_MCG_A_MAX
 };
 
