@@ -21,7 +21,10 @@ DEB_PACKAGES := build-essential pkg-config linux-image-amd64 \
 	linux-headers-amd64 linux-source-6.1 qemu-system-x86 busybox-static \
 	kmod cpio xz-utils iproute2 util-linux rdma-core ibverbs-providers \
 	ibverbs-utils libibverbs-dev libnl-3-dev libnl-genl-3-dev \
-	libjson-c-dev sparse perl jq
+	libjson-c-dev sparse perl jq infiniband-diags libibumad-dev
+
+# What check-debug needs on top of DEB_PACKAGES (not in CI's list).
+DEBUG_PACKAGES := bc bison flex libelf-dev libssl-dev
 
 all: module user selftests
 
@@ -40,6 +43,12 @@ deps:
 check: all
 	selftests/check.sh
 
+deps-debug:
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEBUG_PACKAGES)
+
+check-debug: user
+	selftests/debug/check-debug.sh
+
 demo: all
 	selftests/vm/run.sh --demo
 
@@ -54,4 +63,5 @@ clean:
 	$(MAKE) -C user clean
 	rm -rf build
 
-.PHONY: all module user selftests deps check demo style install clean
+.PHONY: all module user selftests deps check demo style install clean \
+	deps-debug check-debug

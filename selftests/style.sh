@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# Static checks of the kernel module, as KTAP: checkpatch --strict, a W=1
+# Static checks of the kernel modules (ib_mcgroups, simhca), as KTAP: checkpatch --strict, a W=1
 # build and a sparse (C=2) build must all be free of warnings.
 # checkpatch.pl comes from Debian's linux-source tarball at run time.
 set -u
@@ -24,20 +24,26 @@ result() {
 	fi
 }
 
-# Builds the module in a scratch copy, so the checks never race a build.
+# build SRC FLAGS...: builds the module in SRC from a scratch copy, so the
+# checks never race a build; fails on any warning.
 build() {
-	rm -rf "$O/kernel" && mkdir -p "$O/kernel" &&
-		cp "$TOP"/kernel/*.[ch] "$TOP"/kernel/Kbuild "$TOP"/kernel/Makefile "$O/kernel/" &&
-		rm -f "$O"/kernel/*.mod.c &&
+	local src=$1 name
+	shift
+
+	name=$(basename "$src")
+	rm -rf "$O/$name" && mkdir -p "$O/$name" &&
+		cp "$TOP/$src"/*.[ch] "$TOP/$src/Makefile" "$O/$name/" &&
+		{ [ ! -e "$TOP/$src/Kbuild" ] || cp "$TOP/$src/Kbuild" "$O/$name/"; } &&
+		rm -f "$O/$name"/*.mod.c &&
 		mkdir -p "$O/include" && cp -r "$TOP/include/uapi" "$O/include/" &&
 		cp "$TOP/VERSION" "$O/" &&
-		make -s -C "$O/kernel" KDIR="$KDIR" "$@" >"$O/out" 2>&1 &&
+		make -s -C "$O/$name" KDIR="$KDIR" "$@" >"$O/out" 2>&1 &&
 		! grep -E 'warning|error' "$O/out"
 }
 
 mkdir -p "$O"
 echo "TAP version 13"
-echo "1..3"
+echo "1..5"
 
 if [ -n "$KSRC_TAR" ] && [ ! -e "$O/scripts/checkpatch.pl" ]; then
 	tar -xf "$KSRC_TAR" -C "$O" --strip-components=1 --wildcards \
@@ -46,7 +52,9 @@ if [ -n "$KSRC_TAR" ] && [ ! -e "$O/scripts/checkpatch.pl" ]; then
 fi
 if [ -e "$O/scripts/checkpatch.pl" ]; then
 	(cd "$TOP" && perl "$O/scripts/checkpatch.pl" --strict --no-tree \
-		--terse --show-types -f $(ls kernel/*.c | grep -v '\.mod\.c$') $(ls kernel/*.h | grep -v version.h) \
+		--terse --show-types -f \
+		$(ls kernel/*.c selftests/simhca/*.c | grep -v '\.mod\.c$') \
+		$(ls kernel/*.h selftests/simhca/*.h | grep -v version.h) \
 		include/uapi/ib_mcgroups.h) >"$O/out" 2>&1
 	! grep -qE '^[^ ]+:[0-9]+: (ERROR|WARNING|CHECK):' "$O/out"
 	result $? "checkpatch --strict clean"
@@ -55,16 +63,17 @@ else
 	result 1 "checkpatch --strict clean"
 fi
 
-build W=1
-result $? "module builds warning-free with W=1"
-
-if command -v sparse >/dev/null; then
-	build C=2 W=1
-	result $? "sparse (C=2) clean"
-else
-	echo "sparse not installed" >"$O/out"
-	result 1 "sparse (C=2) clean"
-fi
+for mod in kernel selftests/simhca; do
+	build $mod W=1
+	result $? "$mod builds warning-free with W=1"
+	if command -v sparse >/dev/null; then
+		build $mod C=2 W=1
+		result $? "$mod: sparse (C=2) clean"
+	else
+		echo "sparse not installed" >"$O/out"
+		result 1 "$mod: sparse (C=2) clean"
+	fi
+done
 
 echo "$((n - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]

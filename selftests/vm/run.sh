@@ -18,6 +18,13 @@
 # qemu args), BUILD=1 (run "make -C kernel" and "make -C user" first),
 # MCG_NS (passed to the guest; see selftests/lib.sh).
 #
+# Another kernel (the debug lane, selftests/debug/): KERNEL_DIR=DIR or
+# --kernel DIR boots DIR/bzImage (release in DIR/kernel.release) with the
+# modules in DIR/mods/lib/modules/<release>; MCG_KO and SIMHCA_KO then name
+# the project's modules built for it; POST_TESTS (guest scripts) run as extra
+# tests after the selected ones, GUEST_FILES are copied to /selftests/bin;
+# KERNEL_APPEND is added to the command line.
+#
 # Output: $O/console.log (serial console), $O/results.log (KTAP channel),
 # $O/ktap.log, $O/dmesg.log. The last line is "N passed, M failed[, K skipped]".
 set -euo pipefail
@@ -45,6 +52,10 @@ while [ $# -gt 0 ]; do
 		TIMEOUT=$2
 		shift ;;
 	--timeout=*) TIMEOUT=${1#--timeout=} ;;
+	--kernel)
+		[ $# -ge 2 ] || usage 2
+		KERNEL_DIR=$2
+		shift ;;
 	-h|--help) usage 0 ;;
 	-*) echo "run.sh: unknown option $1" >&2; usage 2 ;;
 	*) TESTS+=("$1") ;;
@@ -67,6 +78,14 @@ warn_stale() {
 }
 
 # --- kernel -----------------------------------------------------------------
+# --kernel DIR / KERNEL_DIR (debug lane): its bzImage and modules.
+MODROOT=
+if [ -n "${KERNEL_DIR:-}" ]; then
+	[ -f "$KERNEL_DIR/bzImage" ] && [ -f "$KERNEL_DIR/kernel.release" ] ||
+		die "$KERNEL_DIR: no bzImage or kernel.release (selftests/debug/build-kernel.sh)"
+	KVER=$(cat "$KERNEL_DIR/kernel.release")
+	MODROOT=$KERNEL_DIR/mods
+fi
 if [ -z "${KVER:-}" ]; then
 	for d in $(ls -1 /lib/modules | sort -V -r); do
 		if [ -f "/boot/vmlinuz-$d" ]; then
@@ -77,6 +96,7 @@ if [ -z "${KVER:-}" ]; then
 fi
 [ -n "${KVER:-}" ] || die "no kernel with both /lib/modules/X and /boot/vmlinuz-X"
 VMLINUZ=/boot/vmlinuz-$KVER
+[ -n "${KERNEL_DIR:-}" ] && VMLINUZ=$KERNEL_DIR/bzImage
 [ -f "$VMLINUZ" ] || die "$VMLINUZ not found"
 [ -r "$VMLINUZ" ] || die "$VMLINUZ not readable"
 log "kernel $KVER, build dir $O"
@@ -161,7 +181,7 @@ copy_file /etc/libibverbs.d/rxe.driver
 # kernel modules and their dependencies
 MODS="crc32_generic rdma_rxe veth dummy ib_core ib_uverbs ib_umad ib_cm rdma_cm
       rdma_ucm ipv6"
-MCG_KO=$TOP/kernel/ib_mcgroups.ko
+MCG_KO=${MCG_KO:-$TOP/kernel/ib_mcgroups.ko}
 if [ -f "$MCG_KO" ]; then
 	vermagic=$(modinfo -F vermagic "$MCG_KO" 2>/dev/null | awk '{print $1}')
 	[ "$vermagic" = "$KVER" ] ||
@@ -172,15 +192,28 @@ if [ -f "$MCG_KO" ]; then
 else
 	log "note: $MCG_KO not built; tests needing it will fail or skip"
 fi
+# simhca: the simulated IB HCA + SM/SA (selftests/simhca), like ib_mcgroups.ko
+SIMHCA_KO=${SIMHCA_KO:-$TOP/selftests/simhca/simhca.ko}
+if [ -f "$SIMHCA_KO" ]; then
+	MODS+=" $(modinfo -F depends "$SIMHCA_KO" 2>/dev/null | tr , ' ')"
+	warn_stale "$SIMHCA_KO" "$TOP/selftests/simhca"
+	copy_file "$SIMHCA_KO" "/lib/modules/$KVER/extra/simhca.ko"
+else
+	log "note: $SIMHCA_KO not built; simhca tests will skip"
+fi
+for b in saquery ibstat; do
+	install_bin "$b" || log "note: $b not found (apt install infiniband-diags)"
+done
 for m in $MODS; do
-	deps=$(modprobe -S "$KVER" --show-depends "$m" 2>/dev/null) ||
+	deps=$(modprobe ${MODROOT:+-d "$MODROOT"} -S "$KVER" --show-depends "$m" 2>/dev/null) ||
 		die "kernel module $m not found for $KVER"
 	for ko in $(awk '$1 == "insmod" {print $2}' <<<"$deps"); do
-		copy_file "$ko"
+		copy_file "$ko" "${ko#"$MODROOT"}"
 	done
 done
 for f in modules.order modules.builtin modules.builtin.modinfo; do
-	[ -f "/lib/modules/$KVER/$f" ] && copy_file "/lib/modules/$KVER/$f"
+	[ -f "$MODROOT/lib/modules/$KVER/$f" ] &&
+		copy_file "$MODROOT/lib/modules/$KVER/$f" "/lib/modules/$KVER/$f"
 done
 depmod -b "$ROOT" "$KVER"
 
@@ -198,7 +231,7 @@ fi
 
 # tests, tools and the guest scripts
 cp -a "$TOP/selftests/." "$ROOT/selftests/"
-rm -rf "$ROOT/selftests/vm" "$ROOT/selftests/tools"
+rm -rf "$ROOT/selftests/vm" "$ROOT/selftests/tools" "$ROOT/selftests/simhca"
 find "$ROOT/selftests" \( -name '*.c' -o -name '*.h' -o -name Makefile \) -delete
 for p in $TOOLS $C_TESTS; do
 	bin=$O/selftests/$p
@@ -210,6 +243,17 @@ for p in $TOOLS $C_TESTS; do
 	else
 		log "warning: $p not built"
 	fi
+done
+# POST_TESTS (debug lane): guest scripts run after the selected tests.
+for f in ${GUEST_FILES:-}; do
+	cp "$f" "$ROOT/selftests/bin/"
+done
+for f in ${POST_TESTS:-}; do
+	p=$(basename "$f" .sh)
+	cp "$f" "$ROOT/selftests/bin/$p"
+	chmod +x "$ROOT/selftests/bin/$p"
+	C_TESTS+=" $p"
+	[ ${#TESTS[@]} -gt 0 ] && TESTS+=("$p")
 done
 cp "$VM_DIR/init" "$ROOT/init"
 cp "$VM_DIR/runner.sh" "$ROOT/selftests/runner.sh"
@@ -247,6 +291,7 @@ rm -f "$CONSOLE" "$RESULTS" "$O/ktap.log" "$O/dmesg.log"
 APPEND="console=ttyS0 panic=-1 oops=panic panic_on_warn=1 loglevel=5"
 APPEND+=" mitigations=off nokaslr i8042.noaux i8042.nokbd i8042.nopnp"
 APPEND+=" rdinit=/init"
+[ -n "${KERNEL_APPEND:-}" ] && APPEND+=" $KERNEL_APPEND"
 
 # Console on stdio (and $CONSOLE); KTAP and dmesg come back on ttyS1. With
 # --keep, Ctrl-C goes to the guest and Ctrl-A x quits qemu.

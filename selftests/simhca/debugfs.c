@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * simhca debugfs: /sys/kernel/debug/simhca/<dev>/ holds one file per knob,
+ * in the style of netdevsim.
+ *
+ *   sm_lid              SM LID the ports report; MADs to it reach the SA
+ *   sm_change           write: raise SM_CHANGE on every port
+ *   client_reregister   write: new master (wipe if reregister_wipe, start
+ *                       the first sweep), raise CLIENT_REREGISTER
+ *   reregister_wipe     client_reregister wipes the SA database (default Y)
+ *   first_sweep_ms      the SA ignores requests this long after a reregister
+ *   drop_next           drop the next N requests
+ *   fail_next           answer the next N requests with fail_status
+ *   fail_status         MAD status for fail_next (default 0x0100)
+ *   delay_ms            delay every answer
+ *   rate_limit          requests per second the SA handles (0: no limit)
+ *   mlid_capacity       number of MLIDs from 0xC000
+ *   sa_key              SM_Key of trusted requests (default 1)
+ *   sa_db               read: groups and members
+ *   stats               read: counters; write: reset them
+ *   port<N>/state       "up" or "down" (PORT_ACTIVE / PORT_ERR)
+ *   port<N>/lid         port LID (LID_CHANGE)
+ *   port<N>/pkeys       read: "index pkey" lines; write "index pkey"
+ *                       (PKEY_CHANGE)
+ */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/seq_file.h>
+#include <linux/uaccess.h>
+
+#include "simhca.h"
+
+static struct dentry *simhca_ddir;
+
+static int read_user_line(const char __user *ubuf, size_t count,
+			  char *buf, size_t size)
+{
+	if (count >= size)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	return 0;
+}
+
+static void dispatch_all(struct simhca_dev *sdev, enum ib_event_type type)
+{
+	u32 i;
+
+	for (i = 0; i < sdev->nports; i++)
+		if (READ_ONCE(sdev->port[i].state) == IB_PORT_ACTIVE)
+			simhca_dispatch(sdev, i + 1, type);
+}
+
+static ssize_t sm_change_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	struct simhca_dev *sdev = file->private_data;
+
+	dispatch_all(sdev, IB_EVENT_SM_CHANGE);
+	return count;
+}
+
+static const struct file_operations sm_change_fops = {
+	.open = simple_open,
+	.write = sm_change_write,
+	.llseek = noop_llseek,
+	.owner = THIS_MODULE,
+};
+
+static ssize_t rereg_write(struct file *file, const char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	struct simhca_dev *sdev = file->private_data;
+
+	simhca_sa_start_sweep(sdev);
+	dispatch_all(sdev, IB_EVENT_CLIENT_REREGISTER);
+	return count;
+}
+
+static const struct file_operations rereg_fops = {
+	.open = simple_open,
+	.write = rereg_write,
+	.llseek = noop_llseek,
+	.owner = THIS_MODULE,
+};
+
+static int sa_db_show(struct seq_file *s, void *unused)
+{
+	simhca_sa_dump(s->private, s);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sa_db);
+
+static int stats_show(struct seq_file *s, void *unused)
+{
+	simhca_sa_stats(s->private, s);
+	return 0;
+}
+
+static int stats_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, stats_show, inode->i_private);
+}
+
+static ssize_t stats_write(struct file *file, const char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	struct seq_file *s = file->private_data;
+
+	simhca_sa_stats_reset(s->private);
+	return count;
+}
+
+static const struct file_operations stats_fops = {
+	.open = stats_open,
+	.read = seq_read,
+	.write = stats_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.owner = THIS_MODULE,
+};
+
+static ssize_t state_read(struct file *file, char __user *ubuf, size_t count,
+			  loff_t *ppos)
+{
+	struct simhca_port *p = file->private_data;
+	const char *s = READ_ONCE(p->state) == IB_PORT_ACTIVE ? "up\n" : "down\n";
+
+	return simple_read_from_buffer(ubuf, count, ppos, s, strlen(s));
+}
+
+static ssize_t state_write(struct file *file, const char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	struct simhca_port *p = file->private_data;
+	enum ib_port_state state;
+	char buf[8];
+	int ret;
+
+	ret = read_user_line(ubuf, count, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	if (sysfs_streq(buf, "up") || sysfs_streq(buf, "1"))
+		state = IB_PORT_ACTIVE;
+	else if (sysfs_streq(buf, "down") || sysfs_streq(buf, "0"))
+		state = IB_PORT_DOWN;
+	else
+		return -EINVAL;
+	if (xchg(&p->state, state) != state)
+		simhca_dispatch(p->sdev, p->num, state == IB_PORT_ACTIVE ?
+				IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR);
+	return count;
+}
+
+static const struct file_operations state_fops = {
+	.open = simple_open,
+	.read = state_read,
+	.write = state_write,
+	.llseek = default_llseek,
+	.owner = THIS_MODULE,
+};
+
+static ssize_t lid_read(struct file *file, char __user *ubuf, size_t count,
+			loff_t *ppos)
+{
+	struct simhca_port *p = file->private_data;
+	char buf[16];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%u\n", READ_ONCE(p->lid));
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static ssize_t lid_write(struct file *file, const char __user *ubuf,
+			 size_t count, loff_t *ppos)
+{
+	struct simhca_port *p = file->private_data;
+	u16 lid;
+	int ret;
+
+	ret = kstrtou16_from_user(ubuf, count, 0, &lid);
+	if (ret)
+		return ret;
+	if (!lid || lid >= SIMHCA_MLID_BASE)
+		return -EINVAL;
+	if (xchg(&p->lid, lid) != lid)
+		simhca_dispatch(p->sdev, p->num, IB_EVENT_LID_CHANGE);
+	return count;
+}
+
+static const struct file_operations lid_fops = {
+	.open = simple_open,
+	.read = lid_read,
+	.write = lid_write,
+	.llseek = default_llseek,
+	.owner = THIS_MODULE,
+};
+
+static int pkeys_show(struct seq_file *s, void *unused)
+{
+	struct simhca_port *p = s->private;
+	int i;
+
+	for (i = 0; i < SIMHCA_PKEY_TBL_LEN; i++) {
+		u16 k = READ_ONCE(p->pkeys[i]);
+
+		if (k)
+			seq_printf(s, "%d 0x%04x\n", i, k);
+	}
+	return 0;
+}
+
+static int pkeys_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, pkeys_show, inode->i_private);
+}
+
+static ssize_t pkeys_write(struct file *file, const char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	struct simhca_port *p = ((struct seq_file *)file->private_data)->private;
+	unsigned int idx, pkey;
+	char buf[32];
+	int ret;
+
+	ret = read_user_line(ubuf, count, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	if (sscanf(buf, "%u %i", &idx, &pkey) != 2 ||
+	    idx >= SIMHCA_PKEY_TBL_LEN || pkey > 0xffff) {
+		pr_err("simhca: pkeys: write \"INDEX PKEY\", INDEX < %d\n",
+		       SIMHCA_PKEY_TBL_LEN);
+		return -EINVAL;
+	}
+	WRITE_ONCE(p->pkeys[idx], pkey);
+	simhca_dispatch(p->sdev, p->num, IB_EVENT_PKEY_CHANGE);
+	return count;
+}
+
+static const struct file_operations pkeys_fops = {
+	.open = pkeys_open,
+	.read = seq_read,
+	.write = pkeys_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.owner = THIS_MODULE,
+};
+
+void simhca_debugfs_add(struct simhca_dev *sdev)
+{
+	struct simhca_knobs *k = &sdev->knobs;
+	struct dentry *d;
+	char name[16];
+	u32 i;
+
+	d = debugfs_create_dir(dev_name(&sdev->ibdev.dev), simhca_ddir);
+	sdev->ddir = d;
+	debugfs_create_u16("sm_lid", 0600, d, &k->sm_lid);
+	debugfs_create_file("sm_change", 0200, d, sdev, &sm_change_fops);
+	debugfs_create_file("client_reregister", 0200, d, sdev, &rereg_fops);
+	debugfs_create_bool("reregister_wipe", 0600, d, &k->reregister_wipe);
+	debugfs_create_u32("first_sweep_ms", 0600, d, &k->first_sweep_ms);
+	debugfs_create_u32("drop_next", 0600, d, &k->drop_next);
+	debugfs_create_u32("fail_next", 0600, d, &k->fail_next);
+	debugfs_create_x32("fail_status", 0600, d, &k->fail_status);
+	debugfs_create_u32("delay_ms", 0600, d, &k->delay_ms);
+	debugfs_create_u32("rate_limit", 0600, d, &k->rate_limit);
+	debugfs_create_u32("mlid_capacity", 0600, d, &k->mlid_capacity);
+	debugfs_create_x64("sa_key", 0600, d, &k->sa_key);
+	debugfs_create_file("sa_db", 0400, d, sdev, &sa_db_fops);
+	debugfs_create_file("stats", 0600, d, sdev, &stats_fops);
+	for (i = 0; i < sdev->nports; i++) {
+		struct dentry *pd;
+
+		snprintf(name, sizeof(name), "port%u", i + 1);
+		pd = debugfs_create_dir(name, d);
+		debugfs_create_file("state", 0600, pd, &sdev->port[i],
+				    &state_fops);
+		debugfs_create_file("lid", 0600, pd, &sdev->port[i], &lid_fops);
+		debugfs_create_file("pkeys", 0600, pd, &sdev->port[i],
+				    &pkeys_fops);
+	}
+}
+
+void simhca_debugfs_del(struct simhca_dev *sdev)
+{
+	debugfs_remove_recursive(sdev->ddir);
+	sdev->ddir = NULL;
+}
+
+void simhca_debugfs_init(void)
+{
+	simhca_ddir = debugfs_create_dir("simhca", NULL);
+}
+
+void simhca_debugfs_fini(void)
+{
+	debugfs_remove_recursive(simhca_ddir);
+}

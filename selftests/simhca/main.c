@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * simhca: a simulated InfiniBand HCA whose fabric is a simulated SM/SA,
+ * steered through debugfs (/sys/kernel/debug/simhca/). Test-only.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <rdma/ib_verbs.h>
+
+#include "simhca.h"
+
+static unsigned int ndevs = 1;
+module_param(ndevs, uint, 0444);
+MODULE_PARM_DESC(ndevs, "number of devices (1-4, default 1)");
+
+static unsigned int nports = 1;
+module_param(nports, uint, 0444);
+MODULE_PARM_DESC(nports, "ports per device (1-2, default 1)");
+
+static unsigned int sm_lid;
+module_param(sm_lid, uint, 0444);
+MODULE_PARM_DESC(sm_lid, "initial SM LID (default: the LID after the last port's)");
+
+static struct simhca_dev *simhca_devs[SIMHCA_MAX_DEVS];
+
+void simhca_port_gid(struct simhca_dev *sdev, u32 port, u8 *gid)
+{
+	__be64 prefix = cpu_to_be64(SIMHCA_SUBNET_PREFIX);
+	__be64 guid = simhca_port_guid(sdev, port);
+
+	memcpy(gid, &prefix, 8);
+	memcpy(gid + 8, &guid, 8);
+}
+
+/* Partition membership ignores the full/limited member bit. */
+bool simhca_port_has_pkey(struct simhca_port *p, u16 pkey)
+{
+	int i;
+
+	if (!(pkey & 0x7fff))
+		return false;
+	for (i = 0; i < SIMHCA_PKEY_TBL_LEN; i++) {
+		u16 k = READ_ONCE(p->pkeys[i]);
+
+		if ((k & 0x7fff) && (k & 0x7fff) == (pkey & 0x7fff))
+			return true;
+	}
+	return false;
+}
+
+void simhca_dispatch(struct simhca_dev *sdev, u32 port,
+		     enum ib_event_type type)
+{
+	struct ib_event ev = {
+		.device = &sdev->ibdev,
+		.element.port_num = port,
+		.event = type,
+	};
+
+	ib_dispatch_event(&ev);
+}
+
+/* Count the events ib_core delivers for this device, for the tests. */
+static void simhca_event(struct ib_event_handler *h, struct ib_event *ev)
+{
+	struct simhca_dev *sdev = container_of(h, struct simhca_dev,
+					       event_handler);
+
+	if (ev->event > IB_EVENT_GID_CHANGE)
+		return;
+	mutex_lock(&sdev->sa.lock);
+	sdev->sa.events[ev->event]++;
+	mutex_unlock(&sdev->sa.lock);
+}
+
+static struct simhca_dev *simhca_dev_create(u32 index)
+{
+	struct simhca_dev *sdev;
+	u32 i;
+	int ret;
+
+	sdev = ib_alloc_device(simhca_dev, ibdev);
+	if (!sdev)
+		return ERR_PTR(-ENOMEM);
+
+	sdev->index = index;
+	sdev->nports = nports;
+	spin_lock_init(&sdev->lock);
+	INIT_LIST_HEAD(&sdev->to_sa);
+	INIT_LIST_HEAD(&sdev->to_host);
+	INIT_WORK(&sdev->sa_work, simhca_sa_work);
+	INIT_DELAYED_WORK(&sdev->host_work, simhca_host_work);
+	for (i = 0; i < nports; i++) {
+		struct simhca_port *p = &sdev->port[i];
+
+		p->sdev = sdev;
+		p->num = i + 1;
+		p->state = IB_PORT_ACTIVE;
+		p->lid = i + 1;
+		p->pkeys[0] = 0xffff;
+	}
+	sdev->knobs.sm_lid = sm_lid ? sm_lid : nports + 1;
+	sdev->knobs.reregister_wipe = true;
+	sdev->knobs.fail_status = SIMHCA_SA_ERR_NO_RESOURCES;
+	sdev->knobs.mlid_capacity = SIMHCA_MLID_MAX - SIMHCA_MLID_BASE + 1;
+	sdev->knobs.sa_key = 1;
+	simhca_sa_init(sdev);
+
+	sdev->wq = alloc_ordered_workqueue("simhca%u", 0, index);
+	if (!sdev->wq) {
+		ret = -ENOMEM;
+		goto err_dealloc;
+	}
+
+	ib_set_device_ops(&sdev->ibdev, &simhca_dev_ops);
+	sdev->ibdev.node_type = RDMA_NODE_IB_CA;
+	sdev->ibdev.phys_port_cnt = nports;
+	sdev->ibdev.num_comp_vectors = 1;
+	sdev->ibdev.node_guid = cpu_to_be64(SIMHCA_GUID_BASE + (index << 4));
+	snprintf(sdev->ibdev.node_desc, sizeof(sdev->ibdev.node_desc),
+		 "simhca%u simulated HCA", index);
+
+	ret = ib_register_device(&sdev->ibdev, "simhca%d", NULL);
+	if (ret)
+		goto err_wq;
+
+	INIT_IB_EVENT_HANDLER(&sdev->event_handler, &sdev->ibdev, simhca_event);
+	ib_register_event_handler(&sdev->event_handler);
+	simhca_debugfs_add(sdev);
+	return sdev;
+
+err_wq:
+	destroy_workqueue(sdev->wq);
+err_dealloc:
+	simhca_sa_fini(sdev);
+	ib_dealloc_device(&sdev->ibdev);
+	return ERR_PTR(ret);
+}
+
+static void simhca_dev_destroy(struct simhca_dev *sdev)
+{
+	struct simhca_pkt *pkt, *tmp;
+	unsigned long flags;
+	LIST_HEAD(left);
+
+	simhca_debugfs_del(sdev);
+	ib_unregister_event_handler(&sdev->event_handler);
+	ib_unregister_device(&sdev->ibdev);
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	sdev->dying = true;
+	spin_unlock_irqrestore(&sdev->lock, flags);
+	cancel_work_sync(&sdev->sa_work);
+	cancel_delayed_work_sync(&sdev->host_work);
+	destroy_workqueue(sdev->wq);
+
+	list_splice_init(&sdev->to_sa, &left);
+	list_splice_init(&sdev->to_host, &left);
+	list_for_each_entry_safe(pkt, tmp, &left, list)
+		kfree(pkt);
+	simhca_sa_fini(sdev);
+	ib_dealloc_device(&sdev->ibdev);
+}
+
+static int __init simhca_init(void)
+{
+	u32 i;
+
+	if (!ndevs || ndevs > SIMHCA_MAX_DEVS ||
+	    !nports || nports > SIMHCA_MAX_PORTS ||
+	    sm_lid > 0xbfff) {
+		pr_err("simhca: ndevs must be 1-%d, nports 1-%d, sm_lid < 0xc000\n",
+		       SIMHCA_MAX_DEVS, SIMHCA_MAX_PORTS);
+		return -EINVAL;
+	}
+
+	simhca_debugfs_init();
+	for (i = 0; i < ndevs; i++) {
+		struct simhca_dev *sdev = simhca_dev_create(i);
+
+		if (IS_ERR(sdev)) {
+			while (i--)
+				simhca_dev_destroy(simhca_devs[i]);
+			simhca_debugfs_fini();
+			return PTR_ERR(sdev);
+		}
+		simhca_devs[i] = sdev;
+	}
+	return 0;
+}
+
+static void __exit simhca_exit(void)
+{
+	u32 i;
+
+	for (i = ndevs; i--;)
+		simhca_dev_destroy(simhca_devs[i]);
+	simhca_debugfs_fini();
+}
+
+module_init(simhca_init);
+module_exit(simhca_exit);
+
+MODULE_DESCRIPTION("Simulated InfiniBand HCA and subnet manager (test only)");
+MODULE_LICENSE("GPL");

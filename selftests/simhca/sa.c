@@ -1,0 +1,1167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * simhca SA: the subnet administrator of the simulated subnet.
+ *
+ * MCMemberRecord Set/Delete/Get/GetTable, NodeRecord Get/GetTable and
+ * ClassPortInfo Get, following the rules of IBA chapter 15 as opensm
+ * implements them. GetTable answers always use RMPP (one or more
+ * segments), as opensm does. The fault knobs act before a request is
+ * looked at. Everything runs on the device's ordered workqueue.
+ */
+#include <linux/bitmap.h>
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <rdma/ib_mad.h>
+#include <rdma/ib_sa.h>
+
+#include "simhca.h"
+
+#define JOIN_MASK	(IB_SA_MCMEMBER_REC_MGID | IB_SA_MCMEMBER_REC_PORT_GID | \
+			 IB_SA_MCMEMBER_REC_JOIN_STATE)
+#define CREATE_MASK	(JOIN_MASK | IB_SA_MCMEMBER_REC_QKEY | \
+			 IB_SA_MCMEMBER_REC_TRAFFIC_CLASS | \
+			 IB_SA_MCMEMBER_REC_PKEY | IB_SA_MCMEMBER_REC_FLOW_LABEL | \
+			 IB_SA_MCMEMBER_REC_SL)
+
+#define JOIN_FULL		0x1
+#define JOIN_NON		0x2
+#define JOIN_SENDONLY_NON	0x4
+#define JOIN_SENDONLY_FULL	0x8
+
+#define MC_SCOPE_LINK_LOCAL	0x2
+
+#define SEL_GT		0
+#define SEL_LT		1
+#define SEL_EQ		2
+#define SEL_ANY		3
+
+#define PORT_MTU	IB_MTU_4096
+#define PORT_RATE	IB_RATE_100_GBPS
+#define PKT_LIFE	18
+#define RMPP_SEG_DATA	IB_MGMT_SA_DATA
+#define RMPP_TIMEOUT	(30 * HZ)
+
+/* NodeRecord component mask bit for the LID */
+#define NR_COMP_LID	IB_SA_COMP_MASK(0)
+
+static const char * const method_names[SIMHCA_M_NUM] = {
+	"get", "set", "gettable", "delete", "other",
+};
+
+static const char * const attr_names[SIMHCA_A_NUM] = {
+	"cpi", "mcm", "node", "other",
+};
+
+static const char * const event_names[] = {
+	[IB_EVENT_PORT_ACTIVE] = "port_active",
+	[IB_EVENT_PORT_ERR] = "port_err",
+	[IB_EVENT_LID_CHANGE] = "lid_change",
+	[IB_EVENT_PKEY_CHANGE] = "pkey_change",
+	[IB_EVENT_SM_CHANGE] = "sm_change",
+	[IB_EVENT_CLIENT_REREGISTER] = "client_reregister",
+};
+
+static int method_idx(u8 method)
+{
+	switch (method) {
+	case IB_MGMT_METHOD_GET:
+		return SIMHCA_M_GET;
+	case IB_MGMT_METHOD_SET:
+		return SIMHCA_M_SET;
+	case IB_SA_METHOD_GET_TABLE:
+		return SIMHCA_M_GETTABLE;
+	case IB_SA_METHOD_DELETE:
+		return SIMHCA_M_DELETE;
+	default:
+		return SIMHCA_M_OTHER;
+	}
+}
+
+static int attr_idx(__be16 attr)
+{
+	switch (be16_to_cpu(attr)) {
+	case IB_SA_ATTR_CLASS_PORTINFO:
+		return SIMHCA_A_CPI;
+	case IB_SA_ATTR_MC_MEMBER_REC:
+		return SIMHCA_A_MCM;
+	case IB_SA_ATTR_NODE_REC:
+		return SIMHCA_A_NODE;
+	default:
+		return SIMHCA_A_OTHER;
+	}
+}
+
+void simhca_sa_init(struct simhca_dev *sdev)
+{
+	struct simhca_sa *sa = &sdev->sa;
+
+	mutex_init(&sa->lock);
+	INIT_LIST_HEAD(&sa->groups);
+	INIT_LIST_HEAD(&sa->rmpp);
+	sa->rate_start = jiffies;
+	sa->mgid_counter = 1;
+}
+
+static void group_free(struct simhca_sa *sa, struct simhca_group *g)
+{
+	struct simhca_member *m, *tmp;
+
+	list_for_each_entry_safe(m, tmp, &g->members, list) {
+		list_del(&m->list);
+		kfree(m);
+	}
+	list_del(&g->list);
+	kfree(g);
+	sa->ngroups--;
+}
+
+static void rmpp_free(struct simhca_rmpp *r)
+{
+	list_del(&r->list);
+	kfree(r->data);
+	kfree(r);
+}
+
+static void sa_wipe_locked(struct simhca_sa *sa)
+{
+	struct simhca_group *g, *tmp;
+
+	list_for_each_entry_safe(g, tmp, &sa->groups, list)
+		group_free(sa, g);
+}
+
+void simhca_sa_wipe(struct simhca_dev *sdev)
+{
+	mutex_lock(&sdev->sa.lock);
+	sa_wipe_locked(&sdev->sa);
+	mutex_unlock(&sdev->sa.lock);
+}
+
+void simhca_sa_fini(struct simhca_dev *sdev)
+{
+	struct simhca_rmpp *r, *tmp;
+
+	mutex_lock(&sdev->sa.lock);
+	sa_wipe_locked(&sdev->sa);
+	list_for_each_entry_safe(r, tmp, &sdev->sa.rmpp, list)
+		rmpp_free(r);
+	mutex_unlock(&sdev->sa.lock);
+	mutex_destroy(&sdev->sa.lock);
+}
+
+void simhca_sa_start_sweep(struct simhca_dev *sdev)
+{
+	struct simhca_sa *sa = &sdev->sa;
+
+	mutex_lock(&sa->lock);
+	if (READ_ONCE(sdev->knobs.reregister_wipe))
+		sa_wipe_locked(sa);
+	sa->sweep_end = jiffies +
+		msecs_to_jiffies(READ_ONCE(sdev->knobs.first_sweep_ms));
+	sa->sweeping = true;
+	mutex_unlock(&sa->lock);
+}
+
+/* --- answers ------------------------------------------------------------ */
+
+static void sa_send(struct simhca_dev *sdev, const struct simhca_pkt *req,
+		    const struct ib_sa_mad *mad)
+{
+	struct simhca_pkt *pkt;
+
+	pkt = kzalloc(sizeof(*pkt), GFP_KERNEL);
+	if (!pkt)
+		return;
+	pkt->port = req->port;
+	pkt->pkey_index = req->pkey_index;
+	pkt->slid = READ_ONCE(sdev->knobs.sm_lid);
+	pkt->due = jiffies + msecs_to_jiffies(READ_ONCE(sdev->knobs.delay_ms));
+	memcpy(pkt->mad, mad, sizeof(pkt->mad));
+	simhca_to_host(sdev, pkt);
+}
+
+static u8 resp_method(u8 method)
+{
+	switch (method) {
+	case IB_MGMT_METHOD_SET:
+		return IB_MGMT_METHOD_GET_RESP;
+	default:
+		return method | IB_MGMT_METHOD_RESP;
+	}
+}
+
+static void sa_count_answer(struct simhca_dev *sdev, const struct ib_sa_mad *req)
+{
+	sdev->sa.st.answered[method_idx(req->mad_hdr.method)]
+			    [attr_idx(req->mad_hdr.attr_id)]++;
+}
+
+/* A single-MAD answer: the request with @data (or its own data) and @status. */
+static void sa_reply(struct simhca_dev *sdev, const struct simhca_pkt *pkt,
+		     u16 status, const void *data, size_t len)
+{
+	const struct ib_sa_mad *req = (const void *)pkt->mad;
+	struct ib_sa_mad *resp;
+
+	resp = kmemdup(req, sizeof(*resp), GFP_KERNEL);
+	if (!resp)
+		return;
+	resp->mad_hdr.method = resp_method(req->mad_hdr.method);
+	resp->mad_hdr.status = cpu_to_be16(status);
+	memset(&resp->rmpp_hdr, 0, sizeof(resp->rmpp_hdr));
+	resp->sa_hdr.sm_key = 0;
+	resp->sa_hdr.attr_offset = 0;
+	if (data) {
+		memset(resp->data, 0, sizeof(resp->data));
+		memcpy(resp->data, data, min(len, sizeof(resp->data)));
+	}
+	sa_count_answer(sdev, req);
+	sa_send(sdev, pkt, resp);
+	kfree(resp);
+}
+
+static void rmpp_send_seg(struct simhca_dev *sdev, struct simhca_rmpp *r,
+			  const struct simhca_pkt *req, u32 seg)
+{
+	struct ib_sa_mad *mad;
+	u32 off = (seg - 1) * RMPP_SEG_DATA;
+	u32 pad = r->nseg * RMPP_SEG_DATA - r->len;
+	u8 flags = IB_MGMT_RMPP_FLAG_ACTIVE;
+	u32 paylen = 0;
+
+	mad = kmemdup(&r->hdr, sizeof(*mad), GFP_KERNEL);
+	if (!mad)
+		return;
+	memset(mad->data, 0, sizeof(mad->data));
+	if (off < r->len)
+		memcpy(mad->data, r->data + off,
+		       min_t(u32, r->len - off, RMPP_SEG_DATA));
+	if (seg == 1) {
+		flags |= IB_MGMT_RMPP_FLAG_FIRST;
+		paylen = r->nseg * IB_MGMT_RMPP_DATA - pad;
+	}
+	if (seg == r->nseg) {
+		flags |= IB_MGMT_RMPP_FLAG_LAST;
+		paylen = IB_MGMT_RMPP_DATA - pad;
+	}
+	mad->rmpp_hdr.rmpp_version = IB_MGMT_RMPP_VERSION;
+	mad->rmpp_hdr.rmpp_type = IB_MGMT_RMPP_TYPE_DATA;
+	mad->rmpp_hdr.rmpp_rtime_flags = (IB_MGMT_RMPP_NO_RESPTIME << 3) | flags;
+	mad->rmpp_hdr.rmpp_status = 0;
+	mad->rmpp_hdr.seg_num = cpu_to_be32(seg);
+	mad->rmpp_hdr.paylen_newwin = cpu_to_be32(paylen);
+	sdev->sa.st.rmpp_segments++;
+	sa_send(sdev, req, mad);
+	kfree(mad);
+}
+
+/*
+ * Answer a GetTable with @n records of @recsize bytes (a multiple of 8).
+ * Takes ownership of @recs.
+ */
+static void sa_reply_table(struct simhca_dev *sdev,
+			   const struct simhca_pkt *pkt, void *recs,
+			   u32 n, u32 recsize)
+{
+	const struct ib_sa_mad *req = (const void *)pkt->mad;
+	struct simhca_rmpp *r;
+
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r) {
+		kfree(recs);
+		return;
+	}
+	r->data = recs;
+	r->len = n * recsize;
+	r->nseg = max_t(u32, DIV_ROUND_UP(r->len, RMPP_SEG_DATA), 1);
+	r->port = pkt->port;
+	r->pkey_index = pkt->pkey_index;
+	r->tid = req->mad_hdr.tid;
+	r->expires = jiffies + RMPP_TIMEOUT;
+	r->hdr = *req;
+	r->hdr.mad_hdr.method = IB_SA_METHOD_GET_TABLE_RESP;
+	r->hdr.mad_hdr.status = 0;
+	r->hdr.sa_hdr.sm_key = 0;
+	r->hdr.sa_hdr.attr_offset = cpu_to_be16(n ? recsize / 8 : 0);
+	r->sent = 1;
+	r->newwin = 1;
+	sa_count_answer(sdev, req);
+	rmpp_send_seg(sdev, r, pkt, 1);
+	if (r->nseg > 1) {
+		list_add_tail(&r->list, &sdev->sa.rmpp);
+	} else {
+		kfree(r->data);
+		kfree(r);
+	}
+}
+
+static void sa_rmpp_in(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
+{
+	const struct ib_sa_mad *mad = (const void *)pkt->mad;
+	struct simhca_rmpp *r, *tmp, *found = NULL;
+	u32 seg, win;
+
+	list_for_each_entry_safe(r, tmp, &sdev->sa.rmpp, list) {
+		if (time_after(jiffies, r->expires)) {
+			rmpp_free(r);
+			continue;
+		}
+		if (r->port == pkt->port && r->tid == mad->mad_hdr.tid)
+			found = r;
+	}
+
+	switch (mad->rmpp_hdr.rmpp_type) {
+	case IB_MGMT_RMPP_TYPE_ACK:
+		sdev->sa.st.rmpp_acks++;
+		if (!found)
+			return;
+		seg = be32_to_cpu(mad->rmpp_hdr.seg_num);
+		win = be32_to_cpu(mad->rmpp_hdr.paylen_newwin);
+		if (seg >= found->nseg) {
+			rmpp_free(found);
+			return;
+		}
+		found->expires = jiffies + RMPP_TIMEOUT;
+		if (win > found->newwin)
+			found->newwin = min(win, found->nseg);
+		while (found->sent < found->newwin)
+			rmpp_send_seg(sdev, found, pkt, ++found->sent);
+		return;
+	case IB_MGMT_RMPP_TYPE_STOP:
+	case IB_MGMT_RMPP_TYPE_ABORT:
+		sdev->sa.st.rmpp_aborts++;
+		if (found)
+			rmpp_free(found);
+		return;
+	default:
+		sdev->sa.st.drop_not_sa++;
+	}
+}
+
+/* --- ClassPortInfo and NodeRecord ---------------------------------------- */
+
+static void sa_cpi(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
+{
+	struct ib_class_port_info cpi = {};
+
+	cpi.base_version = IB_MGMT_BASE_VERSION;
+	cpi.class_version = 2;
+	/* IsUDMulticastSupported */
+	cpi.capability_mask = cpu_to_be16(BIT(9));
+	ib_set_cpi_capmask2(&cpi, IB_SA_CAP_MASK2_SENDONLY_FULL_MEM_SUPPORT);
+	ib_set_cpi_resp_time(&cpi, 18);
+	sa_reply(sdev, pkt, 0, &cpi, sizeof(cpi));
+}
+
+static void sa_node(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
+{
+	const struct ib_sa_mad *req = (const void *)pkt->mad;
+	const struct simhca_node_rec *q = (const void *)req->data;
+	u32 recsize = round_up(sizeof(struct simhca_node_rec), 8);
+	u8 *recs;
+	u32 i, n = 0;
+
+	recs = kcalloc(sdev->nports, recsize, GFP_KERNEL);
+	if (!recs)
+		return;
+	for (i = 0; i < sdev->nports; i++) {
+		struct simhca_node_rec *nr = (void *)(recs + n * recsize);
+		u16 lid = READ_ONCE(sdev->port[i].lid);
+
+		if ((req->sa_hdr.comp_mask & NR_COMP_LID) &&
+		    be16_to_cpu(q->lid) != lid)
+			continue;
+		nr->lid = cpu_to_be16(lid);
+		nr->base_version = IB_MGMT_BASE_VERSION;
+		nr->class_version = 1;
+		nr->node_type = RDMA_NODE_IB_CA;
+		nr->num_ports = sdev->nports;
+		nr->sys_image_guid = sdev->ibdev.node_guid;
+		nr->node_guid = sdev->ibdev.node_guid;
+		nr->port_guid = simhca_port_guid(sdev, i + 1);
+		nr->partition_cap = cpu_to_be16(SIMHCA_PKEY_TBL_LEN);
+		nr->device_id = cpu_to_be16(1);
+		nr->revision = cpu_to_be32(1);
+		nr->local_port_num = i + 1;
+		memcpy(nr->node_desc, sdev->ibdev.node_desc,
+		       sizeof(nr->node_desc));
+		n++;
+	}
+	if (req->mad_hdr.method == IB_SA_METHOD_GET_TABLE) {
+		sa_reply_table(sdev, pkt, recs, n, recsize);
+		return;
+	}
+	if (n == 1)
+		sa_reply(sdev, pkt, 0, recs, sizeof(struct simhca_node_rec));
+	else
+		sa_reply(sdev, pkt, n ? SIMHCA_SA_ERR_TOO_MANY_RECORDS :
+			 SIMHCA_SA_ERR_NO_RECORDS, NULL, 0);
+	kfree(recs);
+}
+
+/* --- MCMemberRecord ------------------------------------------------------ */
+
+static struct simhca_port *port_by_gid(struct simhca_dev *sdev, const u8 *gid)
+{
+	u32 i;
+
+	/* Like opensm, ports are found by GUID, the prefix is not checked. */
+	for (i = 0; i < sdev->nports; i++) {
+		__be64 guid = simhca_port_guid(sdev, i + 1);
+
+		if (!memcmp(gid + 8, &guid, 8))
+			return &sdev->port[i];
+	}
+	return NULL;
+}
+
+static struct simhca_group *group_by_mgid(struct simhca_sa *sa, const u8 *mgid)
+{
+	struct simhca_group *g;
+
+	list_for_each_entry(g, &sa->groups, list)
+		if (!memcmp(g->rec.mgid, mgid, 16))
+			return g;
+	return NULL;
+}
+
+static struct simhca_member *member_by_gid(struct simhca_group *g,
+					   const u8 *gid)
+{
+	struct simhca_member *m;
+
+	list_for_each_entry(m, &g->members, list)
+		if (!memcmp(m->port_gid + 8, gid + 8, 8))
+			return m;
+	return NULL;
+}
+
+static bool ports_share_pkey(struct simhca_port *a, struct simhca_port *b)
+{
+	int i;
+
+	for (i = 0; i < SIMHCA_PKEY_TBL_LEN; i++) {
+		u16 k = READ_ONCE(a->pkeys[i]);
+
+		if ((k & 0x7fff) && simhca_port_has_pkey(b, k))
+			return true;
+	}
+	return false;
+}
+
+static int rate_mbps(u8 rate)
+{
+	return rate ? ib_rate_to_mbps(rate) : -1;
+}
+
+/* The fastest valid rate slower than @rate, or 0. */
+static u8 rate_below(u8 rate)
+{
+	int want = rate_mbps(rate), best = 0;
+	u8 e, found = 0;
+
+	for (e = IB_RATE_2_5_GBPS; e <= IB_RATE_600_GBPS; e++) {
+		int m = rate_mbps(e);
+
+		if (m > 0 && m < want && m > best) {
+			best = m;
+			found = e;
+		}
+	}
+	return found;
+}
+
+static bool sel_ok(u8 sel, int have, int want)
+{
+	switch (sel) {
+	case SEL_GT:
+		return have > want;
+	case SEL_LT:
+		return have < want;
+	case SEL_EQ:
+		return have == want;
+	default:
+		return true;
+	}
+}
+
+/* The MTU and rate selectors of a request against an existing group. */
+static bool group_matches_selectors(const struct simhca_group *g,
+				    const struct simhca_mcmr *rec,
+				    ib_sa_comp_mask cm)
+{
+	if ((cm & IB_SA_MCMEMBER_REC_MTU_SELECTOR) &&
+	    !sel_ok(rec->mtu >> 6, g->rec.mtu & 0x3f, rec->mtu & 0x3f))
+		return false;
+	if ((cm & IB_SA_MCMEMBER_REC_RATE_SELECTOR) &&
+	    !sel_ok(rec->rate >> 6, rate_mbps(g->rec.rate & 0x3f),
+		    rate_mbps(rec->rate & 0x3f)))
+		return false;
+	return true;
+}
+
+/* Fill in the MTU and rate of a new group from the request and the port. */
+static bool group_realizable(struct simhca_mcmr *g, const struct simhca_mcmr *rec,
+			     ib_sa_comp_mask cm)
+{
+	u8 sel, want, mtu, rate;
+
+	sel = rec->mtu >> 6;
+	want = rec->mtu & 0x3f;
+	if (!(cm & IB_SA_MCMEMBER_REC_MTU) ||
+	    !(cm & IB_SA_MCMEMBER_REC_MTU_SELECTOR) || sel == SEL_ANY) {
+		mtu = PORT_MTU;
+	} else if (sel == SEL_GT) {
+		if (want >= PORT_MTU)
+			return false;
+		mtu = PORT_MTU;
+	} else if (sel == SEL_LT) {
+		mtu = want > PORT_MTU ? PORT_MTU : want - 1;
+	} else {
+		mtu = want;
+	}
+	if (mtu < IB_MTU_256 || mtu > IB_MTU_4096)
+		return false;
+
+	sel = rec->rate >> 6;
+	want = rec->rate & 0x3f;
+	if (!(cm & IB_SA_MCMEMBER_REC_RATE) ||
+	    !(cm & IB_SA_MCMEMBER_REC_RATE_SELECTOR) || sel == SEL_ANY) {
+		rate = PORT_RATE;
+	} else {
+		if (rate_mbps(want) <= 0)
+			return false;
+		if (sel == SEL_GT) {
+			if (rate_mbps(want) >= rate_mbps(PORT_RATE))
+				return false;
+			rate = PORT_RATE;
+		} else if (sel == SEL_LT) {
+			rate = rate_mbps(want) > rate_mbps(PORT_RATE) ?
+				PORT_RATE : rate_below(want);
+		} else {
+			rate = want;
+		}
+	}
+	if (rate_mbps(rate) <= 0)
+		return false;
+
+	g->mtu = (SEL_EQ << 6) | mtu;
+	g->rate = (SEL_EQ << 6) | rate;
+	return true;
+}
+
+/* IBA 4.1.1 and o15-0.1.5, as opensm checks a requested MGID */
+static bool mgid_valid(const u8 *mgid)
+{
+	u16 sig = (mgid[2] << 8) | mgid[3];
+
+	if (mgid[0] != 0xff)
+		return false;
+	if (sig == 0x401b || sig == 0x601b)
+		return true;
+	if (mgid[1] & 0xe0)
+		return false;
+	if (sig == 0xa01b && (mgid[1] & 0x0f) == MC_SCOPE_LINK_LOCAL)
+		return false;
+	return true;
+}
+
+static bool mgid_is_zero(const u8 *mgid)
+{
+	return !memchr_inv(mgid, 0, 16);
+}
+
+static u16 mlid_alloc(struct simhca_dev *sdev, const struct simhca_mcmr *rec,
+		      ib_sa_comp_mask cm)
+{
+	u32 cap = min_t(u32, READ_ONCE(sdev->knobs.mlid_capacity),
+			SIMHCA_MLID_MAX - SIMHCA_MLID_BASE + 1);
+	struct simhca_group *g;
+	unsigned long *used;
+	u32 want = be16_to_cpu(rec->mlid), bit;
+
+	if (!cap)
+		return 0;
+	used = bitmap_zalloc(cap, GFP_KERNEL);
+	if (!used)
+		return 0;
+	list_for_each_entry(g, &sdev->sa.groups, list) {
+		u32 m = be16_to_cpu(g->rec.mlid) - SIMHCA_MLID_BASE;
+
+		if (m < cap)
+			__set_bit(m, used);
+	}
+	if ((cm & IB_SA_MCMEMBER_REC_MLID) && want >= SIMHCA_MLID_BASE &&
+	    want - SIMHCA_MLID_BASE < cap &&
+	    !test_bit(want - SIMHCA_MLID_BASE, used))
+		bit = want - SIMHCA_MLID_BASE;
+	else
+		bit = find_first_zero_bit(used, cap);
+	bitmap_free(used);
+	return bit < cap ? SIMHCA_MLID_BASE + bit : 0;
+}
+
+static u16 group_create(struct simhca_dev *sdev, const struct simhca_mcmr *rec,
+			ib_sa_comp_mask cm, struct simhca_port *rp,
+			struct simhca_group **out)
+{
+	struct simhca_sa *sa = &sdev->sa;
+	struct simhca_group *g;
+	struct simhca_mcmr n = *rec;
+	__be64 prefix = cpu_to_be64(SIMHCA_SUBNET_PREFIX);
+	u16 mlid;
+	int i;
+
+	if (mgid_is_zero(rec->mgid)) {
+		u8 scope = MC_SCOPE_LINK_LOCAL;
+
+		if (cm & IB_SA_MCMEMBER_REC_SCOPE)
+			scope = rec->scope_state >> 4;
+		n.mgid[0] = 0xff;
+		n.mgid[1] = 0x10 | scope;
+		n.mgid[2] = 0xa0;
+		n.mgid[3] = 0x1b;
+		memcpy(&n.mgid[4], &prefix, 8);
+		for (i = 0; i < 1000; i++) {
+			__be32 c = cpu_to_be32(sa->mgid_counter++);
+
+			memcpy(&n.mgid[12], &c, 4);
+			if (!group_by_mgid(sa, n.mgid))
+				break;
+		}
+		if (i == 1000)
+			return SIMHCA_SA_ERR_NO_RESOURCES;
+	} else if (!mgid_valid(rec->mgid)) {
+		return SIMHCA_SA_ERR_REQ_INVALID;
+	}
+
+	/* the port must be a member of the group's partition */
+	if (!simhca_port_has_pkey(rp, be16_to_cpu(rec->pkey)))
+		return SIMHCA_SA_ERR_REQ_INVALID;
+	if (!group_realizable(&n, rec, cm))
+		return SIMHCA_SA_ERR_REQ_INVALID;
+	mlid = mlid_alloc(sdev, rec, cm);
+	if (!mlid)
+		return SIMHCA_SA_ERR_NO_RESOURCES;
+
+	g = kzalloc(sizeof(*g), GFP_KERNEL);
+	if (!g)
+		return SIMHCA_SA_ERR_NO_RESOURCES;
+	INIT_LIST_HEAD(&g->members);
+	memset(n.port_gid, 0, sizeof(n.port_gid));
+	n.mlid = cpu_to_be16(mlid);
+	if (!(cm & IB_SA_MCMEMBER_REC_PACKET_LIFE_TIME))
+		n.pkt_life = PKT_LIFE;
+	n.pkt_life = (SEL_EQ << 6) | (n.pkt_life & 0x3f);
+	if (!(cm & IB_SA_MCMEMBER_REC_HOP_LIMIT))
+		n.sl_flow_hop &= cpu_to_be32(~0xffU);
+	n.scope_state = (n.mgid[1] & 0x0f) << 4;
+	n.proxy_join = 0;
+	memset(n.reserved, 0, sizeof(n.reserved));
+	g->rec = n;
+	list_add_tail(&g->list, &sa->groups);
+	sa->ngroups++;
+	*out = g;
+	return 0;
+}
+
+/* The group's values for a record about @m (or the group if NULL). */
+static void group_record(const struct simhca_group *g,
+			 const struct simhca_member *m, struct simhca_mcmr *r)
+{
+	const struct simhca_member *pos;
+	u8 join = 0;
+
+	*r = g->rec;
+	if (m) {
+		memcpy(r->port_gid, m->port_gid, 16);
+		join = m->join_state;
+		r->proxy_join = m->proxy_join ? 0x80 : 0;
+	} else {
+		list_for_each_entry(pos, &g->members, list)
+			join |= pos->join_state;
+	}
+	r->scope_state = (g->rec.scope_state & 0xf0) | join;
+}
+
+static bool group_has_full_member(const struct simhca_group *g)
+{
+	const struct simhca_member *m;
+
+	list_for_each_entry(m, &g->members, list)
+		if (m->join_state & (JOIN_FULL | JOIN_SENDONLY_FULL))
+			return true;
+	return false;
+}
+
+/* Components that must match the group on a join (opensm mcgroup_join_validation) */
+static bool join_fields_match(const struct simhca_group *g,
+			      const struct simhca_mcmr *rec, ib_sa_comp_mask cm)
+{
+	u32 a = be32_to_cpu(rec->sl_flow_hop), b = be32_to_cpu(g->rec.sl_flow_hop);
+
+	if ((cm & IB_SA_MCMEMBER_REC_QKEY) && rec->qkey != g->rec.qkey)
+		return false;
+	if ((cm & IB_SA_MCMEMBER_REC_PKEY) && rec->pkey != g->rec.pkey)
+		return false;
+	if ((cm & IB_SA_MCMEMBER_REC_TRAFFIC_CLASS) && rec->tclass != g->rec.tclass)
+		return false;
+	if ((cm & IB_SA_MCMEMBER_REC_SL) && (a >> 28) != (b >> 28))
+		return false;
+	if ((cm & IB_SA_MCMEMBER_REC_FLOW_LABEL) &&
+	    ((a >> 8) & 0xfffff) != ((b >> 8) & 0xfffff))
+		return false;
+	if ((cm & IB_SA_MCMEMBER_REC_HOP_LIMIT) && (a & 0xff) != (b & 0xff))
+		return false;
+	return true;
+}
+
+static bool port_can_join(const struct simhca_group *g)
+{
+	return (g->rec.mtu & 0x3f) <= PORT_MTU &&
+	       rate_mbps(g->rec.rate & 0x3f) <= rate_mbps(PORT_RATE);
+}
+
+static u16 mcm_join(struct simhca_dev *sdev, const struct simhca_pkt *pkt,
+		    struct simhca_mcmr *out)
+{
+	const struct ib_sa_mad *req = (const void *)pkt->mad;
+	const struct simhca_mcmr *rec = (const void *)req->data;
+	ib_sa_comp_mask cm = req->sa_hdr.comp_mask;
+	struct simhca_port *rp = &sdev->port[pkt->port - 1];
+	struct simhca_port *tp;
+	struct simhca_group *g;
+	struct simhca_member *m = NULL;
+	u8 join = rec->scope_state & 0x0f;
+	bool proxy, created = false;
+	u16 status;
+
+	if ((cm & JOIN_MASK) != JOIN_MASK)
+		return SIMHCA_SA_ERR_INSUFFICIENT_COMPS;
+	tp = port_by_gid(sdev, rec->port_gid);
+	if (!tp)
+		return SIMHCA_SA_ERR_REQ_INVALID;
+	proxy = tp != rp;
+	if (proxy && !ports_share_pkey(tp, rp))
+		return SIMHCA_SA_ERR_REQ_INVALID;
+
+	g = mgid_is_zero(rec->mgid) ? NULL : group_by_mgid(&sdev->sa, rec->mgid);
+	if (!g) {
+		if (!(join & (JOIN_FULL | JOIN_SENDONLY_FULL)))
+			return SIMHCA_SA_ERR_REQ_INVALID;
+		if ((cm & CREATE_MASK) != CREATE_MASK)
+			return SIMHCA_SA_ERR_INSUFFICIENT_COMPS;
+		status = group_create(sdev, rec, cm, rp, &g);
+		if (status)
+			return status;
+		created = true;
+	} else {
+		if (!group_matches_selectors(g, rec, cm) || !port_can_join(g) ||
+		    !join || !join_fields_match(g, rec, cm) ||
+		    !simhca_port_has_pkey(rp, be16_to_cpu(g->rec.pkey)))
+			return SIMHCA_SA_ERR_REQ_INVALID;
+		m = member_by_gid(g, rec->port_gid);
+		/* o15-0.2.1: only the port itself modifies a non-proxy join */
+		if (m && !m->proxy_join && proxy)
+			return SIMHCA_SA_ERR_REQ_INVALID;
+	}
+
+	if (!m) {
+		m = kzalloc(sizeof(*m), GFP_KERNEL);
+		if (!m) {
+			if (created)
+				group_free(&sdev->sa, g);
+			return SIMHCA_SA_ERR_NO_RESOURCES;
+		}
+		memcpy(m->port_gid, rec->port_gid, 16);
+		m->proxy_join = proxy;
+		list_add_tail(&m->list, &g->members);
+	}
+	m->join_state |= join;
+	group_record(g, m, out);
+	return 0;
+}
+
+static u16 mcm_leave(struct simhca_dev *sdev, const struct simhca_pkt *pkt,
+		     struct simhca_mcmr *out)
+{
+	const struct ib_sa_mad *req = (const void *)pkt->mad;
+	const struct simhca_mcmr *rec = (const void *)req->data;
+	ib_sa_comp_mask cm = req->sa_hdr.comp_mask;
+	struct simhca_port *rp = &sdev->port[pkt->port - 1];
+	u8 join = rec->scope_state & 0x0f;
+	struct simhca_group *g;
+	struct simhca_member *m;
+	u8 rgid[16];
+
+	if ((cm & JOIN_MASK) != JOIN_MASK)
+		return SIMHCA_SA_ERR_INSUFFICIENT_COMPS;
+	g = group_by_mgid(&sdev->sa, rec->mgid);
+	if (!g)
+		return SIMHCA_SA_ERR_REQ_INVALID;
+	m = member_by_gid(g, rec->port_gid);
+	/* o15-0.1.14: only bits the port holds, and at least one */
+	if (!m || !(join & m->join_state) || (join & ~m->join_state))
+		return SIMHCA_SA_ERR_REQ_INVALID;
+	simhca_port_gid(sdev, rp->num, rgid);
+	if (!m->proxy_join && memcmp(rgid + 8, m->port_gid + 8, 8))
+		return SIMHCA_SA_ERR_REQ_INVALID;
+	if (m->proxy_join && !simhca_port_has_pkey(rp, be16_to_cpu(g->rec.pkey)))
+		return SIMHCA_SA_ERR_REQ_INVALID;
+
+	m->join_state &= ~join;
+	group_record(g, m, out);
+	if (!m->join_state) {
+		list_del(&m->list);
+		kfree(m);
+	}
+	if (!group_has_full_member(g))
+		group_free(&sdev->sa, g);
+	return 0;
+}
+
+struct recbuf {
+	struct simhca_mcmr *r;
+	u32 n;
+	u32 cap;
+	bool oom;
+};
+
+static void recbuf_add(struct recbuf *b, const struct simhca_mcmr *r)
+{
+	if (b->n == b->cap) {
+		u32 cap = b->cap ? b->cap * 2 : 16;
+		void *p = krealloc_array(b->r, cap, sizeof(*r), GFP_KERNEL);
+
+		if (!p) {
+			b->oom = true;
+			return;
+		}
+		b->r = p;
+		b->cap = cap;
+	}
+	b->r[b->n++] = *r;
+}
+
+static void mcm_match(const struct simhca_group *g, const struct simhca_mcmr *q,
+		      ib_sa_comp_mask cm, struct simhca_port *rp, bool trusted,
+		      struct recbuf *b)
+{
+	const struct simhca_member *m;
+	struct simhca_mcmr r;
+	u8 mask = 0;
+
+	if ((cm & IB_SA_MCMEMBER_REC_MGID) && memcmp(q->mgid, g->rec.mgid, 16))
+		return;
+	if ((cm & IB_SA_MCMEMBER_REC_MLID) && q->mlid != g->rec.mlid)
+		return;
+	if (!simhca_port_has_pkey(rp, be16_to_cpu(g->rec.pkey)))
+		return;
+	if (!join_fields_match(g, q, cm) || !group_matches_selectors(g, q, cm))
+		return;
+	if ((cm & IB_SA_MCMEMBER_REC_SCOPE))
+		mask |= 0xf0;
+	if ((cm & IB_SA_MCMEMBER_REC_JOIN_STATE))
+		mask |= 0x0f;
+
+	if (cm & IB_SA_MCMEMBER_REC_PORT_GID) {
+		m = member_by_gid((struct simhca_group *)g, q->port_gid);
+		if (!m)
+			return;
+		group_record(g, m, &r);
+		if ((q->scope_state & mask) == (r.scope_state & mask))
+			recbuf_add(b, &r);
+	} else if (trusted) {
+		list_for_each_entry(m, &g->members, list) {
+			group_record(g, m, &r);
+			if ((q->scope_state & mask) == (r.scope_state & mask))
+				recbuf_add(b, &r);
+		}
+	} else {
+		group_record(g, NULL, &r);
+		if ((q->scope_state & mask) == (r.scope_state & mask))
+			recbuf_add(b, &r);
+	}
+}
+
+static void mcm_query(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
+{
+	const struct ib_sa_mad *req = (const void *)pkt->mad;
+	const struct simhca_mcmr *q = (const void *)req->data;
+	bool trusted = req->sa_hdr.sm_key != 0;
+	struct simhca_port *rp = &sdev->port[pkt->port - 1];
+	struct simhca_group *g;
+	struct recbuf b = {};
+	u32 i;
+
+	list_for_each_entry(g, &sdev->sa.groups, list)
+		mcm_match(g, q, req->sa_hdr.comp_mask, rp, trusted, &b);
+	if (b.oom) {
+		kfree(b.r);
+		sa_reply(sdev, pkt, SIMHCA_SA_ERR_NO_RESOURCES, NULL, 0);
+		return;
+	}
+	/* IBA p923: PortGID, JoinState and ProxyJoin only for trusted requests */
+	for (i = 0; !trusted && i < b.n; i++) {
+		memset(b.r[i].port_gid, 0, 16);
+		b.r[i].scope_state &= 0xf0;
+		b.r[i].proxy_join = 0;
+	}
+	if (req->mad_hdr.method == IB_SA_METHOD_GET_TABLE) {
+		sa_reply_table(sdev, pkt, b.r, b.n, sizeof(*b.r));
+		return;
+	}
+	if (b.n == 1)
+		sa_reply(sdev, pkt, 0, b.r, sizeof(*b.r));
+	else
+		sa_reply(sdev, pkt, b.n ? SIMHCA_SA_ERR_TOO_MANY_RECORDS :
+			 SIMHCA_SA_ERR_NO_RECORDS, NULL, 0);
+	kfree(b.r);
+}
+
+static void sa_mcm(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
+{
+	const struct ib_sa_mad *req = (const void *)pkt->mad;
+	struct simhca_mcmr out = {};
+	u16 status;
+
+	switch (req->mad_hdr.method) {
+	case IB_MGMT_METHOD_SET:
+		status = mcm_join(sdev, pkt, &out);
+		break;
+	case IB_SA_METHOD_DELETE:
+		status = mcm_leave(sdev, pkt, &out);
+		break;
+	default:
+		mcm_query(sdev, pkt);
+		return;
+	}
+	if (status)
+		sa_reply(sdev, pkt, status, NULL, 0);
+	else
+		sa_reply(sdev, pkt, 0, &out, sizeof(out));
+}
+
+/* --- request dispatch ---------------------------------------------------- */
+
+static void sa_rate_track(struct simhca_sa *sa)
+{
+	ktime_t now = ktime_get();
+	ktime_t old = ktime_sub_ms(now, 100);
+	u32 tail;
+
+	sa->ring[sa->ring_head] = now;
+	sa->ring_head = (sa->ring_head + 1) % SIMHCA_RATE_RING;
+	if (sa->ring_count < SIMHCA_RATE_RING)
+		sa->ring_count++;
+	for (;;) {
+		tail = (sa->ring_head + SIMHCA_RATE_RING - sa->ring_count) %
+			SIMHCA_RATE_RING;
+		if (!ktime_before(sa->ring[tail], old))
+			break;
+		sa->ring_count--;
+	}
+	if (sa->ring_count > sa->st.max_per_100ms)
+		sa->st.max_per_100ms = sa->ring_count;
+}
+
+/* Fault knobs; true if the request was consumed. */
+static bool sa_faults(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
+{
+	struct simhca_knobs *k = &sdev->knobs;
+	struct simhca_sa *sa = &sdev->sa;
+	u32 limit = READ_ONCE(k->rate_limit), n;
+
+	if (sa->sweeping) {
+		if (time_before(jiffies, sa->sweep_end)) {
+			sa->st.drop_sweep++;
+			return true;
+		}
+		sa->sweeping = false;
+	}
+	if (limit) {
+		if (time_after_eq(jiffies, sa->rate_start + HZ)) {
+			sa->rate_start = jiffies;
+			sa->rate_count = 0;
+		}
+		if (sa->rate_count >= limit) {
+			sa->st.drop_rate++;
+			return true;
+		}
+		sa->rate_count++;
+	}
+	n = READ_ONCE(k->drop_next);
+	if (n) {
+		WRITE_ONCE(k->drop_next, n - 1);
+		sa->st.drop_fault++;
+		return true;
+	}
+	n = READ_ONCE(k->fail_next);
+	if (n) {
+		WRITE_ONCE(k->fail_next, n - 1);
+		sa->st.fail_injected++;
+		sa_reply(sdev, pkt, READ_ONCE(k->fail_status) & 0xffff, NULL, 0);
+		return true;
+	}
+	return false;
+}
+
+static void sa_process(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
+{
+	const struct ib_sa_mad *req = (const void *)pkt->mad;
+	struct simhca_sa *sa = &sdev->sa;
+	u8 method = req->mad_hdr.method;
+	u64 key = READ_ONCE(sdev->knobs.sa_key);
+	int a;
+
+	if (READ_ONCE(sdev->port[pkt->port - 1].state) != IB_PORT_ACTIVE) {
+		sa->st.drop_port_down++;
+		return;
+	}
+	if (req->mad_hdr.base_version != IB_MGMT_BASE_VERSION ||
+	    req->mad_hdr.mgmt_class != IB_MGMT_CLASS_SUBN_ADM ||
+	    (method & IB_MGMT_METHOD_RESP)) {
+		sa->st.drop_not_sa++;
+		return;
+	}
+	if (ib_get_rmpp_flags((struct ib_rmpp_hdr *)&req->rmpp_hdr) &
+	    IB_MGMT_RMPP_FLAG_ACTIVE) {
+		sa_rmpp_in(sdev, pkt);
+		return;
+	}
+
+	a = attr_idx(req->mad_hdr.attr_id);
+	sa->st.rx[method_idx(method)][a]++;
+	sa_rate_track(sa);
+	if (sa_faults(sdev, pkt))
+		return;
+
+	if (req->mad_hdr.class_version != 2) {
+		sa_reply(sdev, pkt, IB_MGMT_MAD_STATUS_BAD_VERSION, NULL, 0);
+		return;
+	}
+	if (req->sa_hdr.sm_key && be64_to_cpu(req->sa_hdr.sm_key) != key) {
+		sa_reply(sdev, pkt, SIMHCA_SA_ERR_REQ_DENIED, NULL, 0);
+		return;
+	}
+
+	switch (a) {
+	case SIMHCA_A_CPI:
+		if (method == IB_MGMT_METHOD_GET) {
+			sa_cpi(sdev, pkt);
+			return;
+		}
+		break;
+	case SIMHCA_A_MCM:
+		if (method == IB_MGMT_METHOD_GET ||
+		    method == IB_MGMT_METHOD_SET ||
+		    method == IB_SA_METHOD_GET_TABLE ||
+		    method == IB_SA_METHOD_DELETE) {
+			sa_mcm(sdev, pkt);
+			return;
+		}
+		break;
+	case SIMHCA_A_NODE:
+		if (method == IB_MGMT_METHOD_GET ||
+		    method == IB_SA_METHOD_GET_TABLE) {
+			sa_node(sdev, pkt);
+			return;
+		}
+		break;
+	}
+	if (method_idx(method) == SIMHCA_M_OTHER)
+		sa_reply(sdev, pkt, IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD, NULL, 0);
+	else
+		sa_reply(sdev, pkt, IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB,
+			 NULL, 0);
+}
+
+void simhca_sa_work(struct work_struct *work)
+{
+	struct simhca_dev *sdev = container_of(work, struct simhca_dev, sa_work);
+	struct simhca_pkt *pkt, *tmp;
+	unsigned long flags;
+	LIST_HEAD(todo);
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	list_splice_init(&sdev->to_sa, &todo);
+	spin_unlock_irqrestore(&sdev->lock, flags);
+
+	mutex_lock(&sdev->sa.lock);
+	list_for_each_entry_safe(pkt, tmp, &todo, list) {
+		sa_process(sdev, pkt);
+		kfree(pkt);
+	}
+	mutex_unlock(&sdev->sa.lock);
+}
+
+/* --- debugfs views ------------------------------------------------------- */
+
+void simhca_sa_dump(struct simhca_dev *sdev, struct seq_file *s)
+{
+	struct simhca_group *g;
+	struct simhca_member *m;
+
+	mutex_lock(&sdev->sa.lock);
+	list_for_each_entry(g, &sdev->sa.groups, list) {
+		u32 sfh = be32_to_cpu(g->rec.sl_flow_hop), n = 0;
+
+		list_for_each_entry(m, &g->members, list)
+			n++;
+		seq_printf(s, "group mgid=%pI6c mlid=0x%04x pkey=0x%04x qkey=0x%08x mtu=0x%02x rate=0x%02x sl=%u flow=0x%x hop=%u tclass=0x%02x scope=0x%x members=%u\n",
+			   g->rec.mgid, be16_to_cpu(g->rec.mlid),
+			   be16_to_cpu(g->rec.pkey), be32_to_cpu(g->rec.qkey),
+			   g->rec.mtu, g->rec.rate, sfh >> 28,
+			   (sfh >> 8) & 0xfffff, sfh & 0xff, g->rec.tclass,
+			   g->rec.scope_state >> 4, n);
+		list_for_each_entry(m, &g->members, list)
+			seq_printf(s, "member mgid=%pI6c mlid=0x%04x gid=%pI6c join=0x%x proxy=%u\n",
+				   g->rec.mgid, be16_to_cpu(g->rec.mlid),
+				   m->port_gid, m->join_state, m->proxy_join);
+	}
+	mutex_unlock(&sdev->sa.lock);
+}
+
+void simhca_sa_stats(struct simhca_dev *sdev, struct seq_file *s)
+{
+	struct simhca_sa *sa = &sdev->sa;
+	struct simhca_stats *st = &sa->st;
+	int m, a;
+
+	mutex_lock(&sa->lock);
+	for (m = 0; m < SIMHCA_M_NUM; m++)
+		for (a = 0; a < SIMHCA_A_NUM; a++)
+			seq_printf(s, "rx_%s_%s %llu\n", method_names[m],
+				   attr_names[a], st->rx[m][a]);
+	for (m = 0; m < SIMHCA_M_NUM; m++)
+		for (a = 0; a < SIMHCA_A_NUM; a++)
+			seq_printf(s, "answered_%s_%s %llu\n", method_names[m],
+				   attr_names[a], st->answered[m][a]);
+	seq_printf(s, "drop_fault %llu\n", st->drop_fault);
+	seq_printf(s, "drop_rate %llu\n", st->drop_rate);
+	seq_printf(s, "drop_sweep %llu\n", st->drop_sweep);
+	seq_printf(s, "drop_port_down %llu\n", st->drop_port_down);
+	seq_printf(s, "drop_not_sa %llu\n", st->drop_not_sa);
+	seq_printf(s, "fail_injected %llu\n", st->fail_injected);
+	seq_printf(s, "rmpp_segments %llu\n", st->rmpp_segments);
+	seq_printf(s, "rmpp_acks %llu\n", st->rmpp_acks);
+	seq_printf(s, "rmpp_aborts %llu\n", st->rmpp_aborts);
+	seq_printf(s, "max_per_100ms %llu\n", st->max_per_100ms);
+	seq_printf(s, "groups %u\n", sa->ngroups);
+	for (m = 0; m < ARRAY_SIZE(event_names); m++)
+		if (event_names[m])
+			seq_printf(s, "event_%s %llu\n", event_names[m],
+				   sa->events[m]);
+	mutex_unlock(&sa->lock);
+}
+
+void simhca_sa_stats_reset(struct simhca_dev *sdev)
+{
+	mutex_lock(&sdev->sa.lock);
+	memset(&sdev->sa.st, 0, sizeof(sdev->sa.st));
+	memset(sdev->sa.events, 0, sizeof(sdev->sa.events));
+	sdev->sa.ring_count = 0;
+	mutex_unlock(&sdev->sa.lock);
+}

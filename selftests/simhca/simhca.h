@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * simhca: a simulated InfiniBand HCA with a simulated SM/SA, for tests.
+ */
+#ifndef _SIMHCA_H
+#define _SIMHCA_H
+
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/ib_mad.h>
+
+#define SIMHCA_MAX_PORTS	2
+#define SIMHCA_MAX_DEVS		4
+#define SIMHCA_PKEY_TBL_LEN	16
+#define SIMHCA_GID_TBL_LEN	1
+#define SIMHCA_MAX_QP		16
+#define SIMHCA_MAX_WR		4096
+#define SIMHCA_MAX_CQE		65536
+#define SIMHCA_MAX_SGE		4
+#define SIMHCA_SUBNET_PREFIX	0xfe80000000000000ULL
+#define SIMHCA_GUID_BASE	0x0053494d48434100ULL
+#define SIMHCA_MLID_BASE	0xc000
+#define SIMHCA_MLID_MAX		0xfffe
+#define SIMHCA_RATE_RING	1024
+
+/* SA status codes, already shifted into the MAD status field */
+#define SIMHCA_SA_ERR_NO_RESOURCES	0x0100
+#define SIMHCA_SA_ERR_REQ_INVALID	0x0200
+#define SIMHCA_SA_ERR_NO_RECORDS	0x0300
+#define SIMHCA_SA_ERR_TOO_MANY_RECORDS	0x0400
+#define SIMHCA_SA_ERR_REQ_INVALID_GID	0x0500
+#define SIMHCA_SA_ERR_INSUFFICIENT_COMPS 0x0600
+#define SIMHCA_SA_ERR_REQ_DENIED	0x0700
+
+/* MCMemberRecord, IBA 15.2.5.17 */
+struct simhca_mcmr {
+	u8	mgid[16];
+	u8	port_gid[16];
+	__be32	qkey;
+	__be16	mlid;
+	u8	mtu;
+	u8	tclass;
+	__be16	pkey;
+	u8	rate;
+	u8	pkt_life;
+	__be32	sl_flow_hop;
+	u8	scope_state;
+	u8	proxy_join;
+	u8	reserved[14];
+} __packed;
+
+/* NodeRecord, IBA 15.2.5.2 (LID, reserved, NodeInfo, NodeDescription) */
+struct simhca_node_rec {
+	__be16	lid;
+	__be16	reserved;
+	u8	base_version;
+	u8	class_version;
+	u8	node_type;
+	u8	num_ports;
+	__be64	sys_image_guid;
+	__be64	node_guid;
+	__be64	port_guid;
+	__be16	partition_cap;
+	__be16	device_id;
+	__be32	revision;
+	u8	local_port_num;
+	u8	vendor_id[3];
+	u8	node_desc[IB_DEVICE_NODE_DESC_MAX];
+} __packed;
+
+struct simhca_cq {
+	struct ib_cq ibcq;
+	spinlock_t lock;	/* the CQE ring and armed */
+	struct ib_wc *ring;
+	u32 size;
+	u32 head;
+	u32 count;
+	bool armed;
+	u64 overflows;
+};
+
+struct simhca_recv_wqe {
+	u64 wr_id;
+	u64 addr;
+	u32 length;
+};
+
+struct simhca_qp {
+	struct ib_qp ibqp;
+	u32 port;
+	enum ib_qp_state state;
+	spinlock_t rq_lock;	/* the receive ring */
+	struct simhca_recv_wqe *rq;
+	u32 rq_size;
+	u32 rq_head;
+	u32 rq_count;
+};
+
+struct simhca_ah {
+	struct ib_ah ibah;
+	struct rdma_ah_attr attr;
+};
+
+struct simhca_pd {
+	struct ib_pd ibpd;
+};
+
+struct simhca_mr {
+	struct ib_mr ibmr;
+};
+
+struct simhca_dev;
+
+struct simhca_port {
+	struct simhca_dev *sdev;
+	u32 num;
+	enum ib_port_state state;
+	u16 lid;
+	u16 pkeys[SIMHCA_PKEY_TBL_LEN];
+	/* QP0 and QP1, under sdev->lock */
+	struct simhca_qp *qp[2];
+};
+
+/* A MAD travelling between the host and the simulated SM */
+struct simhca_pkt {
+	struct list_head list;
+	unsigned long due;
+	u32 port;
+	u16 slid;
+	u16 pkey_index;
+	u8 mad[IB_MGMT_MAD_SIZE];
+};
+
+struct simhca_member {
+	struct list_head list;
+	u8 port_gid[16];
+	u8 join_state;
+	u8 proxy_join;
+};
+
+struct simhca_group {
+	struct list_head list;
+	struct simhca_mcmr rec;
+	struct list_head members;
+};
+
+/* An RMPP send in progress (a multi-segment GetTableResp) */
+struct simhca_rmpp {
+	struct list_head list;
+	u32 port;
+	u16 pkey_index;
+	__be64 tid;
+	unsigned long expires;
+	struct ib_sa_mad hdr;
+	u8 *data;
+	u32 len;
+	u32 nseg;
+	u32 sent;
+	u32 newwin;
+};
+
+enum { SIMHCA_M_GET, SIMHCA_M_SET, SIMHCA_M_GETTABLE, SIMHCA_M_DELETE,
+	SIMHCA_M_OTHER, SIMHCA_M_NUM };
+enum { SIMHCA_A_CPI, SIMHCA_A_MCM, SIMHCA_A_NODE, SIMHCA_A_OTHER,
+	SIMHCA_A_NUM };
+
+struct simhca_stats {
+	u64 rx[SIMHCA_M_NUM][SIMHCA_A_NUM];
+	u64 answered[SIMHCA_M_NUM][SIMHCA_A_NUM];
+	u64 drop_fault;
+	u64 drop_rate;
+	u64 drop_sweep;
+	u64 drop_port_down;
+	u64 drop_not_sa;
+	u64 fail_injected;
+	u64 rmpp_segments;
+	u64 rmpp_acks;
+	u64 rmpp_aborts;
+	u64 max_per_100ms;
+};
+
+struct simhca_sa {
+	struct mutex lock;	/* everything below */
+	struct list_head groups;
+	u32 ngroups;
+	struct list_head rmpp;
+	u32 mgid_counter;
+	unsigned long sweep_end;
+	bool sweeping;
+	unsigned long rate_start;
+	u32 rate_count;
+	ktime_t ring[SIMHCA_RATE_RING];
+	u32 ring_head;
+	u32 ring_count;
+	struct simhca_stats st;
+	u64 events[IB_EVENT_GID_CHANGE + 1];
+};
+
+/* debugfs knobs; plain integers read without locks by the SA worker */
+struct simhca_knobs {
+	u16 sm_lid;
+	bool reregister_wipe;
+	u32 first_sweep_ms;
+	u32 drop_next;
+	u32 fail_next;
+	u32 fail_status;
+	u32 delay_ms;
+	u32 rate_limit;
+	u32 mlid_capacity;
+	u64 sa_key;
+};
+
+struct simhca_dev {
+	struct ib_device ibdev;
+	u32 index;
+	u32 nports;
+	struct simhca_port port[SIMHCA_MAX_PORTS];
+
+	spinlock_t lock;	/* port[].qp[], to_sa, to_host, dying */
+	struct list_head to_sa;
+	struct list_head to_host;
+	bool dying;
+	struct workqueue_struct *wq;
+	struct work_struct sa_work;
+	struct delayed_work host_work;
+
+	struct simhca_knobs knobs;
+	struct simhca_sa sa;
+	struct ib_event_handler event_handler;
+	struct dentry *ddir;
+};
+
+static inline struct simhca_dev *to_sdev(struct ib_device *ibdev)
+{
+	return container_of(ibdev, struct simhca_dev, ibdev);
+}
+
+static inline __be64 simhca_port_guid(struct simhca_dev *sdev, u32 port)
+{
+	return cpu_to_be64(SIMHCA_GUID_BASE + (sdev->index << 4) + port);
+}
+
+void simhca_port_gid(struct simhca_dev *sdev, u32 port, u8 *gid);
+bool simhca_port_has_pkey(struct simhca_port *p, u16 pkey);
+void simhca_dispatch(struct simhca_dev *sdev, u32 port,
+		     enum ib_event_type type);
+
+/* verbs.c */
+extern const struct ib_device_ops simhca_dev_ops;
+void simhca_to_host(struct simhca_dev *sdev, struct simhca_pkt *pkt);
+void simhca_host_work(struct work_struct *work);
+
+/* sa.c */
+void simhca_sa_init(struct simhca_dev *sdev);
+void simhca_sa_fini(struct simhca_dev *sdev);
+void simhca_sa_work(struct work_struct *work);
+void simhca_sa_wipe(struct simhca_dev *sdev);
+void simhca_sa_start_sweep(struct simhca_dev *sdev);
+void simhca_sa_dump(struct simhca_dev *sdev, struct seq_file *m);
+void simhca_sa_stats(struct simhca_dev *sdev, struct seq_file *m);
+void simhca_sa_stats_reset(struct simhca_dev *sdev);
+
+/* debugfs.c */
+void simhca_debugfs_init(void);
+void simhca_debugfs_fini(void);
+void simhca_debugfs_add(struct simhca_dev *sdev);
+void simhca_debugfs_del(struct simhca_dev *sdev);
+
+#endif
