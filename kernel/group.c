@@ -392,11 +392,14 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 		h = holder_find(g, req->owner, req->join_state);
 		if (h) {
 			err = rejoin_check(h, req, extack);
-			if (!err) {
-				*out = g;
-				*hout = h;
-			}
-			return err;
+			if (err)
+				return err;
+			/* The latest join that gives a linger time sets it. */
+			if (req->has_linger)
+				g->linger_ms = req->linger_ms;
+			*out = g;
+			*hout = h;
+			return 0;
 		}
 	}
 	err = join_limits(req, !g, extack);

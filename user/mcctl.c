@@ -6,23 +6,21 @@
  * Exit status: 0 success, 1 error reported by the kernel or the system,
  * 2 usage error.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mcctl.h"
+#include "mcctl_args.h"
 
 #ifndef VERSION
 #define VERSION		"0.1.0"
 #endif
 
-#define EXIT_USAGE	2
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static struct ibmcg *h;
@@ -32,8 +30,10 @@ static void usage(FILE *fp)
 {
 	fprintf(fp,
 		"Usage: mcctl [ OPTIONS ] COMMAND [ ARGS ]\n"
-		"       mcctl join DEV/PORT GROUP [ owner NAME ] [ state STATE ] [ qkey QKEY ] [ bound ]\n"
+		"       mcctl join DEV/PORT GROUP [ owner NAME ] [ state STATE ] [ qkey QKEY ]\n"
+		"                  [ linger TIME ] [ bound ]\n"
 		"       mcctl leave DEV/PORT GROUP [ owner NAME ] [ state STATE ]\n"
+		"       mcctl leave owner NAME all [ DEV[/PORT] ]\n"
 		"       mcctl list [ DEV[/PORT] ]\n"
 		"       mcctl show DEV/PORT GROUP\n"
 		"       mcctl stats [ DEV[/PORT] ]\n"
@@ -42,45 +42,30 @@ static void usage(FILE *fp)
 		"where  OPTIONS := { -j[son] | -p[retty] | -V[ersion] | -h[elp] }\n"
 		"       GROUP := { IPv4 group | IPv6 group | MGID }\n"
 		"       STATE := { full | nonmember | sendonly | sendonly-full }\n"
-		"       NAME := owner, 1..64 printable characters, no spaces (default: default)\n");
+		"       NAME := owner, 1..64 printable characters, no spaces (default: default)\n"
+		"       TIME := milliseconds, or with unit ms, s or m (500ms, 30s, 2m); at most 1 day\n");
 }
 
-static int usage_err(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-static int usage_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_USAGE;
-}
-
-/* iproute2's matches(): arg is a non-empty prefix of word. */
-static bool matches(const char *arg, const char *word)
-{
-	size_t len = strlen(arg);
-
-	return len && !strncmp(arg, word, len);
-}
-
-static int kernel_err(int err, const char *enoent_hint)
+/* The kernel's message, else a hint for hint_err, else strerror(). */
+static int kernel_err_hint(int err, int hint_err, const char *hint)
 {
 	const char *msg = ibmcg_errmsg(h);
 
 	if (msg)
 		fprintf(stderr, "mcctl: %s\n", msg);
-	else if (err == -ENOENT && enoent_hint)
-		fprintf(stderr, "mcctl: %s\n", enoent_hint);
+	else if (err == hint_err && hint)
+		fprintf(stderr, "mcctl: %s\n", hint);
 	else if (err == -EPERM)
 		fprintf(stderr, "mcctl: %s (CAP_NET_ADMIN required)\n",
 			strerror(EPERM));
 	else
 		fprintf(stderr, "mcctl: %s\n", strerror(-err));
 	return EXIT_FAILURE;
+}
+
+static int kernel_err(int err, const char *enoent_hint)
+{
+	return kernel_err_hint(err, -ENOENT, enoent_hint);
 }
 
 static int finish_output(void)
@@ -108,100 +93,6 @@ static int open_handle(void)
 	return err ? kernel_err(err, NULL) : 0;
 }
 
-static int parse_devport(const char *s, char *dev, uint32_t *port,
-			 bool port_optional)
-{
-	const char *why;
-
-	if (ibmcg_devport_parse(s, dev, port, port_optional, &why))
-		return usage_err("mcctl: invalid %s '%s': %s",
-				 port_optional ? "DEV[/PORT]" : "DEV/PORT",
-				 s, why);
-	return 0;
-}
-
-/* DEV/PORT GROUP, consumed from the front of the argument list. */
-static int parse_target(int *argc, char ***argv, char *dev, uint32_t *port,
-			uint8_t *mgid)
-{
-	const char *why;
-	int err;
-
-	if (*argc < 2)
-		return usage_err("mcctl: expected DEV/PORT GROUP");
-	err = parse_devport((*argv)[0], dev, port, false);
-	if (err)
-		return err;
-	if (ibmcg_mgid_parse((*argv)[1], mgid, &why))
-		return usage_err("mcctl: invalid group '%s': %s", (*argv)[1],
-				 why);
-	*argc -= 2;
-	*argv += 2;
-	return 0;
-}
-
-/* Decimal, or hexadecimal with 0x; nothing else (no octal, no sign). */
-static int parse_u32(const char *s, uint32_t *v)
-{
-	unsigned long long x;
-	int base = 10;
-	char *end;
-
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-	}
-	if (!isxdigit((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
-	x = strtoull(s, &end, base);
-	if (errno || *end || x > UINT32_MAX)
-		return -EINVAL;
-	*v = x;
-	return 0;
-}
-
-/* Step to the value of keyword (*argv)[0]; a usage error if none. */
-static int next_arg(int *argc, char ***argv)
-{
-	const char *key = **argv;
-
-	if (*argc < 2)
-		return usage_err("mcctl: missing value for '%s'", key);
-	(*argc)--;
-	(*argv)++;
-	return 0;
-}
-
-/* owner NAME and state STATE, shared by join and leave. */
-static int parse_holder_arg(int *argcp, char ***argvp, const char **owner,
-			    uint8_t *js, bool *used)
-{
-	const char *why;
-	int err;
-
-	*used = true;
-	if (matches(**argvp, "owner")) {
-		err = next_arg(argcp, argvp);
-		if (err)
-			return err;
-		if (ibmcg_owner_check(**argvp, &why))
-			return usage_err("mcctl: invalid owner '%s': %s",
-					 **argvp, why);
-		*owner = **argvp;
-	} else if (matches(**argvp, "state")) {
-		err = next_arg(argcp, argvp);
-		if (err)
-			return err;
-		if (ibmcg_join_state_parse(**argvp, js, &why))
-			return usage_err("mcctl: invalid state '%s': %s",
-					 **argvp, why);
-	} else {
-		*used = false;
-	}
-	return 0;
-}
-
 static int print_one_group(const struct ibmcg_group *g)
 {
 	print_group_detail(g);
@@ -210,39 +101,14 @@ static int print_one_group(const struct ibmcg_group *g)
 
 static int cmd_join(int argc, char **argv)
 {
-	struct ibmcg_join_args args = { .owner = "default" };
-	char dev[IBMCG_DEV_NAME_MAX];
 	struct ibmcg_group g;
-	uint8_t mgid[IBMCG_GID_LEN];
-	uint32_t port;
+	struct join_cmd c;
 	sigset_t sigs;
-	bool used;
 	int err, sig;
 
-	err = parse_target(&argc, &argv, dev, &port, mgid);
+	err = parse_join(argc, argv, &c);
 	if (err)
 		return err;
-	for (; argc > 0; argc--, argv++) {
-		err = parse_holder_arg(&argc, &argv, &args.owner,
-				       &args.join_state, &used);
-		if (err)
-			return err;
-		if (used)
-			continue;
-		if (matches(*argv, "qkey")) {
-			err = next_arg(&argc, &argv);
-			if (err)
-				return err;
-			if (parse_u32(*argv, &args.qkey))
-				return usage_err("mcctl: invalid qkey '%s'",
-						 *argv);
-			args.set_qkey = true;
-		} else if (matches(*argv, "bound")) {
-			args.flags |= IB_MCG_F_BOUND;
-		} else {
-			return usage_err("Unknown parameter '%s'.", *argv);
-		}
-	}
 
 	/*
 	 * A bound hold lives as long as our socket. Block the signals that
@@ -252,18 +118,19 @@ static int cmd_join(int argc, char **argv)
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
 	sigaddset(&sigs, SIGHUP);
-	if (args.flags & IB_MCG_F_BOUND)
+	if (c.args.flags & IB_MCG_F_BOUND)
 		sigprocmask(SIG_BLOCK, &sigs, NULL);
 
 	err = open_handle();
 	if (err)
 		return err;
-	err = ibmcg_join(h, dev, port, mgid, &args, &g);
+	err = ibmcg_join(h, c.dev, c.port, c.mgid, &c.args, &g);
 	if (err)
-		return kernel_err(err, NULL);
+		return kernel_err_hint(err, -ENOSPC,
+				       "the port holds its budget of groups or the owner its most holds");
 	err = print_one_group(&g);
 	ibmcg_group_free(&g);
-	if (err || !(args.flags & IB_MCG_F_BOUND))
+	if (err || !(c.args.flags & IB_MCG_F_BOUND))
 		return err;
 
 	/* The kernel drops the hold when we exit and the socket closes. */
@@ -272,32 +139,46 @@ static int cmd_join(int argc, char **argv)
 	return 0;
 }
 
-static int cmd_leave(int argc, char **argv)
+/* leave owner NAME all [DEV[/PORT]]: one OWNER_RELEASE request. */
+static int leave_owner_all(const struct leave_cmd *c)
 {
-	char dev[IBMCG_DEV_NAME_MAX];
-	const char *owner = "default";
-	struct ibmcg_group g;
-	uint8_t mgid[IBMCG_GID_LEN];
-	uint8_t js = 0;
-	uint32_t port;
-	bool used;
+	struct ibmcg_released *rel;
+	uint32_t holds;
+	size_t n;
 	int err;
-
-	err = parse_target(&argc, &argv, dev, &port, mgid);
-	if (err)
-		return err;
-	for (; argc > 0; argc--, argv++) {
-		err = parse_holder_arg(&argc, &argv, &owner, &js, &used);
-		if (err)
-			return err;
-		if (!used)
-			return usage_err("Unknown parameter '%s'.", *argv);
-	}
 
 	err = open_handle();
 	if (err)
 		return err;
-	err = ibmcg_leave(h, dev, port, mgid, owner, js, &g);
+	err = ibmcg_owner_release(h, c->owner, c->dev[0] ? c->dev : NULL,
+				  c->port, &rel, &n, &holds);
+	if (err == -EOPNOTSUPP)
+		return kernel_err_hint(err, -EOPNOTSUPP,
+				       "the ib_mcgroups module is too old to release by owner");
+	if (err)
+		return kernel_err(err, "no such device or port");
+	print_owner_release(c->owner, holds, rel, n);
+	ibmcg_released_free(rel);
+	return finish_output();
+}
+
+static int cmd_leave(int argc, char **argv)
+{
+	struct ibmcg_group g;
+	struct leave_cmd c;
+	int err;
+
+	err = parse_leave(argc, argv, &c);
+	if (err)
+		return err;
+	if (c.all)
+		return leave_owner_all(&c);
+
+	err = open_handle();
+	if (err)
+		return err;
+	err = ibmcg_leave(h, c.dev, c.port, c.mgid, c.owner, c.join_state,
+			  &g);
 	if (err)
 		return kernel_err(err, "owner holds nothing matching on that group");
 	err = print_one_group(&g);
@@ -328,16 +209,6 @@ static int cmd_show(int argc, char **argv)
 	err = print_one_group(&g);
 	ibmcg_group_free(&g);
 	return err;
-}
-
-/* [DEV[/PORT]] of list and stats; dev is "" when not given. */
-static int parse_filter(int argc, char **argv, char *dev, uint32_t *port)
-{
-	dev[0] = '\0';
-	*port = 0;
-	if (argc > 1)
-		return usage_err("Unknown parameter '%s'.", argv[1]);
-	return argc ? parse_devport(argv[0], dev, port, true) : 0;
 }
 
 static int cmd_list(int argc, char **argv)

@@ -16,5 +16,8 @@ void print_group_line(const struct ibmcg_group *g);	/* list */
 void print_group_detail(const struct ibmcg_group *g);	/* show, join, leave */
 void print_port(const struct ibmcg_port *p);		/* stats */
 void print_event(const struct ibmcg_event *ev);		/* monitor */
+/* leave owner NAME all: one line per group, then the count. */
+void print_owner_release(const char *owner, uint32_t holds_dropped,
+			 const struct ibmcg_released *rel, size_t n);
 
 #endif /* MCCTL_H */

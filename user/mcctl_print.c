@@ -27,12 +27,34 @@ static void print_dev_port(const char *dev, uint32_t dev_index,
 	print_uint(PRINT_ANY, "port", "/%u", port);
 }
 
-static void print_mgid(const struct ibmcg_group *g)
+static void print_group_addr(const uint8_t mgid[IBMCG_GID_LEN])
 {
 	char buf[IBMCG_MGID_STRLEN];
 
 	print_string(PRINT_ANY, "group", " group %s",
-		     ibmcg_mgid_format(g->mgid, buf, sizeof(buf)));
+		     ibmcg_mgid_format(mgid, buf, sizeof(buf)));
+}
+
+static void print_mgid(const struct ibmcg_group *g)
+{
+	print_group_addr(g->mgid);
+}
+
+#define HAS(g, a)	IBMCG_HAS(g, IB_MCG_A_##a)
+
+/* Time left of a lingering group: "12.3s", "4m05s", "2h03m04s". */
+static void print_linger_left(uint32_t ms)
+{
+	unsigned int s = ms / 1000;
+
+	print_uint(PRINT_JSON, "linger_left_ms", NULL, ms);
+	if (s < 60)
+		print_fp(" linger_left %u.%us", s, ms % 1000 / 100);
+	else if (s < 3600)
+		print_fp(" linger_left %um%02us", s / 60, s % 60);
+	else
+		print_fp(" linger_left %uh%02um%02us", s / 3600, s / 60 % 60,
+			 s % 60);
 }
 
 static void print_state(const struct ibmcg_group *g, bool reason)
@@ -49,6 +71,26 @@ static void print_state(const struct ibmcg_group *g, bool reason)
 		print_uint(PRINT_JSON, "error", NULL, g->error);
 		print_fp(" error \"%s\"", strerror(g->error));
 	}
+	if (HAS(g, LINGER_LEFT_MS))
+		print_linger_left(g->linger_left_ms);
+}
+
+/* The group's linger time, as join takes it: "2m", "30s", "1500ms". */
+static void print_linger(const struct ibmcg_group *g)
+{
+	uint32_t ms = g->linger_ms;
+
+	if (!HAS(g, LINGER_MS))
+		return;
+	print_uint(PRINT_JSON, "linger_ms", NULL, ms);
+	if (!ms)
+		return;
+	if (ms % 60000 == 0)
+		print_fp(" linger %um", ms / 60000);
+	else if (ms % 1000 == 0)
+		print_fp(" linger %us", ms / 1000);
+	else
+		print_fp(" linger %ums", ms);
 }
 
 static void print_join_state(const char *key, const char *fmt, uint8_t js)
@@ -77,6 +119,7 @@ void print_group_line(const struct ibmcg_group *g)
 	print_dev_port(g->dev_name, g->dev_index, g->present, g->port);
 	print_mgid(g);
 	print_state(g, false);
+	print_linger(g);
 	print_join_state("join_state", " join_state %s", g->join_state);
 	print_uint(PRINT_ANY, "holder_count", " holders %u",
 		   (unsigned int)g->nholders);
@@ -124,8 +167,6 @@ static void print_holder_detail(const struct ibmcg_holder *ho)
 	print_age(ho->age_ms);
 	close_json_object();
 }
-
-#define HAS(g, a)	IBMCG_HAS(g, IB_MCG_A_##a)
 
 static void print_record(const struct ibmcg_group *g)
 {
@@ -175,6 +216,7 @@ void print_group_detail(const struct ibmcg_group *g)
 	print_dev_port(g->dev_name, g->dev_index, g->present, g->port);
 	print_mgid(g);
 	print_state(g, true);
+	print_linger(g);
 	print_join_state("join_state", " join_state %s", g->join_state);
 	print_string(PRINT_ANY, "backend", " backend %s",
 		     name_or_num(ibmcg_backend_name(g->backend), g->backend,
@@ -212,6 +254,16 @@ static void print_mcast_table(uint32_t used, uint32_t max)
 	close_json_object();
 }
 
+/* A module limit: a number, or "none" (JSON: 0) when there is none. */
+static void print_limit(const char *key, const char *fmt, uint32_t v)
+{
+	print_uint(PRINT_JSON, key, NULL, v);
+	if (v)
+		print_fp(fmt, v);
+	else
+		print_fp(" %s none", key);
+}
+
 void print_port(const struct ibmcg_port *p)
 {
 	char name[NAME_BUF];
@@ -244,6 +296,20 @@ void print_port(const struct ibmcg_port *p)
 	print_uint(PRINT_JSON, "max_total_mcast_qp_attach", NULL,
 		   p->max_total_mcast_qp_attach);
 	print_mcast_table(p->groups, p->max_mcast_grp);
+	if (HAS(p, LINGER_HITS) || HAS(p, LINGER_EXPIRED) ||
+	    HAS(p, MAX_GROUPS) || HAS(p, MAX_OWNER_HOLDS))
+		print_fp("\n   ");
+	if (HAS(p, LINGER_HITS))
+		print_u64(PRINT_ANY, "linger_hits", " linger_hits %" PRIu64,
+			  p->linger_hits);
+	if (HAS(p, LINGER_EXPIRED))
+		print_u64(PRINT_ANY, "linger_expired",
+			  " linger_expired %" PRIu64, p->linger_expired);
+	if (HAS(p, MAX_GROUPS))
+		print_limit("max_groups", " max_groups %u", p->max_groups);
+	if (HAS(p, MAX_OWNER_HOLDS))
+		print_limit("max_owner_holds", " max_owner_holds %u",
+			    p->max_owner_holds);
 	close_json_object();
 	print_nl();
 }
@@ -273,4 +339,37 @@ void print_event(const struct ibmcg_event *ev)
 	}
 	close_json_object();
 	print_nl();
+}
+
+void print_owner_release(const char *owner, uint32_t holds_dropped,
+			 const struct ibmcg_released *rel, size_t n)
+{
+	char name[NAME_BUF];
+	size_t i;
+
+	open_json_object(NULL);
+	print_string(PRINT_JSON, "owner", NULL, owner);
+	print_uint(PRINT_JSON, "holds_dropped", NULL, holds_dropped);
+	open_json_array("groups");
+	for (i = 0; i < n; i++) {
+		const struct ibmcg_released *r = &rel[i];
+
+		open_json_object(NULL);
+		print_dev_port(r->dev_name, r->dev_index,
+			       1ULL << IB_MCG_A_DEV_INDEX, r->port);
+		print_group_addr(r->mgid);
+		print_join_state("dropped", " dropped %s", r->join_state);
+		print_string(PRINT_ANY, "state", " state %s",
+			     name_or_num(ibmcg_state_name(r->state), r->state,
+					 name));
+		close_json_object();
+		print_nl();
+	}
+	close_json_array();
+	if (holds_dropped)
+		print_fp("released %u hold(s) of owner %s\n", holds_dropped,
+			 owner);
+	else
+		print_fp("owner %s holds nothing\n", owner);
+	close_json_object();
 }

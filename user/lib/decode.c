@@ -16,6 +16,8 @@
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
+_Static_assert(IB_MCG_A_MAX < 64, "the present masks hold 64 attributes");
+
 static const struct nla_policy group_policy[IB_MCG_A_MAX + 1] = {
 	[IB_MCG_A_DEV_NAME]	= { .type = NLA_STRING,
 				    .maxlen = IBMCG_DEV_NAME_MAX },
@@ -54,6 +56,16 @@ static const struct nla_policy group_policy[IB_MCG_A_MAX + 1] = {
 	[IB_MCG_A_JOINS]	= { .type = NLA_U64 },
 	[IB_MCG_A_LEAVES]	= { .type = NLA_U64 },
 	[IB_MCG_A_JOIN_ERRORS]	= { .type = NLA_U64 },
+	[IB_MCG_A_LINGER_MS]	= { .type = NLA_U32 },
+	[IB_MCG_A_LINGER_LEFT_MS] = { .type = NLA_U32 },
+	[IB_MCG_A_LINGER_HITS]	= { .type = NLA_U64 },
+	[IB_MCG_A_LINGER_EXPIRED] = { .type = NLA_U64 },
+	[IB_MCG_A_MAX_GROUPS]	= { .type = NLA_U32 },
+	[IB_MCG_A_MAX_OWNER_HOLDS] = { .type = NLA_U32 },
+	/* OWNER_RELEASE replies */
+	[IB_MCG_A_OWNER]	= { .type = NLA_STRING,
+				    .maxlen = IB_MCG_OWNER_MAX + 1 },
+	[IB_MCG_A_RELEASED]	= { .type = NLA_NESTED },
 };
 
 static const struct nla_policy holder_policy[IB_MCG_HOLDER_A_MAX + 1] = {
@@ -195,6 +207,8 @@ int ibmcg_parse_group(const struct nlmsghdr *nlh, struct ibmcg_group *g)
 	get_u8(tb, IB_MCG_A_HOP_LIMIT, &g->hop_limit);
 	get_gid(tb, IB_MCG_A_PORT_GID, g->port_gid);
 	get_u32(tb, IB_MCG_A_SGID_INDEX, &g->sgid_index);
+	get_u32(tb, IB_MCG_A_LINGER_MS, &g->linger_ms);
+	get_u32(tb, IB_MCG_A_LINGER_LEFT_MS, &g->linger_left_ms);
 
 	if (tb[IB_MCG_A_HOLDERS]) {
 		err = parse_holders(tb[IB_MCG_A_HOLDERS], g);
@@ -233,6 +247,72 @@ int ibmcg_parse_port(const struct nlmsghdr *nlh, struct ibmcg_port *p)
 	get_u64(tb, IB_MCG_A_JOINS, &p->joins);
 	get_u64(tb, IB_MCG_A_LEAVES, &p->leaves);
 	get_u64(tb, IB_MCG_A_JOIN_ERRORS, &p->join_errors);
+	get_u64(tb, IB_MCG_A_LINGER_HITS, &p->linger_hits);
+	get_u64(tb, IB_MCG_A_LINGER_EXPIRED, &p->linger_expired);
+	get_u32(tb, IB_MCG_A_MAX_GROUPS, &p->max_groups);
+	get_u32(tb, IB_MCG_A_MAX_OWNER_HOLDS, &p->max_owner_holds);
+	return 0;
+}
+
+/* IB_MCG_A_RELEASED: a list of IB_MCG_A_GROUP nests, in the top level's
+ * attribute space.
+ */
+static int parse_released(struct nlattr *nest, struct ibmcg_release_reply *r)
+{
+	struct nlattr *tb[IB_MCG_A_MAX + 1];
+	struct ibmcg_released *e;
+	struct nlattr *pos;
+	size_t n = 0;
+	int rem;
+
+	nla_for_each_nested(pos, nest, rem)
+		if (nla_type(pos) == IB_MCG_A_GROUP)
+			n++;
+	if (!n)
+		return 0;
+	r->released = calloc(n, sizeof(*r->released));
+	if (!r->released)
+		return -ENOMEM;
+
+	nla_for_each_nested(pos, nest, rem) {
+		if (nla_type(pos) != IB_MCG_A_GROUP)
+			continue;
+		if (nla_parse_nested(tb, IB_MCG_A_MAX, pos, group_policy))
+			return -EPROTO;
+		e = &r->released[r->n++];
+		get_str(tb, IB_MCG_A_DEV_NAME, e->dev_name,
+			sizeof(e->dev_name));
+		get_u32(tb, IB_MCG_A_DEV_INDEX, &e->dev_index);
+		get_u32(tb, IB_MCG_A_PORT, &e->port);
+		get_gid(tb, IB_MCG_A_MGID, e->mgid);
+		get_u8(tb, IB_MCG_A_JOIN_STATE, &e->join_state);
+		get_u8(tb, IB_MCG_A_STATE, &e->state);
+	}
+	return 0;
+}
+
+int ibmcg_parse_owner_release(const struct nlmsghdr *nlh,
+			      struct ibmcg_release_reply *r)
+{
+	struct nlattr *tb[IB_MCG_A_MAX + 1];
+	uint64_t present;
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	err = parse_attrs(nlh, tb, &present);
+	if (err)
+		return err;
+
+	get_str(tb, IB_MCG_A_OWNER, r->owner, sizeof(r->owner));
+	get_u32(tb, IB_MCG_A_HOLDER_COUNT, &r->holds_dropped);
+	if (tb[IB_MCG_A_RELEASED]) {
+		err = parse_released(tb[IB_MCG_A_RELEASED], r);
+		if (err) {
+			ibmcg_released_free(r->released);
+			memset(r, 0, sizeof(*r));
+			return err;
+		}
+	}
 	return 0;
 }
 
@@ -318,4 +398,9 @@ void ibmcg_groups_free(struct ibmcg_group *groups, size_t n)
 void ibmcg_ports_free(struct ibmcg_port *ports)
 {
 	free(ports);
+}
+
+void ibmcg_released_free(struct ibmcg_released *released)
+{
+	free(released);
 }

@@ -69,6 +69,12 @@ struct ibmcg_group {
 	uint32_t sgid_index;
 	size_t nholders;
 	struct ibmcg_holder *holders;	/* malloc'ed; ibmcg_group_free() */
+	uint32_t linger_ms;		/* kept this long after the last
+					 * holder leaves; 0: released at once
+					 */
+	uint32_t linger_left_ms;	/* IB_MCG_STATE_LINGERING only:
+					 * IBMCG_HAS(g, IB_MCG_A_LINGER_LEFT_MS)
+					 */
 };
 
 struct ibmcg_port {
@@ -89,6 +95,12 @@ struct ibmcg_port {
 	uint64_t joins;
 	uint64_t leaves;
 	uint64_t join_errors;
+	uint64_t linger_hits;		/* joins that took back a lingering
+					 * group
+					 */
+	uint64_t linger_expired;	/* lingering groups released */
+	uint32_t max_groups;		/* group budget of the port, 0: none */
+	uint32_t max_owner_holds;	/* holds one owner may have, 0: none */
 };
 
 struct ibmcg_join_args {
@@ -97,6 +109,23 @@ struct ibmcg_join_args {
 	uint32_t flags;			/* IB_MCG_F_* */
 	bool set_qkey;			/* false: kernel default Q_Key */
 	uint32_t qkey;
+	bool set_linger;		/* false: the group keeps its linger
+					 * time (a new group: the module's
+					 * default, parameter linger_ms)
+					 */
+	uint32_t linger_ms;		/* 0..IB_MCG_LINGER_MAX_MS */
+};
+
+/* One group an ibmcg_owner_release() dropped holds on. */
+struct ibmcg_released {
+	char dev_name[IBMCG_DEV_NAME_MAX];
+	uint32_t dev_index;
+	uint32_t port;
+	uint8_t mgid[IBMCG_GID_LEN];	/* network byte order */
+	uint8_t join_state;		/* the owner's dropped join states */
+	uint8_t state;			/* the group's state afterwards:
+					 * released, lingering or joined
+					 */
 };
 
 struct ibmcg_event {
@@ -119,7 +148,9 @@ const char *ibmcg_errmsg(const struct ibmcg *h);	/* NULL if none */
 /* Requests. "dev" is an rdma device name; "out" may be NULL for join and
  * leave, and is left empty on failure. A join_state of 0 in ibmcg_leave()
  * drops every hold of the owner. Results are freed with ibmcg_group_free(),
- * ibmcg_groups_free() and ibmcg_ports_free().
+ * ibmcg_groups_free() and ibmcg_ports_free(). A join fails with -ENOSPC
+ * when the port holds its budget of groups or the owner its most holds
+ * (see struct ibmcg_port); ibmcg_strerror() says which.
  */
 int ibmcg_join(struct ibmcg *h, const char *dev, uint32_t port,
 	       const uint8_t mgid[IBMCG_GID_LEN],
@@ -127,6 +158,16 @@ int ibmcg_join(struct ibmcg *h, const char *dev, uint32_t port,
 int ibmcg_leave(struct ibmcg *h, const char *dev, uint32_t port,
 		const uint8_t mgid[IBMCG_GID_LEN], const char *owner,
 		uint8_t join_state, struct ibmcg_group *out);
+/*
+ * Drop every hold of owner (a job's epilog), on all devices, on dev (port
+ * 0) or on one port of dev. An owner holding nothing is not an error.
+ * *out gets one entry per group, in the kernel's order, freed with
+ * ibmcg_released_free(); out (then n is ignored) and holds_dropped may be
+ * NULL.
+ */
+int ibmcg_owner_release(struct ibmcg *h, const char *owner, const char *dev,
+			uint32_t port, struct ibmcg_released **out, size_t *n,
+			uint32_t *holds_dropped);
 int ibmcg_group_get(struct ibmcg *h, const char *dev, uint32_t port,
 		    const uint8_t mgid[IBMCG_GID_LEN], struct ibmcg_group *out);
 /* dev NULL: all devices; port 0: all ports (port needs dev). */
@@ -139,6 +180,7 @@ int ibmcg_port_dump(struct ibmcg *h, const char *dev,
 void ibmcg_group_free(struct ibmcg_group *g);
 void ibmcg_groups_free(struct ibmcg_group *groups, size_t n);
 void ibmcg_ports_free(struct ibmcg_port *ports);
+void ibmcg_released_free(struct ibmcg_released *released);
 
 /* Notifications: subscribe once, then poll ibmcg_event_fd() and call
  * ibmcg_event_recv(), which reads one datagram (blocking unless the fd was

@@ -25,11 +25,21 @@ struct ibmcg {
 	char errmsg[IBMCG_ERRMSG_MAX];
 };
 
+/* The reply to IB_MCG_CMD_OWNER_RELEASE. */
+struct ibmcg_release_reply {
+	char owner[IB_MCG_OWNER_MAX + 1];
+	uint32_t holds_dropped;
+	size_t n;
+	struct ibmcg_released *released;	/* ibmcg_released_free() */
+};
+
 typedef int (*ibmcg_msg_cb)(const struct nlmsghdr *nlh, void *arg);
 
 /* decode.c */
 int ibmcg_parse_group(const struct nlmsghdr *nlh, struct ibmcg_group *g);
 int ibmcg_parse_port(const struct nlmsghdr *nlh, struct ibmcg_port *p);
+int ibmcg_parse_owner_release(const struct nlmsghdr *nlh,
+			      struct ibmcg_release_reply *r);
 int ibmcg_parse_ack(struct ibmcg *h, const struct nlmsghdr *nlh);
 const char *ibmcg_attr_name(unsigned int attr);
 

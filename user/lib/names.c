@@ -202,6 +202,7 @@ const char *ibmcg_state_name(uint8_t state)
 		[IB_MCG_STATE_DETACHED]		= "detached",
 		[IB_MCG_STATE_RETRY_WAIT]	= "retry-wait",
 		[IB_MCG_STATE_RELEASED]		= "released",
+		[IB_MCG_STATE_LINGERING]	= "lingering",
 	};
 
 	return lookup(names, ARRAY_SIZE(names), state);
@@ -224,6 +225,8 @@ const char *ibmcg_reason_name(uint8_t reason)
 		[IB_MCG_REASON_PKEY_MISSING]	= "pkey-missing",
 		[IB_MCG_REASON_NET_RESET]	= "net-reset",
 		[IB_MCG_REASON_ERROR]		= "error",
+		[IB_MCG_REASON_LINGER_EXPIRED]	= "linger-expired",
+		[IB_MCG_REASON_OWNER_RELEASE]	= "owner-release",
 	};
 
 	return lookup(names, ARRAY_SIZE(names), reason);

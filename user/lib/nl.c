@@ -424,11 +424,17 @@ int ibmcg_join(struct ibmcg *h, const char *dev, uint32_t port,
 		why = "join state must be exactly one IB_MCG_JOIN_* bit";
 		goto invalid;
 	}
+	if (args->set_linger && args->linger_ms > IB_MCG_LINGER_MAX_MS) {
+		why = "linger time is longer than one day";
+		goto invalid;
+	}
 	if (nla_put_string(msg, IB_MCG_A_OWNER, args->owner) ||
 	    (args->join_state &&
 	     nla_put_u8(msg, IB_MCG_A_JOIN_STATE, args->join_state)) ||
 	    (args->flags && nla_put_u32(msg, IB_MCG_A_FLAGS, args->flags)) ||
-	    (args->set_qkey && nla_put_u32(msg, IB_MCG_A_QKEY, args->qkey))) {
+	    (args->set_qkey && nla_put_u32(msg, IB_MCG_A_QKEY, args->qkey)) ||
+	    (args->set_linger &&
+	     nla_put_u32(msg, IB_MCG_A_LINGER_MS, args->linger_ms))) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
@@ -468,6 +474,73 @@ int ibmcg_leave(struct ibmcg *h, const char *dev, uint32_t port,
 invalid:
 	nlmsg_free(msg);
 	return ibmcg_set_errmsg(h, -EINVAL, "%s", why);
+}
+
+static int parse_release_cb(const struct nlmsghdr *nlh, void *obj)
+{
+	return ibmcg_parse_owner_release(nlh, obj);
+}
+
+static void release_release(void *obj)
+{
+	struct ibmcg_release_reply *r = obj;
+
+	ibmcg_released_free(r->released);
+	r->released = NULL;
+	r->n = 0;
+}
+
+int ibmcg_owner_release(struct ibmcg *h, const char *owner, const char *dev,
+			uint32_t port, struct ibmcg_released **out, size_t *n,
+			uint32_t *holds_dropped)
+{
+	struct ibmcg_release_reply r = { .n = 0 };
+	struct nl_msg *msg;
+	const char *why;
+	int err;
+
+	clear_errmsg(h);
+	if (out)
+		*out = NULL;
+	if (n)
+		*n = 0;
+	if (holds_dropped)
+		*holds_dropped = 0;
+	if (h->family < 0)
+		return ibmcg_set_errmsg(h, -ENOTCONN, "not connected");
+	if (out && !n)
+		return ibmcg_set_errmsg(h, -EINVAL, "no result count");
+	if (ibmcg_owner_check(owner, &why))
+		return ibmcg_set_errmsg(h, -EINVAL, "%s", why);
+	err = dev ? check_dev(h, dev) : 0;
+	if (err)
+		return err;
+	if (port && !dev)
+		return ibmcg_set_errmsg(h, -EINVAL,
+					"a port filter needs a device");
+
+	msg = new_req(h, IB_MCG_CMD_OWNER_RELEASE, NLM_F_ACK);
+	if (!msg)
+		return -ENOMEM;
+	if (nla_put_string(msg, IB_MCG_A_OWNER, owner) ||
+	    (dev && nla_put_string(msg, IB_MCG_A_DEV_NAME, dev)) ||
+	    (port && nla_put_u32(msg, IB_MCG_A_PORT, port))) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	err = do_one(h, msg, parse_release_cb, &r, release_release);
+	if (err)
+		return err;
+	if (holds_dropped)
+		*holds_dropped = r.holds_dropped;
+	if (out) {
+		*out = r.released;
+		if (n)
+			*n = r.n;
+	} else {
+		ibmcg_released_free(r.released);
+	}
+	return 0;
 }
 
 int ibmcg_group_get(struct ibmcg *h, const char *dev, uint32_t port,

@@ -21,6 +21,7 @@
 
 #define FAMILY		0x1d
 #define AGE_BIG		(1ULL << 40)
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static void put_holder(struct nl_msg *msg, const char *owner, uint8_t js,
 		       uint32_t flags, uint32_t portid, uint64_t age)
@@ -167,6 +168,50 @@ static void parse_group_ignores_unknown(void)
 	nlmsg_free(msg);
 }
 
+static void parse_group_lingering(void)
+{
+	struct nl_msg *msg = group_msg(IB_MCG_CMD_GROUP_GET, 1, true, -1);
+	struct nlattr *a;
+	struct ibmcg_group g;
+
+	/* as the kernel sends a group that lost its last holder */
+	a = nlmsg_find_attr(nlmsg_hdr(msg), GENL_HDRLEN, IB_MCG_A_STATE);
+	*(uint8_t *)nla_data(a) = IB_MCG_STATE_LINGERING;
+	a = nlmsg_find_attr(nlmsg_hdr(msg), GENL_HDRLEN, IB_MCG_A_REASON);
+	*(uint8_t *)nla_data(a) = IB_MCG_REASON_LEAVE;
+	nla_put_u32(msg, IB_MCG_A_LINGER_MS, 30000);
+	nla_put_u32(msg, IB_MCG_A_LINGER_LEFT_MS, 12345);
+	nla_put(msg, IB_MCG_A_HOLDERS | NLA_F_NESTED, 0, NULL);
+
+	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == 0);
+	EXPECT(g.state == IB_MCG_STATE_LINGERING);
+	EXPECT_STR(ibmcg_state_name(g.state), "lingering");
+	EXPECT(g.reason == IB_MCG_REASON_LEAVE);
+	EXPECT(IBMCG_HAS(&g, IB_MCG_A_LINGER_MS) && g.linger_ms == 30000);
+	EXPECT(IBMCG_HAS(&g, IB_MCG_A_LINGER_LEFT_MS) &&
+	       g.linger_left_ms == 12345);
+	EXPECT(g.nholders == 0);
+	/* the membership is kept: the record is still there */
+	EXPECT(IBMCG_HAS(&g, IB_MCG_A_QKEY) && g.mlid == 0xc001);
+	ibmcg_group_free(&g);
+	nlmsg_free(msg);
+
+	/* a joined group: its linger time, no time left */
+	msg = group_msg(IB_MCG_CMD_GROUP_GET, 1, false, 1);
+	nla_put_u32(msg, IB_MCG_A_LINGER_MS, 0);
+	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == 0);
+	EXPECT(IBMCG_HAS(&g, IB_MCG_A_LINGER_MS) && g.linger_ms == 0);
+	EXPECT(!IBMCG_HAS(&g, IB_MCG_A_LINGER_LEFT_MS));
+	ibmcg_group_free(&g);
+	nlmsg_free(msg);
+
+	/* a linger time shorter than a u32 */
+	msg = group_msg(IB_MCG_CMD_GROUP_GET, 1, false, -1);
+	nla_put_u16(msg, IB_MCG_A_LINGER_LEFT_MS, 1);
+	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
+	nlmsg_free(msg);
+}
+
 static void parse_group_rejects(void)
 {
 	char owner[IB_MCG_OWNER_MAX + 2];
@@ -233,6 +278,10 @@ static void parse_port_full(void)
 	nla_put_u64(msg, IB_MCG_A_JOINS, 45);
 	nla_put_u64(msg, IB_MCG_A_LEAVES, 33);
 	nla_put_u64(msg, IB_MCG_A_JOIN_ERRORS, 1ULL << 33);
+	nla_put_u64(msg, IB_MCG_A_LINGER_HITS, 5);
+	nla_put_u64(msg, IB_MCG_A_LINGER_EXPIRED, 1ULL << 35);
+	nla_put_u32(msg, IB_MCG_A_MAX_GROUPS, 1000);
+	nla_put_u32(msg, IB_MCG_A_MAX_OWNER_HOLDS, 0);
 
 	EXPECT(ibmcg_parse_port(nlmsg_hdr(msg), &p) == 0);
 	EXPECT_STR(p.dev_name, "rxe0");
@@ -246,6 +295,178 @@ static void parse_port_full(void)
 	EXPECT(p.groups == 12 && p.holder_count == 30);
 	EXPECT(p.joins == 45 && p.leaves == 33);
 	EXPECT(p.join_errors == 1ULL << 33);
+	EXPECT(p.linger_hits == 5 && p.linger_expired == 1ULL << 35);
+	EXPECT(IBMCG_HAS(&p, IB_MCG_A_MAX_GROUPS) && p.max_groups == 1000);
+	EXPECT(IBMCG_HAS(&p, IB_MCG_A_MAX_OWNER_HOLDS) &&
+	       p.max_owner_holds == 0);
+	nlmsg_free(msg);
+}
+
+static void parse_port_old_kernel(void)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+	struct ibmcg_port p;
+
+	/* without the linger counters and limits: absent, not "no limit" */
+	genlmsg_put(msg, 0, 1, FAMILY, 0, 0, IB_MCG_CMD_PORT_GET, 1);
+	nla_put_string(msg, IB_MCG_A_DEV_NAME, "rxe0");
+	nla_put_u32(msg, IB_MCG_A_PORT, 1);
+	EXPECT(ibmcg_parse_port(nlmsg_hdr(msg), &p) == 0);
+	EXPECT(!IBMCG_HAS(&p, IB_MCG_A_LINGER_HITS));
+	EXPECT(!IBMCG_HAS(&p, IB_MCG_A_MAX_GROUPS));
+	EXPECT(!IBMCG_HAS(&p, IB_MCG_A_MAX_OWNER_HOLDS));
+	EXPECT(p.linger_hits == 0 && p.max_groups == 0);
+	nlmsg_free(msg);
+
+	/* a limit of the wrong size is refused */
+	msg = nlmsg_alloc();
+	genlmsg_put(msg, 0, 1, FAMILY, 0, 0, IB_MCG_CMD_PORT_GET, 1);
+	nla_put_u8(msg, IB_MCG_A_MAX_GROUPS, 1);
+	EXPECT(ibmcg_parse_port(nlmsg_hdr(msg), &p) == -EPROTO);
+	nlmsg_free(msg);
+}
+
+/* One IB_MCG_A_GROUP entry of an OWNER_RELEASE reply. */
+static void put_released(struct nl_msg *msg, const char *dev, uint32_t idx,
+			 uint32_t port, const char *group, uint8_t js,
+			 uint8_t state)
+{
+	struct nlattr *nest = nla_nest_start(msg, IB_MCG_A_GROUP);
+	uint8_t mgid[16];
+
+	ibmcg_mgid_parse(group, mgid, NULL);
+	nla_put_string(msg, IB_MCG_A_DEV_NAME, dev);
+	nla_put_u32(msg, IB_MCG_A_DEV_INDEX, idx);
+	nla_put_u32(msg, IB_MCG_A_PORT, port);
+	nla_put(msg, IB_MCG_A_MGID, 16, mgid);
+	nla_put_u8(msg, IB_MCG_A_JOIN_STATE, js);
+	nla_put_u8(msg, IB_MCG_A_STATE, state);
+	nla_nest_end(msg, nest);
+}
+
+/*
+ * An OWNER_RELEASE reply as the kernel builds it: owner, the list, then
+ * the count. ngroups 0 gives the empty list of an owner holding nothing.
+ */
+static struct nl_msg *release_msg(uint32_t seq, const char *owner,
+				  int ngroups)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+	struct nlattr *nest;
+	uint32_t holds = 0;
+
+	genlmsg_put(msg, 0, seq, FAMILY, 0, 0, IB_MCG_CMD_OWNER_RELEASE,
+		    IB_MCG_GENL_VERSION);
+	nla_put_string(msg, IB_MCG_A_OWNER, owner);
+	if (!ngroups) {
+		nla_put(msg, IB_MCG_A_RELEASED | NLA_F_NESTED, 0, NULL);
+	} else {
+		nest = nla_nest_start(msg, IB_MCG_A_RELEASED);
+		put_released(msg, "mlx5_0", 3, 1, "239.10.0.1",
+			     IB_MCG_JOIN_FULL | IB_MCG_JOIN_SENDONLY_FULL,
+			     IB_MCG_STATE_RELEASED);
+		holds += 2;
+		if (ngroups > 1) {
+			put_released(msg, "mlx5_0", 3, 1, "239.10.0.2",
+				     IB_MCG_JOIN_FULL, IB_MCG_STATE_JOINED);
+			holds++;
+		}
+		if (ngroups > 2) {
+			put_released(msg, "mlx5_1", 4, 2, "ff0e::a3",
+				     IB_MCG_JOIN_FULL,
+				     IB_MCG_STATE_LINGERING);
+			holds++;
+		}
+		nla_nest_end(msg, nest);
+	}
+	nla_put_u32(msg, IB_MCG_A_HOLDER_COUNT, holds);
+	return msg;
+}
+
+static void parse_owner_release(void)
+{
+	struct nl_msg *msg = release_msg(1, "job:42", 3);
+	struct ibmcg_release_reply r;
+	char buf[IBMCG_MGID_STRLEN];
+
+	EXPECT(ibmcg_parse_owner_release(nlmsg_hdr(msg), &r) == 0);
+	EXPECT_STR(r.owner, "job:42");
+	EXPECT(r.holds_dropped == 4);
+	EXPECT(r.n == 3);
+	if (r.n == 3) {
+		EXPECT_STR(r.released[0].dev_name, "mlx5_0");
+		EXPECT(r.released[0].dev_index == 3);
+		EXPECT(r.released[0].port == 1);
+		EXPECT_STR(ibmcg_mgid_format(r.released[0].mgid, buf,
+					     sizeof(buf)), "239.10.0.1");
+		EXPECT(r.released[0].join_state ==
+		       (IB_MCG_JOIN_FULL | IB_MCG_JOIN_SENDONLY_FULL));
+		EXPECT(r.released[0].state == IB_MCG_STATE_RELEASED);
+		EXPECT(r.released[1].state == IB_MCG_STATE_JOINED);
+		EXPECT_STR(r.released[2].dev_name, "mlx5_1");
+		EXPECT(r.released[2].dev_index == 4 &&
+		       r.released[2].port == 2);
+		EXPECT_STR(ibmcg_mgid_format(r.released[2].mgid, buf,
+					     sizeof(buf)), "ff0e::a3");
+		EXPECT(r.released[2].state == IB_MCG_STATE_LINGERING);
+	}
+	ibmcg_released_free(r.released);
+	nlmsg_free(msg);
+}
+
+static void parse_owner_release_nothing(void)
+{
+	struct nl_msg *msg = release_msg(1, "nobody", 0);
+	struct ibmcg_release_reply r;
+
+	EXPECT(ibmcg_parse_owner_release(nlmsg_hdr(msg), &r) == 0);
+	EXPECT_STR(r.owner, "nobody");
+	EXPECT(r.holds_dropped == 0);
+	EXPECT(r.n == 0 && r.released == NULL);
+	nlmsg_free(msg);
+}
+
+static void parse_owner_release_rejects(void)
+{
+	char owner[IB_MCG_OWNER_MAX + 2];
+	struct ibmcg_release_reply r;
+	struct nlattr *nest, *entry;
+	struct nl_msg *msg;
+
+	/* a bad second entry: the first one's allocation is released */
+	msg = nlmsg_alloc();
+	genlmsg_put(msg, 0, 1, FAMILY, 0, 0, IB_MCG_CMD_OWNER_RELEASE, 1);
+	nla_put_string(msg, IB_MCG_A_OWNER, "job:42");
+	nest = nla_nest_start(msg, IB_MCG_A_RELEASED);
+	put_released(msg, "mlx5_0", 3, 1, "239.10.0.1", 1, 5);
+	entry = nla_nest_start(msg, IB_MCG_A_GROUP);
+	nla_put(msg, IB_MCG_A_MGID, 15, "012345678901234");
+	nla_nest_end(msg, entry);
+	nla_nest_end(msg, nest);
+	EXPECT(ibmcg_parse_owner_release(nlmsg_hdr(msg), &r) == -EPROTO);
+	EXPECT(r.released == NULL && r.n == 0);
+	nlmsg_free(msg);
+
+	/* an owner longer than the protocol allows */
+	memset(owner, 'o', sizeof(owner) - 1);
+	owner[sizeof(owner) - 1] = '\0';
+	msg = nlmsg_alloc();
+	genlmsg_put(msg, 0, 1, FAMILY, 0, 0, IB_MCG_CMD_OWNER_RELEASE, 1);
+	nla_put_string(msg, IB_MCG_A_OWNER, owner);
+	EXPECT(ibmcg_parse_owner_release(nlmsg_hdr(msg), &r) == -EPROTO);
+	nlmsg_free(msg);
+
+	/* unknown entries in the list are skipped */
+	msg = nlmsg_alloc();
+	genlmsg_put(msg, 0, 1, FAMILY, 0, 0, IB_MCG_CMD_OWNER_RELEASE, 1);
+	nest = nla_nest_start(msg, IB_MCG_A_RELEASED);
+	nla_put_u32(msg, IB_MCG_A_MAX + 1, 7);
+	put_released(msg, "mlx5_0", 3, 1, "239.10.0.1", 1, 5);
+	nla_nest_end(msg, nest);
+	nla_put_u32(msg, IB_MCG_A_HOLDER_COUNT, 1);
+	EXPECT(ibmcg_parse_owner_release(nlmsg_hdr(msg), &r) == 0);
+	EXPECT(r.n == 1 && r.holds_dropped == 1);
+	ibmcg_released_free(r.released);
 	nlmsg_free(msg);
 }
 
@@ -721,6 +942,218 @@ static void request_validation(void)
 	EXPECT(ibmcg_join(h, "mlx5_0", 1, mgid, &args, NULL) == -EINVAL);
 	EXPECT(ibmcg_leave(h, "mlx5_0", 1, mgid, "x", 3, NULL) == -EINVAL);
 	EXPECT(ibmcg_leave(h, "mlx5_0", 1, mgid, NULL, 0, NULL) == -EINVAL);
+	args.join_state = 0;
+	args.set_linger = true;
+	args.linger_ms = IB_MCG_LINGER_MAX_MS + 1;
+	EXPECT(ibmcg_join(h, "mlx5_0", 1, mgid, &args, NULL) == -EINVAL);
+	EXPECT_STR(ibmcg_errmsg(h), "linger time is longer than one day");
+	ibmcg_close(h);
+}
+
+static void release_validation(void)
+{
+	struct ibmcg *h = fake_handle();	/* no socket: never sends */
+	struct ibmcg_released *rel = (void *)1;
+	uint32_t holds = 7;
+	size_t n = 7;
+
+	EXPECT(ibmcg_owner_release(h, "", NULL, 0, &rel, &n, &holds) ==
+	       -EINVAL);
+	EXPECT_STR(ibmcg_errmsg(h), "owner must not be empty");
+	/* outputs are cleared even on failure */
+	EXPECT(rel == NULL && n == 0 && holds == 0);
+	EXPECT(ibmcg_owner_release(h, NULL, NULL, 0, NULL, NULL, NULL) ==
+	       -EINVAL);
+	EXPECT(ibmcg_owner_release(h, "job 42", NULL, 0, NULL, NULL,
+				   NULL) == -EINVAL);
+	EXPECT(ibmcg_owner_release(h, "job:42", NULL, 1, NULL, NULL,
+				   NULL) == -EINVAL);
+	EXPECT_STR(ibmcg_errmsg(h), "a port filter needs a device");
+	EXPECT(ibmcg_owner_release(h, "job:42", "", 0, NULL, NULL, NULL) ==
+	       -EINVAL);
+	EXPECT_STR(ibmcg_errmsg(h), "device name required");
+	EXPECT(ibmcg_owner_release(h, "job:42", "mlx5_0", 0, &rel, NULL,
+				   NULL) == -EINVAL);
+	ibmcg_close(h);
+
+	h = ibmcg_alloc();
+	EXPECT(ibmcg_owner_release(h, "job:42", NULL, 0, NULL, NULL, NULL) ==
+	       -ENOTCONN);
+	ibmcg_close(h);
+}
+
+/*
+ * A handle whose request socket is one end of an AF_UNIX datagram pair:
+ * what the library sends arrives at *peer, and what the test queues at
+ * *peer is the kernel's answer. *seq is the sequence number of the next
+ * request. NULL if there is no netlink socket to start from.
+ */
+static struct ibmcg *pair_handle(int *peer, uint32_t *seq)
+{
+	struct ibmcg *h = ibmcg_alloc();
+	int sv[2];
+
+	h->sk = nl_socket_alloc();
+	if (!h->sk || genl_connect(h->sk) ||
+	    socketpair(AF_UNIX, SOCK_DGRAM, 0, sv)) {
+		ibmcg_close(h);
+		return NULL;
+	}
+	EXPECT(dup2(sv[0], nl_socket_get_fd(h->sk)) >= 0);
+	close(sv[0]);
+	h->family = FAMILY;
+	*peer = sv[1];
+	*seq = nl_socket_use_seq(h->sk) + 1;
+	return h;
+}
+
+/* The request the library sent: its command and attributes. */
+static int sent_request(int peer, char *buf, size_t len,
+			struct nlattr **tb, uint8_t *cmd)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+	ssize_t n = recv(peer, buf, len, MSG_DONTWAIT);
+
+	if (n < (ssize_t)(NLMSG_HDRLEN + GENL_HDRLEN) ||
+	    nlh->nlmsg_type != FAMILY || !(nlh->nlmsg_flags & NLM_F_ACK) ||
+	    genlmsg_parse(nlh, 0, tb, IB_MCG_A_MAX, NULL))
+		return -EPROTO;
+	*cmd = ((struct genlmsghdr *)nlmsg_data(nlh))->cmd;
+	return 0;
+}
+
+static void owner_release_exchange(void)
+{
+	struct nlattr *tb[IB_MCG_A_MAX + 1];
+	struct ibmcg_released *rel;
+	char buf[4096], ack[1024];
+	uint32_t seq, holds;
+	struct ibmcg *h;
+	struct wire w;
+	uint8_t cmd;
+	size_t n;
+	int peer;
+
+	h = pair_handle(&peer, &seq);
+	if (!h) {
+		ktap_skip("no netlink socket here");
+		return;
+	}
+	w.sv[1] = peer;
+	w.len = 0;
+
+	/* every hold of job:42 on mlx5_0 */
+	wire_add_nl(&w, release_msg(seq, "job:42", 3));
+	wire_add(&w, ack, build_ack(ack, seq, 0, true, NULL, 0));
+	wire_send(&w);
+	EXPECT(ibmcg_owner_release(h, "job:42", "mlx5_0", 0, &rel, &n,
+				   &holds) == 0);
+	EXPECT(n == 3 && holds == 4);
+	if (n == 3) {
+		EXPECT_STR(rel[0].dev_name, "mlx5_0");
+		EXPECT(rel[2].state == IB_MCG_STATE_LINGERING);
+	}
+	ibmcg_released_free(rel);
+	EXPECT(sent_request(peer, buf, sizeof(buf), tb, &cmd) == 0);
+	EXPECT(cmd == IB_MCG_CMD_OWNER_RELEASE);
+	EXPECT(tb[IB_MCG_A_OWNER] &&
+	       !strcmp(nla_get_string(tb[IB_MCG_A_OWNER]), "job:42"));
+	EXPECT(tb[IB_MCG_A_DEV_NAME] &&
+	       !strcmp(nla_get_string(tb[IB_MCG_A_DEV_NAME]), "mlx5_0"));
+	EXPECT(!tb[IB_MCG_A_PORT] && !tb[IB_MCG_A_MGID]);
+
+	/* an owner holding nothing, on one port, results not wanted */
+	seq++;
+	wire_add_nl(&w, release_msg(seq, "nobody", 0));
+	wire_add(&w, ack, build_ack(ack, seq, 0, true, NULL, 0));
+	wire_send(&w);
+	holds = 99;
+	EXPECT(ibmcg_owner_release(h, "nobody", "mlx5_0", 2, NULL, NULL,
+				   &holds) == 0);
+	EXPECT(holds == 0);
+	EXPECT(sent_request(peer, buf, sizeof(buf), tb, &cmd) == 0);
+	EXPECT(tb[IB_MCG_A_PORT] && nla_get_u32(tb[IB_MCG_A_PORT]) == 2);
+
+	/* everywhere: no device in the request; the kernel refuses */
+	seq++;
+	wire_add(&w, ack, build_ack(ack, seq, -EPERM, true, NULL, 0));
+	wire_send(&w);
+	rel = (void *)1;
+	EXPECT(ibmcg_owner_release(h, "job:42", NULL, 0, &rel, &n, NULL) ==
+	       -EPERM);
+	EXPECT(rel == NULL && n == 0);
+	EXPECT(sent_request(peer, buf, sizeof(buf), tb, &cmd) == 0);
+	EXPECT(!tb[IB_MCG_A_DEV_NAME] && !tb[IB_MCG_A_DEV_INDEX] &&
+	       !tb[IB_MCG_A_PORT]);
+
+	/* an ack without a reply is a protocol error */
+	seq++;
+	wire_add(&w, ack, build_ack(ack, seq, 0, true, NULL, 0));
+	wire_send(&w);
+	EXPECT(ibmcg_owner_release(h, "job:42", NULL, 0, &rel, &n, NULL) ==
+	       -EPROTO);
+	EXPECT(rel == NULL);
+	close(peer);
+	ibmcg_close(h);
+}
+
+static void join_linger_exchange(void)
+{
+	struct ibmcg_join_args args = { .owner = "job:42" };
+	struct nlattr *tb[IB_MCG_A_MAX + 1];
+	char buf[4096], ack[1024];
+	struct ibmcg_group g;
+	struct ibmcg *h;
+	struct wire w;
+	uint32_t seq;
+	uint8_t cmd;
+	size_t i;
+	int peer;
+	static const struct {
+		bool set;
+		uint32_t ms;
+	} cases[] = {
+		{ true, 30000 }, { true, 0 }, { true, IB_MCG_LINGER_MAX_MS },
+		{ false, 5 },
+	};
+	uint8_t mgid[16];
+
+	h = pair_handle(&peer, &seq);
+	if (!h) {
+		ktap_skip("no netlink socket here");
+		return;
+	}
+	w.sv[1] = peer;
+	w.len = 0;
+	ibmcg_mgid_parse("239.1.1.1", mgid, NULL);
+	for (i = 0; i < ARRAY_SIZE(cases); i++, seq++) {
+		wire_add_nl(&w, group_msg(IB_MCG_CMD_JOIN, seq, true, 1));
+		wire_add(&w, ack, build_ack(ack, seq, 0, true, NULL, 0));
+		wire_send(&w);
+		args.set_linger = cases[i].set;
+		args.linger_ms = cases[i].ms;
+		EXPECT(ibmcg_join(h, "mlx5_0", 1, mgid, &args, &g) == 0);
+		ibmcg_group_free(&g);
+		EXPECT(sent_request(peer, buf, sizeof(buf), tb, &cmd) == 0);
+		EXPECT(cmd == IB_MCG_CMD_JOIN);
+		if (cases[i].set)
+			EXPECT(tb[IB_MCG_A_LINGER_MS] &&
+			       nla_get_u32(tb[IB_MCG_A_LINGER_MS]) ==
+			       cases[i].ms);
+		else
+			EXPECT(!tb[IB_MCG_A_LINGER_MS]);
+	}
+
+	/* the kernel's refusal of a join past a limit reaches the caller */
+	wire_add(&w, ack, build_ack(ack, seq, -ENOSPC, true,
+				    "port holds its budget of groups (module parameter max_groups)",
+				    0));
+	wire_send(&w);
+	args.set_linger = false;
+	EXPECT(ibmcg_join(h, "mlx5_0", 1, mgid, &args, NULL) == -ENOSPC);
+	EXPECT_STR(ibmcg_strerror(h, -ENOSPC),
+		   "port holds its budget of groups (module parameter max_groups)");
+	close(peer);
 	ibmcg_close(h);
 }
 
@@ -804,8 +1237,13 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(parse_group_full),
 	KTAP_CASE(parse_group_no_record),
 	KTAP_CASE(parse_group_ignores_unknown),
+	KTAP_CASE(parse_group_lingering),
 	KTAP_CASE(parse_group_rejects),
 	KTAP_CASE(parse_port_full),
+	KTAP_CASE(parse_port_old_kernel),
+	KTAP_CASE(parse_owner_release),
+	KTAP_CASE(parse_owner_release_nothing),
+	KTAP_CASE(parse_owner_release_rejects),
 	KTAP_CASE(ack_extack_capped),
 	KTAP_CASE(ack_extack_uncapped),
 	KTAP_CASE(ack_missing_attr),
@@ -822,6 +1260,9 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(events_parsed),
 	KTAP_CASE(unconnected_handle),
 	KTAP_CASE(request_validation),
+	KTAP_CASE(release_validation),
+	KTAP_CASE(owner_release_exchange),
+	KTAP_CASE(join_linger_exchange),
 	KTAP_CASE(kernel_acks_capped),
 	KTAP_CASE(kernel_acks_uncapped),
 };

@@ -278,14 +278,19 @@ static void enum_names(void)
 	EXPECT_STR(ibmcg_state_name(IB_MCG_STATE_DETACHED), "detached");
 	EXPECT_STR(ibmcg_state_name(IB_MCG_STATE_RETRY_WAIT), "retry-wait");
 	EXPECT_STR(ibmcg_state_name(IB_MCG_STATE_RELEASED), "released");
+	EXPECT_STR(ibmcg_state_name(IB_MCG_STATE_LINGERING), "lingering");
 	EXPECT(ibmcg_state_name(0) == NULL);
-	EXPECT(ibmcg_state_name(6) == NULL);
+	EXPECT(ibmcg_state_name(7) == NULL);
 
 	EXPECT_STR(ibmcg_reason_name(IB_MCG_REASON_NONE), "none");
 	EXPECT_STR(ibmcg_reason_name(IB_MCG_REASON_SOCKET_CLOSED),
 		   "socket-closed");
 	EXPECT_STR(ibmcg_reason_name(IB_MCG_REASON_ERROR), "error");
-	EXPECT(ibmcg_reason_name(14) == NULL);
+	EXPECT_STR(ibmcg_reason_name(IB_MCG_REASON_LINGER_EXPIRED),
+		   "linger-expired");
+	EXPECT_STR(ibmcg_reason_name(IB_MCG_REASON_OWNER_RELEASE),
+		   "owner-release");
+	EXPECT(ibmcg_reason_name(16) == NULL);
 
 	EXPECT_STR(ibmcg_backend_name(IB_MCG_BACKEND_NONE), "none");
 	EXPECT_STR(ibmcg_backend_name(IB_MCG_BACKEND_IB_SA), "ib-sa");
@@ -306,6 +311,8 @@ static void enum_names(void)
 	EXPECT_STR(ibmcg_event_name(IB_MCG_CMD_GROUP_NEW_NTF), "group-new");
 	EXPECT_STR(ibmcg_event_name(IB_MCG_CMD_HOLDER_DEL_NTF), "holder-del");
 	EXPECT(ibmcg_event_name(IB_MCG_CMD_JOIN) == NULL);
+	/* a request, not a notification */
+	EXPECT(ibmcg_event_name(IB_MCG_CMD_OWNER_RELEASE) == NULL);
 	EXPECT(ibmcg_event_name(IB_MCG_CMD_MAX + 1) == NULL);
 }
 

@@ -432,6 +432,336 @@ static void json_pretty(void)
 	free(c.buf);
 }
 
+/* A group that lost its last holder and keeps its membership for 30 s. */
+static void fake_lingering(struct ibmcg_group *g, bool record)
+{
+	fake_group(g, record);
+	g->present |= A(LINGER_MS) | A(LINGER_LEFT_MS);
+	g->state = IB_MCG_STATE_LINGERING;
+	g->reason = IB_MCG_REASON_LEAVE;
+	g->join_state = IB_MCG_JOIN_FULL;
+	g->linger_ms = 30000;
+	g->linger_left_ms = 12345;
+	g->nholders = 0;
+	g->holders = NULL;
+}
+
+static void group_line_lingering(void)
+{
+	struct ibmcg_group g;
+	struct capture c;
+	json_object *arr, *o;
+
+	fake_lingering(&g, false);
+	cap_start(&c, false, false);
+	print_group_line(&g);
+	EXPECT_STR(cap_end(&c),
+		   "mlx5_0/1 group 239.1.1.1 state lingering linger_left 12.3s"
+		   " linger 30s join_state full holders 0\n");
+	free(c.buf);
+
+	cap_start(&c, true, false);
+	open_json_array(NULL);
+	print_group_line(&g);
+	close_json_array();
+	arr = parse_json(cap_end(&c));
+	o = json_object_array_get_idx(arr, 0);
+	EXPECT_STR(jstr(o, "state"), "lingering");
+	EXPECT(jint(o, "linger_ms") == 30000);
+	EXPECT(jint(o, "linger_left_ms") == 12345);
+	EXPECT(jint(o, "holder_count") == 0);
+	json_object_put(arr);
+	free(c.buf);
+}
+
+static void group_detail_lingering(void)
+{
+	struct ibmcg_group g;
+	struct capture c;
+	json_object *o;
+
+	fake_lingering(&g, true);
+	cap_start(&c, false, false);
+	print_group_detail(&g);
+	EXPECT_STR(cap_end(&c),
+		   "mlx5_0/1 group 239.1.1.1 state lingering reason leave"
+		   " linger_left 12.3s linger 30s join_state full backend roce\n"
+		   "    mgid ::ffff:239.1.1.1 mlid 0x0000 qkey 0x01234567"
+		   " pkey 0xffff mtu 2048 rate 100Gbps sl 0 flow_label 0x00000"
+		   " tclass 0 hop_limit 64\n"
+		   "    port_gid fe80::1 sgid_index 3\n");
+	free(c.buf);
+
+	cap_start(&c, true, false);
+	print_group_detail(&g);
+	o = parse_json(cap_end(&c));
+	EXPECT_STR(jstr(o, "state"), "lingering");
+	EXPECT_STR(jstr(o, "reason"), "leave");
+	EXPECT(jint(o, "linger_ms") == 30000);
+	EXPECT(jint(o, "linger_left_ms") == 12345);
+	EXPECT(jint(o, "qkey") == IB_MCG_DEFAULT_QKEY);
+	json_object_put(o);
+	free(c.buf);
+}
+
+static void group_linger_time(void)
+{
+	static const struct {
+		uint32_t ms;
+		const char *text;
+	} cases[] = {
+		{ 1500, " linger 1500ms" }, { 1000, " linger 1s" },
+		{ 120000, " linger 2m" }, { 90000, " linger 90s" },
+		{ IB_MCG_LINGER_MAX_MS, " linger 1440m" },
+	};
+	struct ibmcg_group g;
+	struct capture c;
+	json_object *o;
+	const char *out;
+	size_t i;
+
+	/* joined: the linger time only, no time left */
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fake_group(&g, false);
+		g.present |= A(LINGER_MS);
+		g.linger_ms = cases[i].ms;
+		cap_start(&c, false, false);
+		print_group_line(&g);
+		out = cap_end(&c);
+		EXPECT(strstr(out, cases[i].text) != NULL);
+		EXPECT(strstr(out, "linger_left") == NULL);
+		if (!strstr(out, cases[i].text))
+			ktap_print_str("out", out);
+		free(c.buf);
+	}
+
+	/* none: nothing in text, 0 in JSON */
+	fake_group(&g, false);
+	g.present |= A(LINGER_MS);
+	cap_start(&c, false, false);
+	print_group_detail(&g);
+	EXPECT(strstr(cap_end(&c), "linger") == NULL);
+	free(c.buf);
+	cap_start(&c, true, false);
+	print_group_detail(&g);
+	o = parse_json(cap_end(&c));
+	EXPECT(jint(o, "linger_ms") == 0);
+	EXPECT(jint(o, "linger_left_ms") == -12345);
+	json_object_put(o);
+	free(c.buf);
+
+	/* an older kernel: no key at all */
+	fake_group(&g, false);
+	cap_start(&c, true, false);
+	print_group_detail(&g);
+	o = parse_json(cap_end(&c));
+	EXPECT(jint(o, "linger_ms") == -12345);
+	json_object_put(o);
+	free(c.buf);
+}
+
+static void linger_left_format(void)
+{
+	static const struct {
+		uint32_t ms;
+		const char *text;
+	} cases[] = {
+		{ 0, " linger_left 0.0s " }, { 999, " linger_left 0.9s " },
+		{ 59999, " linger_left 59.9s " },
+		{ 60000, " linger_left 1m00s " },
+		{ 3599999, " linger_left 59m59s " },
+		{ 3723000, " linger_left 1h02m03s " },
+		{ IB_MCG_LINGER_MAX_MS, " linger_left 24h00m00s " },
+	};
+	struct ibmcg_group g;
+	struct capture c;
+	const char *out;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fake_lingering(&g, false);
+		g.linger_left_ms = cases[i].ms;
+		cap_start(&c, false, false);
+		print_group_line(&g);
+		out = cap_end(&c);
+		if (!strstr(out, cases[i].text)) {
+			ktap_case_ok = false;
+			ktap_print_str("got ", out);
+			ktap_print_str("want", cases[i].text);
+		}
+		free(c.buf);
+	}
+}
+
+static void event_lingering(void)
+{
+	struct ibmcg_event ev;
+	struct capture c;
+
+	fake_lingering(&ev.group, false);
+	ev.cmd = IB_MCG_CMD_GROUP_STATE_NTF;
+	ev.group.linger_left_ms = 30000;
+	cap_start(&c, false, false);
+	print_event(&ev);
+	ev.cmd = IB_MCG_CMD_GROUP_DEL_NTF;
+	ev.group.present &= ~A(LINGER_LEFT_MS);
+	ev.group.state = IB_MCG_STATE_RELEASED;
+	ev.group.reason = IB_MCG_REASON_LINGER_EXPIRED;
+	print_event(&ev);
+	ev.cmd = IB_MCG_CMD_HOLDER_DEL_NTF;
+	ev.group.state = IB_MCG_STATE_JOINED;
+	ev.group.reason = IB_MCG_REASON_OWNER_RELEASE;
+	ev.group.holders = fake_holders;
+	ev.group.nholders = 1;
+	print_event(&ev);
+	EXPECT_STR(cap_end(&c),
+		   "[group-state] mlx5_0/1 group 239.1.1.1 state lingering"
+		   " reason leave linger_left 30.0s join_state full holders 0\n"
+		   "[group-del] mlx5_0/1 group 239.1.1.1 state released"
+		   " reason linger-expired join_state full holders 0\n"
+		   "[holder-del] mlx5_0/1 group 239.1.1.1 state joined"
+		   " reason owner-release holder job:42:full,bound\n");
+	free(c.buf);
+}
+
+static void fake_port_limits(struct ibmcg_port *p, uint32_t max_groups,
+			     uint32_t max_owner_holds)
+{
+	fake_port(p, 12, 8192);
+	p->present |= A(LINGER_HITS) | A(LINGER_EXPIRED) | A(MAX_GROUPS) |
+		      A(MAX_OWNER_HOLDS);
+	p->linger_hits = 7;
+	p->linger_expired = 1ULL << 40;
+	p->max_groups = max_groups;
+	p->max_owner_holds = max_owner_holds;
+}
+
+static void port_limits_text(void)
+{
+	struct ibmcg_port p;
+	struct capture c;
+
+	fake_port_limits(&p, 1000, 0);
+	cap_start(&c, false, false);
+	print_port(&p);
+	EXPECT_STR(cap_end(&c),
+		   "rxe0/1 link_layer Ethernet state ACTIVE backend roce"
+		   " netdev veth0\n"
+		   "    groups 12 holders 30 joins 45 leaves 33 join_errors 1"
+		   " mcast_table 12/8192 (0%)\n"
+		   "    linger_hits 7 linger_expired 1099511627776"
+		   " max_groups 1000 max_owner_holds none\n");
+	free(c.buf);
+
+	fake_port_limits(&p, 0, 4294967295U);
+	cap_start(&c, false, false);
+	print_port(&p);
+	EXPECT(strstr(cap_end(&c),
+		      " max_groups none max_owner_holds 4294967295\n") != NULL);
+	free(c.buf);
+}
+
+static void port_limits_json(void)
+{
+	json_object *arr, *o;
+	struct ibmcg_port p;
+	struct capture c;
+
+	fake_port_limits(&p, 2, 0);
+	cap_start(&c, true, false);
+	open_json_array(NULL);
+	print_port(&p);
+	close_json_array();
+	arr = parse_json(cap_end(&c));
+	o = json_object_array_get_idx(arr, 0);
+	EXPECT(jint(o, "linger_hits") == 7);
+	EXPECT(jint(o, "linger_expired") == 1LL << 40);
+	EXPECT(jint(o, "max_groups") == 2);
+	EXPECT(jint(o, "max_owner_holds") == 0);
+	json_object_put(arr);
+	free(c.buf);
+
+	/* an older kernel: no limits, not "none" */
+	fake_port(&p, 1, 100);
+	cap_start(&c, true, false);
+	open_json_array(NULL);
+	print_port(&p);
+	close_json_array();
+	arr = parse_json(cap_end(&c));
+	o = json_object_array_get_idx(arr, 0);
+	EXPECT(jint(o, "max_groups") == -12345);
+	EXPECT(jint(o, "linger_hits") == -12345);
+	json_object_put(arr);
+	free(c.buf);
+}
+
+static struct ibmcg_released fake_released[] = {
+	{ .dev_name = "mlx5_0", .dev_index = 3, .port = 1,
+	  .mgid = { [10] = 0xff, [11] = 0xff, 239, 10, 0, 1 },
+	  .join_state = IB_MCG_JOIN_FULL | IB_MCG_JOIN_SENDONLY_FULL,
+	  .state = IB_MCG_STATE_RELEASED },
+	{ .dev_name = "mlx5_0", .dev_index = 3, .port = 1,
+	  .mgid = { [10] = 0xff, [11] = 0xff, 239, 10, 0, 2 },
+	  .join_state = IB_MCG_JOIN_FULL, .state = IB_MCG_STATE_JOINED },
+	{ .dev_name = "mlx5_1", .dev_index = 0, .port = 2,
+	  .mgid = { 0xff, 0x0e, [15] = 0xa3 },
+	  .join_state = IB_MCG_JOIN_FULL, .state = IB_MCG_STATE_LINGERING },
+};
+
+static void owner_release_text(void)
+{
+	struct capture c;
+
+	cap_start(&c, false, false);
+	print_owner_release("job:42", 4, fake_released, 3);
+	EXPECT_STR(cap_end(&c),
+		   "mlx5_0/1 group 239.10.0.1 dropped full,sendonly-full"
+		   " state released\n"
+		   "mlx5_0/1 group 239.10.0.2 dropped full state joined\n"
+		   "mlx5_1/2 group ff0e::a3 dropped full state lingering\n"
+		   "released 4 hold(s) of owner job:42\n");
+	free(c.buf);
+
+	cap_start(&c, false, false);
+	print_owner_release("nobody", 0, NULL, 0);
+	EXPECT_STR(cap_end(&c), "owner nobody holds nothing\n");
+	free(c.buf);
+}
+
+static void owner_release_json(void)
+{
+	json_object *o, *gs, *g0, *g2;
+	struct capture c;
+
+	cap_start(&c, true, false);
+	print_owner_release("job:42", 4, fake_released, 3);
+	o = parse_json(cap_end(&c));
+	EXPECT_STR(jstr(o, "owner"), "job:42");
+	EXPECT(jint(o, "holds_dropped") == 4);
+	EXPECT(json_object_object_get_ex(o, "groups", &gs) &&
+	       json_object_array_length(gs) == 3);
+	g0 = json_object_array_get_idx(gs, 0);
+	EXPECT_STR(jstr(g0, "dev"), "mlx5_0");
+	EXPECT(jint(g0, "dev_index") == 3);
+	EXPECT(jint(g0, "port") == 1);
+	EXPECT_STR(jstr(g0, "group"), "239.10.0.1");
+	EXPECT_STR(jstr(g0, "dropped"), "full,sendonly-full");
+	EXPECT_STR(jstr(g0, "state"), "released");
+	g2 = json_object_array_get_idx(gs, 2);
+	EXPECT(jint(g2, "dev_index") == 0);
+	EXPECT_STR(jstr(g2, "group"), "ff0e::a3");
+	EXPECT_STR(jstr(g2, "state"), "lingering");
+	json_object_put(o);
+	free(c.buf);
+
+	/* nothing held: the same object, empty, on one line */
+	cap_start(&c, true, false);
+	print_owner_release("nobody", 0, NULL, 0);
+	EXPECT_STR(cap_end(&c),
+		   "{\"owner\":\"nobody\",\"holds_dropped\":0,\"groups\":[]}\n");
+	free(c.buf);
+}
+
 static void empty_list(void)
 {
 	struct capture c;
@@ -479,6 +809,15 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(event_json_lines),
 	KTAP_CASE(json_escaping),
 	KTAP_CASE(json_pretty),
+	KTAP_CASE(group_line_lingering),
+	KTAP_CASE(group_detail_lingering),
+	KTAP_CASE(group_linger_time),
+	KTAP_CASE(linger_left_format),
+	KTAP_CASE(event_lingering),
+	KTAP_CASE(port_limits_text),
+	KTAP_CASE(port_limits_json),
+	KTAP_CASE(owner_release_text),
+	KTAP_CASE(owner_release_json),
 	KTAP_CASE(empty_list),
 	KTAP_CASE(unknown_enums),
 };

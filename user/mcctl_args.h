@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * mcctl command line parsing, apart from main() so that the unit tests can
+ * call it. Parsers print their own message to stderr and return EXIT_USAGE
+ * on a usage error, 0 on success.
+ */
+#ifndef MCCTL_ARGS_H
+#define MCCTL_ARGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ibmcg.h"
+
+#define EXIT_USAGE	2
+
+int usage_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* iproute2's matches(): arg is a non-empty prefix of word. */
+bool matches(const char *arg, const char *word);
+/* Decimal, or hexadecimal with 0x; nothing else (no octal, no sign). */
+int parse_u32(const char *s, uint32_t *v);
+/*
+ * A linger time: a whole number of milliseconds, optionally with the unit
+ * ms, s or m ("500ms", "30s", "2m"), at most IB_MCG_LINGER_MAX_MS. Returns
+ * -EINVAL with *why set if it is not one.
+ */
+int parse_linger(const char *s, uint32_t *ms, const char **why);
+
+/* DEV/PORT or, with port_optional, DEV (then *port = 0). */
+int parse_devport(const char *s, char *dev, uint32_t *port,
+		  bool port_optional);
+/* DEV/PORT GROUP, consumed from the front of the argument list. */
+int parse_target(int *argc, char ***argv, char *dev, uint32_t *port,
+		 uint8_t *mgid);
+/* [DEV[/PORT]] of list and stats; dev is "" when not given. */
+int parse_filter(int argc, char **argv, char *dev, uint32_t *port);
+
+/* join DEV/PORT GROUP [owner NAME] [state S] [qkey Q] [linger MS] [bound] */
+struct join_cmd {
+	char dev[IBMCG_DEV_NAME_MAX];
+	uint32_t port;
+	uint8_t mgid[IBMCG_GID_LEN];
+	struct ibmcg_join_args args;	/* args.owner points into argv */
+};
+
+int parse_join(int argc, char **argv, struct join_cmd *c);
+
+/*
+ * leave DEV/PORT GROUP [owner NAME] [state S]: drop holds on one group;
+ * leave owner NAME all [DEV[/PORT]]: drop every hold of NAME (all set).
+ * The first word tells them apart: a DEV/PORT has a slash, "owner" none.
+ */
+struct leave_cmd {
+	bool all;
+	char dev[IBMCG_DEV_NAME_MAX];	/* "" for all without a filter */
+	uint32_t port;			/* 0: every port (all only) */
+	uint8_t mgid[IBMCG_GID_LEN];	/* not with all */
+	const char *owner;		/* points into argv, or "default" */
+	uint8_t join_state;		/* 0: every hold; not with all */
+};
+
+int parse_leave(int argc, char **argv, struct leave_cmd *c);
+
+#endif /* MCCTL_ARGS_H */

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Unit tests of mcctl's command line parsing: linger times, join and both
+ * forms of leave. Usage messages are captured from stderr.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "mcctl_args.h"
+#include "ktap.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define ARGV(...)	((char *[]){ __VA_ARGS__, NULL })
+#define ARGC(...)	((int)ARRAY_SIZE(((char *[]){ __VA_ARGS__ })))
+
+/* What a parser wrote to stderr, with the trailing newline dropped. */
+static char *errbuf;
+static size_t errlen;
+static FILE *saved_stderr;
+
+static void err_start(void)
+{
+	free(errbuf);
+	errbuf = NULL;
+	saved_stderr = stderr;
+	stderr = open_memstream(&errbuf, &errlen);
+}
+
+static const char *err_end(void)
+{
+	fclose(stderr);
+	stderr = saved_stderr;
+	if (errlen && errbuf[errlen - 1] == '\n')
+		errbuf[--errlen] = '\0';
+	return errbuf;
+}
+
+typedef int (*parse_fn)(int argc, char **argv, void *out);
+
+static int leave_fn(int argc, char **argv, void *out)
+{
+	return parse_leave(argc, argv, out);
+}
+
+static int join_fn(int argc, char **argv, void *out)
+{
+	return parse_join(argc, argv, out);
+}
+
+/* Run a parser with stderr captured; the message is in errbuf. */
+static int run(parse_fn fn, int argc, char **argv, void *out)
+{
+	int ret;
+
+	err_start();
+	ret = fn(argc, argv, out);
+	err_end();
+	return ret;
+}
+
+static void linger_values(void)
+{
+	static const struct {
+		const char *in;
+		uint32_t ms;
+	} cases[] = {
+		{ "0", 0 }, { "1", 1 }, { "1500", 1500 }, { "007", 7 },
+		{ "0ms", 0 }, { "500ms", 500 }, { "0s", 0 }, { "30s", 30000 },
+		{ "2m", 120000 }, { "0m", 0 },
+		{ "86400000", IB_MCG_LINGER_MAX_MS },
+		{ "86400000ms", IB_MCG_LINGER_MAX_MS },
+		{ "86400s", IB_MCG_LINGER_MAX_MS },
+		{ "1440m", IB_MCG_LINGER_MAX_MS },
+	};
+	const char *why;
+	uint32_t ms;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		ms = 12345;
+		why = NULL;
+		if (parse_linger(cases[i].in, &ms, &why) || ms != cases[i].ms) {
+			ktap_case_ok = false;
+			printf("# \"%s\": got %u, want %u\n", cases[i].in, ms,
+			       cases[i].ms);
+		}
+		EXPECT(why == NULL);
+	}
+}
+
+static void linger_rejects(void)
+{
+	static const char * const malformed[] = {
+		"", "-1", "+1", " 1", "1 ", "1.5s", "0.5", "0x10", "1e3",
+		"10h", "1d", "1S", "1MS", "1sec", "1 s", "1s ", "ms", "s", "m",
+		"1ms2", "1sm", "one",
+	};
+	static const char * const too_long[] = {
+		"86400001", "86400001ms", "86401s", "1441m",
+		"4294967295", "4294967296", "99999999999999999999",
+		"18446744073709551616ms", "71582789m",
+	};
+	const char *why;
+	uint32_t ms;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(malformed); i++) {
+		ms = 12345;
+		why = NULL;
+		if (parse_linger(malformed[i], &ms, &why) != -EINVAL ||
+		    ms != 12345 || !why || !strstr(why, "unit")) {
+			ktap_case_ok = false;
+			printf("# accepted \"%s\"\n", malformed[i]);
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(too_long); i++) {
+		ms = 12345;
+		why = NULL;
+		if (parse_linger(too_long[i], &ms, &why) != -EINVAL ||
+		    ms != 12345 || !why || !strstr(why, "one day")) {
+			ktap_case_ok = false;
+			printf("# accepted \"%s\"\n", too_long[i]);
+		}
+	}
+	parse_linger("10h", &ms, &why);
+	EXPECT_STR(why, "expected whole milliseconds, or a whole number with unit ms, s or m (500ms, 30s, 2m)");
+	parse_linger("86401s", &ms, &why);
+	EXPECT_STR(why, "longer than one day (86400000 ms)");
+}
+
+static void join_linger(void)
+{
+	struct join_cmd c;
+
+	EXPECT(run(join_fn, ARGC("mlx5_0/1", "239.1.1.1"),
+		   ARGV("mlx5_0/1", "239.1.1.1"), &c) == 0);
+	EXPECT(!c.args.set_linger && c.args.linger_ms == 0);
+	EXPECT_STR(c.args.owner, "default");
+
+	EXPECT(run(join_fn, ARGC("mlx5_0/1", "239.1.1.1", "owner", "job:42",
+				 "linger", "30s", "bound"),
+		   ARGV("mlx5_0/1", "239.1.1.1", "owner", "job:42", "linger",
+			"30s", "bound"), &c) == 0);
+	EXPECT(c.args.set_linger && c.args.linger_ms == 30000);
+	EXPECT_STR(c.args.owner, "job:42");
+	EXPECT(c.args.flags == IB_MCG_F_BOUND);
+	EXPECT_STR(c.dev, "mlx5_0");
+	EXPECT(c.port == 1);
+
+	/* keywords abbreviate; 0 asks for release at once */
+	EXPECT(run(join_fn, ARGC("rxe0/1", "ff0e::1", "lin", "0", "q", "0x10"),
+		   ARGV("rxe0/1", "ff0e::1", "lin", "0", "q", "0x10"),
+		   &c) == 0);
+	EXPECT(c.args.set_linger && c.args.linger_ms == 0);
+	EXPECT(c.args.set_qkey && c.args.qkey == 0x10);
+
+	/* the last one given wins, as for the other keywords */
+	EXPECT(run(join_fn, ARGC("rxe0/1", "ff0e::1", "linger", "1m",
+				 "linger", "500ms"),
+		   ARGV("rxe0/1", "ff0e::1", "linger", "1m", "linger",
+			"500ms"), &c) == 0);
+	EXPECT(c.args.linger_ms == 500);
+}
+
+static void join_linger_rejects(void)
+{
+	struct join_cmd c;
+
+	EXPECT(run(join_fn, ARGC("mlx5_0/1", "239.1.1.1", "linger"),
+		   ARGV("mlx5_0/1", "239.1.1.1", "linger"), &c) == EXIT_USAGE);
+	EXPECT_STR(errbuf, "mcctl: missing value for 'linger'");
+	EXPECT(run(join_fn, ARGC("mlx5_0/1", "239.1.1.1", "linger", "2h"),
+		   ARGV("mlx5_0/1", "239.1.1.1", "linger", "2h"), &c) ==
+	       EXIT_USAGE);
+	EXPECT_STR(errbuf, "mcctl: invalid linger '2h': expected whole milliseconds, or a whole number with unit ms, s or m (500ms, 30s, 2m)");
+	EXPECT(run(join_fn, ARGC("mlx5_0/1", "239.1.1.1", "linger",
+				 "86400001"),
+		   ARGV("mlx5_0/1", "239.1.1.1", "linger", "86400001"), &c) ==
+	       EXIT_USAGE);
+	EXPECT_STR(errbuf, "mcctl: invalid linger '86400001': longer than one day (86400000 ms)");
+	EXPECT(run(join_fn, ARGC("mlx5_0/1", "239.1.1.1", "lingerx", "1"),
+		   ARGV("mlx5_0/1", "239.1.1.1", "lingerx", "1"), &c) ==
+	       EXIT_USAGE);
+	EXPECT_STR(errbuf, "Unknown parameter 'lingerx'.");
+}
+
+static void leave_group_form(void)
+{
+	struct leave_cmd c;
+	char buf[IBMCG_MGID_STRLEN];
+
+	EXPECT(run(leave_fn, ARGC("mlx5_0/1", "239.1.1.1"),
+		   ARGV("mlx5_0/1", "239.1.1.1"), &c) == 0);
+	EXPECT(!c.all);
+	EXPECT_STR(c.dev, "mlx5_0");
+	EXPECT(c.port == 1);
+	EXPECT_STR(ibmcg_mgid_format(c.mgid, buf, sizeof(buf)), "239.1.1.1");
+	EXPECT_STR(c.owner, "default");
+	EXPECT(c.join_state == 0);
+
+	EXPECT(run(leave_fn, ARGC("mlx5_0/2", "ff0e::1", "owner", "job:42",
+				  "state", "sendonly"),
+		   ARGV("mlx5_0/2", "ff0e::1", "owner", "job:42", "state",
+			"sendonly"), &c) == 0);
+	EXPECT(!c.all && c.port == 2);
+	EXPECT_STR(c.owner, "job:42");
+	EXPECT(c.join_state == IB_MCG_JOIN_SENDONLY_NON_MEMBER);
+
+	/* a device called "owner" is still a device: it has a port */
+	EXPECT(run(leave_fn, ARGC("owner/1", "239.1.1.1", "o", "all"),
+		   ARGV("owner/1", "239.1.1.1", "o", "all"), &c) == 0);
+	EXPECT(!c.all);
+	EXPECT_STR(c.dev, "owner");
+	EXPECT_STR(c.owner, "all");
+}
+
+static void leave_owner_form(void)
+{
+	struct leave_cmd c;
+
+	EXPECT(run(leave_fn, ARGC("owner", "job:42", "all"),
+		   ARGV("owner", "job:42", "all"), &c) == 0);
+	EXPECT(c.all);
+	EXPECT_STR(c.owner, "job:42");
+	EXPECT_STR(c.dev, "");
+	EXPECT(c.port == 0 && c.join_state == 0);
+
+	EXPECT(run(leave_fn, ARGC("owner", "job:42", "all", "mlx5_0"),
+		   ARGV("owner", "job:42", "all", "mlx5_0"), &c) == 0);
+	EXPECT(c.all);
+	EXPECT_STR(c.dev, "mlx5_0");
+	EXPECT(c.port == 0);
+
+	EXPECT(run(leave_fn, ARGC("owner", "job:42", "all", "mlx5_0/2"),
+		   ARGV("owner", "job:42", "all", "mlx5_0/2"), &c) == 0);
+	EXPECT_STR(c.dev, "mlx5_0");
+	EXPECT(c.port == 2);
+
+	/* abbreviated keywords; owner names may have slashes and be "all" */
+	EXPECT(run(leave_fn, ARGC("o", "slurm/7", "a"),
+		   ARGV("o", "slurm/7", "a"), &c) == 0);
+	EXPECT(c.all);
+	EXPECT_STR(c.owner, "slurm/7");
+	EXPECT(run(leave_fn, ARGC("owner", "all", "all"),
+		   ARGV("owner", "all", "all"), &c) == 0);
+	EXPECT(c.all);
+	EXPECT_STR(c.owner, "all");
+}
+
+static void leave_rejects(void)
+{
+	/* not static: the ARGV() compound literals are automatic */
+	const struct {
+		int argc;
+		char **argv;
+		const char *msg;
+	} cases[] = {
+		{ 0, ARGV(NULL), "mcctl: expected DEV/PORT GROUP" },
+		{ ARGC("owner"), ARGV("owner"),
+		  "mcctl: missing value for 'owner'" },
+		{ ARGC("owner", "job:42"), ARGV("owner", "job:42"),
+		  "mcctl: expected 'leave owner NAME all [ DEV[/PORT] ]' to drop every hold of 'job:42'" },
+		{ ARGC("owner", "job:42", "mlx5_0/1"),
+		  ARGV("owner", "job:42", "mlx5_0/1"),
+		  "mcctl: expected 'leave owner NAME all [ DEV[/PORT] ]' to drop every hold of 'job:42'" },
+		{ ARGC("owner", "job:42", "state", "full", "all"),
+		  ARGV("owner", "job:42", "state", "full", "all"),
+		  "mcctl: expected 'leave owner NAME all [ DEV[/PORT] ]' to drop every hold of 'job:42'" },
+		{ ARGC("owner", "job 42", "all"), ARGV("owner", "job 42", "all"),
+		  "mcctl: invalid owner 'job 42': owner must be printable ASCII without spaces" },
+		{ ARGC("owner", "", "all"), ARGV("owner", "", "all"),
+		  "mcctl: invalid owner '': owner must not be empty" },
+		{ ARGC("owner", "job:42", "all", "mlx5_0/0"),
+		  ARGV("owner", "job:42", "all", "mlx5_0/0"),
+		  "mcctl: invalid DEV[/PORT] 'mlx5_0/0': port 0 does not exist: ports are numbered from 1" },
+		{ ARGC("owner", "job:42", "all", "mlx5_0/1", "239.1.1.1"),
+		  ARGV("owner", "job:42", "all", "mlx5_0/1", "239.1.1.1"),
+		  "Unknown parameter '239.1.1.1'." },
+		{ ARGC("owner", "job:42", "all", "mlx5_0", "state", "full"),
+		  ARGV("owner", "job:42", "all", "mlx5_0", "state", "full"),
+		  "Unknown parameter 'state'." },
+		/* the group form is unchanged: "all" is not one of its words */
+		{ ARGC("mlx5_0/1", "239.1.1.1", "all"),
+		  ARGV("mlx5_0/1", "239.1.1.1", "all"),
+		  "Unknown parameter 'all'." },
+		{ ARGC("mlx5_0/1", "239.1.1.1", "owner", "job:42", "all"),
+		  ARGV("mlx5_0/1", "239.1.1.1", "owner", "job:42", "all"),
+		  "Unknown parameter 'all'." },
+		{ ARGC("mlx5_0", "239.1.1.1"), ARGV("mlx5_0", "239.1.1.1"),
+		  "mcctl: invalid DEV/PORT 'mlx5_0': expected DEV/PORT" },
+		{ ARGC("mlx5_0/1"), ARGV("mlx5_0/1"),
+		  "mcctl: expected DEV/PORT GROUP" },
+		{ ARGC("mlx5_0/1", "10.0.0.1"), ARGV("mlx5_0/1", "10.0.0.1"),
+		  "mcctl: invalid group '10.0.0.1': not an IPv4 multicast group (224.0.0.0/4)" },
+		{ ARGC("mlx5_0/1", "239.1.1.1", "owner"),
+		  ARGV("mlx5_0/1", "239.1.1.1", "owner"),
+		  "mcctl: missing value for 'owner'" },
+		{ ARGC("mlx5_0/1", "239.1.1.1", "linger", "1s"),
+		  ARGV("mlx5_0/1", "239.1.1.1", "linger", "1s"),
+		  "Unknown parameter 'linger'." },
+	};
+	struct leave_cmd c;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		if (run(leave_fn, cases[i].argc, cases[i].argv, &c) !=
+		    EXIT_USAGE) {
+			ktap_case_ok = false;
+			printf("# case %zu accepted\n", i);
+			continue;
+		}
+		EXPECT_STR(errbuf, cases[i].msg);
+	}
+}
+
+static const struct ktap_case cases[] = {
+	KTAP_CASE(linger_values),
+	KTAP_CASE(linger_rejects),
+	KTAP_CASE(join_linger),
+	KTAP_CASE(join_linger_rejects),
+	KTAP_CASE(leave_group_form),
+	KTAP_CASE(leave_owner_form),
+	KTAP_CASE(leave_rejects),
+};
+
+KTAP_MAIN(cases)
