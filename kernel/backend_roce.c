@@ -28,9 +28,16 @@ static __be32 mgid_to_ipv4(const union ib_gid *mgid)
 	return ((const struct in6_addr *)mgid->raw)->s6_addr32[3];
 }
 
-static int roce_check(struct mcg_port *port, const union ib_gid *mgid,
+static int roce_check(struct mcg_port *port, const struct mcg_join_req *req,
 		      struct netlink_ext_ack *extack)
 {
+	const union ib_gid *mgid = &req->mgid;
+
+	if (req->create.create) {
+		NL_SET_ERR_MSG(extack,
+			       "RoCE has no SA: no SA-assigned MGID, and no create parameters but the Q_Key");
+		return -EINVAL;
+	}
 	if (mcg_mgid_is_v4mapped(mgid)) {
 		if (!ipv4_is_multicast(mgid_to_ipv4(mgid))) {
 			NL_SET_ERR_MSG(extack,

@@ -19,7 +19,7 @@ DEFINE_MUTEX(mcg_lock);
 LIST_HEAD(mcg_devices);
 bool mcg_unloading;
 
-static int none_check(struct mcg_port *port, const union ib_gid *mgid,
+static int none_check(struct mcg_port *port, const struct mcg_join_req *req,
 		      struct netlink_ext_ack *extack)
 {
 	NL_SET_ERR_MSG(extack,
@@ -56,6 +56,8 @@ static const struct mcg_backend_ops *pick_backend(struct ib_device *ibdev,
 {
 	if (rdma_protocol_roce(ibdev, port_num))
 		return &mcg_roce_backend;
+	if (rdma_cap_ib_mcast(ibdev, port_num))
+		return &mcg_ib_backend;
 	return &mcg_none_backend;
 }
 
@@ -108,8 +110,11 @@ static void mcg_ib_event(struct ib_event_handler *handler,
 	case IB_EVENT_PKEY_CHANGE:
 	case IB_EVENT_CLIENT_REREGISTER:
 		port = mcg_port_get(dev, event->element.port_num);
-		if (port)
-			queue_work(mcg_wq, &port->resync_work);
+		if (!port)
+			break;
+		/* For the backend's refresh(), which runs in resync_work. */
+		set_bit(event->event, &port->ib.events);
+		queue_work(mcg_wq, &port->resync_work);
 		break;
 	default:
 		break;
@@ -172,6 +177,7 @@ static int mcg_add_one(struct ib_device *ibdev)
 		port->dev = dev;
 		port->port_num = p;
 		port->groups = RB_ROOT;
+		INIT_LIST_HEAD(&port->unkeyed);
 		port->backend = pick_backend(ibdev, p);
 		INIT_WORK(&port->resync_work, port_resync_work);
 		INIT_DELAYED_WORK(&port->linger_work, mcg_linger_work);
@@ -249,9 +255,18 @@ int mcg_device_init(void)
 	err = mcg_roce_init();
 	if (err)
 		return err;
+	err = mcg_ib_init();
+	if (err)
+		goto err_roce;
 	err = ib_register_client(&mcg_client);
 	if (err)
-		mcg_roce_exit();
+		goto err_ib;
+	return 0;
+
+err_ib:
+	mcg_ib_exit();
+err_roce:
+	mcg_roce_exit();
 	return err;
 }
 
@@ -259,5 +274,6 @@ void mcg_device_exit(void)
 {
 	WRITE_ONCE(mcg_unloading, true);
 	ib_unregister_client(&mcg_client);
+	mcg_ib_exit();
 	mcg_roce_exit();
 }

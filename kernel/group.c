@@ -29,6 +29,14 @@ module_param_named(max_groups, mcg_max_groups, uint, 0644);
 MODULE_PARM_DESC(max_groups,
 		 "Groups one port may hold, lingering ones included (default 0: no limit)");
 
+unsigned int mcg_join_wait_ms = 5000;
+module_param_named(join_wait_ms, mcg_join_wait_ms, uint, 0644);
+MODULE_PARM_DESC(join_wait_ms,
+		 "How long a JOIN waits for the SA's answer before replying with the group still joining (default 5000: longer than the SA's 10 x 300 ms retries)");
+
+/* JOIN requests waiting for an asynchronous backend. */
+DECLARE_WAIT_QUEUE_HEAD(mcg_join_wq);
+
 unsigned int mcg_max_owner_holds;
 module_param_named(max_owner_holds, mcg_max_owner_holds, uint, 0644);
 MODULE_PARM_DESC(max_owner_holds,
@@ -90,7 +98,12 @@ struct mcg_group *mcg_group_next(struct mcg_port *port,
 	return best;
 }
 
-static void group_insert(struct mcg_port *port, struct mcg_group *g)
+static bool mgid_is_zero(const union ib_gid *mgid)
+{
+	return !memchr_inv(mgid->raw, 0, sizeof(mgid->raw));
+}
+
+static void group_tree_insert(struct mcg_port *port, struct mcg_group *g)
 {
 	struct rb_node **link = &port->groups.rb_node, *parent = NULL;
 
@@ -105,7 +118,51 @@ static void group_insert(struct mcg_port *port, struct mcg_group *g)
 	}
 	rb_link_node(&g->node, parent, link);
 	rb_insert_color(&g->node, &port->groups);
+}
+
+/* A group asking the SA for its MGID is keyed only once it has one. */
+static void group_insert(struct mcg_port *port, struct mcg_group *g)
+{
+	if (mgid_is_zero(&g->mgid))
+		list_add_tail(&g->unkeyed_node, &port->unkeyed);
+	else
+		group_tree_insert(port, g);
 	port->ngroups++;
+}
+
+static void group_kref_release(struct kref *ref)
+{
+	kfree(container_of(ref, struct mcg_group, ref));
+}
+
+void mcg_group_put(struct mcg_group *g)
+{
+	kref_put(&g->ref, group_kref_release);
+}
+
+/* The SA assigned @g its MGID. */
+int mcg_group_rekey(struct mcg_group *g, const union ib_gid *mgid)
+{
+	if (mgid_is_zero(mgid) || mcg_group_find(g->port, mgid))
+		return -EEXIST;
+	list_del_init(&g->unkeyed_node);
+	g->mgid = *mgid;
+	group_tree_insert(g->port, g);
+	mcg_generation++;
+	return 0;
+}
+
+/* A backend's state change: record it, tell listeners and JOIN waiters. */
+void mcg_group_set_state(struct mcg_group *g, u8 state, u8 reason, int err)
+{
+	if (g->state == state && g->reason == reason && g->error == err)
+		return;
+	g->state = state;
+	g->reason = reason;
+	g->error = err;
+	mcg_generation++;
+	mcg_notify(g, IB_MCG_CMD_GROUP_STATE_NTF, reason, NULL);
+	wake_up_all(&mcg_join_wq);
 }
 
 static u32 owner_hash(const char *name)
@@ -202,13 +259,17 @@ static void group_free(struct mcg_group *g, u8 reason)
 
 	port->backend->update(g, 0, NULL);
 	g->join_state = 0;
-	rb_erase(&g->node, &port->groups);
+	if (list_empty(&g->unkeyed_node))
+		rb_erase(&g->node, &port->groups);
+	else
+		list_del_init(&g->unkeyed_node);
 	port->ngroups--;
 	mcg_generation++;
 	g->state = IB_MCG_STATE_RELEASED;
 	g->reason = reason;
 	mcg_notify(g, IB_MCG_CMD_GROUP_DEL_NTF, reason, NULL);
-	kfree(g);
+	wake_up_all(&mcg_join_wq);
+	mcg_group_put(g);
 }
 
 /* Keeps the membership of a group without holders for its linger time. */
@@ -295,8 +356,8 @@ out:
 	mutex_unlock(&mcg_lock);
 }
 
-static struct mcg_holder *holder_find(struct mcg_group *g, const char *owner,
-				      u8 join_state)
+struct mcg_holder *mcg_holder_find(struct mcg_group *g, const char *owner,
+				   u8 join_state)
 {
 	struct mcg_holder *h;
 
@@ -329,6 +390,21 @@ static int rejoin_check(const struct mcg_holder *h,
 	return 0;
 }
 
+/* A join naming an existing group may repeat its parameters, not change them. */
+static bool create_matches(const struct mcg_group *g,
+			   const struct mcg_create *c)
+{
+	const struct mcg_rec *r = &g->rec;
+
+	if (!c->create || !r->valid)
+		return true;
+	return c->pkey == r->pkey && c->sl == r->sl &&
+	       c->tclass == r->tclass && c->flow_label == r->flow_label &&
+	       (!(c->has & MCG_HAS_MTU) || c->mtu == r->mtu) &&
+	       (!(c->has & MCG_HAS_RATE) || c->rate == r->rate) &&
+	       (!(c->has & MCG_HAS_HOP) || c->hop_limit == r->hop_limit);
+}
+
 /* Refuses a join that would exceed the port's budget or the owner's limit. */
 static int join_limits(const struct mcg_join_req *req, bool new_group,
 		       struct netlink_ext_ack *extack)
@@ -359,10 +435,14 @@ static struct mcg_group *group_new(const struct mcg_join_req *req)
 	g->mgid = req->mgid;
 	g->rec.qkey = req->has_qkey ? req->qkey : IB_MCG_DEFAULT_QKEY;
 	g->linger_ms = req->has_linger ? req->linger_ms : READ_ONCE(linger_ms);
+	g->create = req->create;
 	g->state = IB_MCG_STATE_JOINING;
 	g->reason = IB_MCG_REASON_JOIN;
+	kref_init(&g->ref);
 	INIT_LIST_HEAD(&g->holders);
+	INIT_LIST_HEAD(&g->unkeyed_node);
 	INIT_LIST_HEAD(&g->roce_node);
+	INIT_LIST_HEAD(&g->ib.retry_node);
 	return g;
 }
 
@@ -374,22 +454,28 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 	struct mcg_owner *new_owner = NULL;
 	struct mcg_holder *h;
 	u8 want, old_state;
-	int err;
+	int err, ret;
 
 	lockdep_assert_held(&mcg_lock);
 
-	err = port->backend->check(port, &req->mgid, extack);
+	err = port->backend->check(port, req, extack);
 	if (err)
 		return err;
 
-	g = mcg_group_find(port, &req->mgid);
+	/* An all-zero MGID always asks the SA for a new group. */
+	g = mgid_is_zero(&req->mgid) ? NULL : mcg_group_find(port, &req->mgid);
 	if (g) {
 		if (req->has_qkey && g->rec.qkey != req->qkey) {
 			NL_SET_ERR_MSG(extack,
 				       "group exists with a different Q_Key");
 			return -EINVAL;
 		}
-		h = holder_find(g, req->owner, req->join_state);
+		if (!create_matches(g, &req->create)) {
+			NL_SET_ERR_MSG(extack,
+				       "group exists with different create parameters");
+			return -EINVAL;
+		}
+		h = mcg_holder_find(g, req->owner, req->join_state);
 		if (h) {
 			err = rejoin_check(h, req, extack);
 			if (err)
@@ -440,22 +526,29 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 	want = req->join_state;
 	if (g->state != IB_MCG_STATE_LINGERING)
 		want |= g->join_state;
+	old_state = g->state;
+	ret = 0;
 	if (new_group || want != g->join_state ||
 	    g->state == IB_MCG_STATE_DETACHED) {
-		err = port->backend->update(g, want, extack);
-		if (err) {
+		ret = port->backend->update(g, want, extack);
+		if (ret < 0) {
 			atomic64_inc(&port->join_errors);
+			err = ret;
 			goto err_free;
 		}
+		/* A synchronous backend holds it now. */
+		if (ret != MCG_UPDATE_PENDING) {
+			g->error = 0;
+			g->state = IB_MCG_STATE_JOINED;
+		}
+	} else if (old_state == IB_MCG_STATE_LINGERING) {
+		g->state = IB_MCG_STATE_JOINED;
 	}
+	if (g->state != old_state || new_group)
+		g->reason = IB_MCG_REASON_JOIN;
 	if (req->has_linger)
 		g->linger_ms = req->linger_ms;
 	g->join_state = want;
-	g->error = 0;
-
-	old_state = g->state;
-	g->state = IB_MCG_STATE_JOINED;
-	g->reason = IB_MCG_REASON_JOIN;
 	if (new_owner)
 		hash_add(mcg_owners, &new_owner->node,
 			 owner_hash(new_owner->name));
@@ -463,7 +556,7 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 		group_insert(port, g);
 		mcg_notify(g, IB_MCG_CMD_GROUP_NEW_NTF, IB_MCG_REASON_JOIN,
 			   NULL);
-	} else if (old_state != IB_MCG_STATE_JOINED) {
+	} else if (g->state != old_state) {
 		if (old_state == IB_MCG_STATE_LINGERING)
 			atomic64_inc(&port->linger_hits);
 		mcg_notify(g, IB_MCG_CMD_GROUP_STATE_NTF, IB_MCG_REASON_JOIN,
@@ -540,6 +633,22 @@ static void group_release(struct mcg_group *g, u8 reason)
 	group_settle(g, reason);
 }
 
+/*
+ * The fabric refused a group that was never joined (the SA rejected its
+ * record, or an SA-assigned MGID could not be had): holding it would only
+ * retry a request that cannot succeed, so its holders are told and it is
+ * released. A JOIN still waiting gets @err.
+ */
+void mcg_group_abandon(struct mcg_group *g, u8 reason, int err)
+{
+	struct mcg_holder *h, *tmp;
+
+	g->error = err;
+	list_for_each_entry_safe(h, tmp, &g->holders, node)
+		holder_drop(g, h, reason);
+	group_free(g, reason);
+}
+
 /* The device is going away (or the module is): drop everything, loudly. */
 void mcg_port_release_all(struct mcg_port *port, u8 reason)
 {
@@ -550,6 +659,10 @@ void mcg_port_release_all(struct mcg_port *port, u8 reason)
 
 	while ((n = rb_first(&port->groups)))
 		group_release(rb_entry(n, struct mcg_group, node), reason);
+	while (!list_empty(&port->unkeyed))
+		group_release(list_first_entry(&port->unkeyed,
+					       struct mcg_group, unkeyed_node),
+			      reason);
 	if (groups)
 		pr_info("%s/%u: released %u group(s) held by %u holder(s): %s\n",
 			mcg_dev_name(port), port->port_num, groups, holders,
@@ -557,10 +670,29 @@ void mcg_port_release_all(struct mcg_port *port, u8 reason)
 			"device removed");
 }
 
+static void group_release_bound(struct mcg_group *g, const struct net *net,
+				u32 portid)
+{
+	struct mcg_holder *h, *tmp;
+	bool hit = false;
+
+	list_for_each_entry_safe(h, tmp, &g->holders, node) {
+		if (!(h->flags & IB_MCG_F_BOUND) || h->nl_portid != portid ||
+		    h->nl_net != net)
+			continue;
+		holder_drop(g, h, IB_MCG_REASON_SOCKET_CLOSED);
+		hit = true;
+	}
+	if (hit)
+		group_settle(g, IB_MCG_REASON_SOCKET_CLOSED);
+}
+
 /* Release every hold bound to the netlink socket (@net, @portid). */
 void mcg_release_bound(const struct net *net, u32 portid)
 {
+	struct mcg_group *g, *tmp;
 	struct mcg_device *dev;
+	struct rb_node *n;
 	u32 i;
 
 	lockdep_assert_held(&mcg_lock);
@@ -568,29 +700,16 @@ void mcg_release_bound(const struct net *net, u32 portid)
 	list_for_each_entry(dev, &mcg_devices, node) {
 		for (i = 0; i < dev->nports; i++) {
 			struct mcg_port *port = dev->ports[i];
-			struct rb_node *n = rb_first(&port->groups);
 
-			while (n && atomic_read(&mcg_bound_holders)) {
-				struct mcg_group *g =
-					rb_entry(n, struct mcg_group, node);
-				struct mcg_holder *h, *tmp;
-				bool hit = false;
-
+			n = rb_first(&port->groups);
+			while (n) {
+				g = rb_entry(n, struct mcg_group, node);
 				n = rb_next(n);
-				list_for_each_entry_safe(h, tmp, &g->holders,
-							 node) {
-					if (!(h->flags & IB_MCG_F_BOUND) ||
-					    h->nl_portid != portid ||
-					    h->nl_net != net)
-						continue;
-					holder_drop(g, h,
-						    IB_MCG_REASON_SOCKET_CLOSED);
-					hit = true;
-				}
-				if (hit)
-					group_settle(g,
-						     IB_MCG_REASON_SOCKET_CLOSED);
+				group_release_bound(g, net, portid);
 			}
+			list_for_each_entry_safe(g, tmp, &port->unkeyed,
+						 unkeyed_node)
+				group_release_bound(g, net, portid);
 		}
 	}
 }
@@ -614,6 +733,8 @@ void mcg_port_resync(struct mcg_port *port)
 		int err = port->backend->update(g, g->join_state, NULL);
 
 		n = rb_next(n);
+		if (err == MCG_UPDATE_PENDING)
+			continue;	/* the backend reports it itself */
 		if (err && g->state == IB_MCG_STATE_LINGERING) {
 			/* Nobody to keep it for. */
 			group_free(g, IB_MCG_REASON_NETDEV_DOWN);

@@ -29,10 +29,12 @@
 #define _IB_MCGROUPS_H
 
 #include <linux/kobject.h>
+#include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/rbtree.h>
 #include <linux/workqueue.h>
+#include <rdma/ib_sa.h>
 #include <rdma/ib_verbs.h>
 
 #include "compat.h"
@@ -43,6 +45,7 @@
 extern struct mutex mcg_lock;
 extern struct list_head mcg_devices;
 extern struct workqueue_struct *mcg_wq;
+extern wait_queue_head_t mcg_join_wq;
 extern bool mcg_unloading;
 
 /* The member record an application needs for ibv_attach_mcast() and its AH. */
@@ -63,6 +66,30 @@ struct mcg_rec {
 
 struct mcg_port;
 struct mcg_group;
+struct mcg_join_req;
+
+/* Create parameters of a JOIN (InfiniBand; RoCE takes only the Q_Key). */
+#define MCG_HAS_MTU	BIT(0)
+#define MCG_HAS_RATE	BIT(1)
+#define MCG_HAS_HOP	BIT(2)
+#define MCG_HAS_SCOPE	BIT(3)
+
+struct mcg_create {
+	bool create;		/* any create parameter given, or MGID 0 */
+	bool qkey;		/* a Q_Key was given: a create on IB too */
+	u8 has;			/* MCG_HAS_* */
+	u16 pkey;
+	u8 sl;
+	u8 tclass;
+	u8 mtu;
+	u8 rate;
+	u8 hop_limit;
+	u8 scope;
+	u32 flow_label;
+};
+
+/* Return of mcg_backend_ops.update: the backend completes later. */
+#define MCG_UPDATE_PENDING 1
 
 /*
  * A join backend holds the fabric side of a group's membership. Called
@@ -70,7 +97,9 @@ struct mcg_group;
  *
  * @check:  is @mgid a group this port can hold? Sets extack when not.
  * @update: make the fabric membership match @join_state (0 releases
- *          it) and fill g->rec. Returns 0 once held. On error the
+ *          it) and fill g->rec. Returns 0 once held, or
+ *          MCG_UPDATE_PENDING if the backend finishes asynchronously (it
+ *          then sets g->state itself and wakes mcg_join_wq). On error the
  *          previous membership is still held, except that a release
  *          (join_state 0) never fails.
  * @refresh: optional; the port's link may have changed (IB event,
@@ -81,7 +110,7 @@ struct mcg_backend_ops {
 	const char *name;
 	int (*port_init)(struct mcg_port *port);
 	void (*port_fini)(struct mcg_port *port);
-	int (*check)(struct mcg_port *port, const union ib_gid *mgid,
+	int (*check)(struct mcg_port *port, const struct mcg_join_req *req,
 		     struct netlink_ext_ack *extack);
 	int (*update)(struct mcg_group *g, u8 join_state,
 		      struct netlink_ext_ack *extack);
@@ -90,6 +119,9 @@ struct mcg_backend_ops {
 
 extern const struct mcg_backend_ops mcg_roce_backend;
 extern const struct mcg_backend_ops mcg_none_backend;
+extern const struct mcg_backend_ops mcg_ib_backend;
+int mcg_ib_init(void);
+void mcg_ib_exit(void);
 int mcg_roce_init(void);
 void mcg_roce_exit(void);
 
@@ -98,6 +130,52 @@ struct mcg_roce_port {
 	struct list_head node;		/* on mcg_roce_ports */
 	struct net_device *ndev;	/* held with dev_hold() */
 	struct list_head groups;	/* groups holding an IP membership */
+};
+
+/* One SA membership of a group: one join state bit. */
+struct mcg_ib_memb {
+	struct mcg_group *g;
+	struct ib_sa_multicast *mc;	/* NULL when none */
+	struct list_head done_node;	/* on port->ib.done (mcg_ib_lock) */
+	int status;			/* callback's, under mcg_ib_lock */
+	struct ib_sa_mcmember_rec rec;	/* callback's, under mcg_ib_lock */
+	u8 bit;
+	u8 state;			/* MCG_MEMB_* */
+};
+
+/* InfiniBand backend state of a group, under mcg_lock. */
+struct mcg_ib_group {
+	struct mcg_ib_memb m[4];	/* by join state bit */
+	struct list_head retry_node;	/* on port->ib.retry */
+	unsigned long retry_at;		/* jiffies */
+	unsigned int failures;		/* in a row, for the backoff */
+	u8 want;			/* join state bits to hold */
+	bool established;		/* joined at least once */
+	bool rejoining;			/* lost its membership */
+};
+
+/* InfiniBand backend state of a port, under mcg_lock unless noted. */
+struct mcg_ib_port {
+	struct list_head retry;		/* groups that need SA joins */
+	struct list_head done;		/* finished SA calls (mcg_ib_lock) */
+	struct work_struct done_work;
+	struct delayed_work join_work;	/* issues joins, paced */
+	unsigned long events;		/* IB events to handle (atomic bits) */
+	unsigned long settle_until;	/* jiffies: no joins before */
+	u64 next_issue_ns;		/* pacing */
+	unsigned int inflight;		/* SA joins without an answer */
+	bool active;			/* port ACTIVE */
+	bool wave;			/* a re-join wave is on */
+	u64 wave_start_ns;
+	u32 lid;
+	u32 sm_lid;
+	u32 last_sm_lid;
+	u32 last_wave_ms;
+	atomic64_t sm_reregisters;
+	atomic64_t rejoin_waves;
+	atomic64_t group_rejoins;
+	atomic64_t rejoin_failures;
+	atomic64_t sa_timeouts;
 };
 
 struct mcg_device {
@@ -123,14 +201,18 @@ struct mcg_port {
 	atomic64_t join_errors;
 	atomic64_t linger_hits;
 	atomic64_t linger_expired;
+	struct list_head unkeyed;	/* groups waiting for an SA MGID */
 	struct work_struct resync_work;
 	struct delayed_work linger_work;	/* expires lingering groups */
 	unsigned long linger_next;	/* when linger_work is due */
 	struct mcg_roce_port roce;
+	struct mcg_ib_port ib;
 };
 
 struct mcg_group {
-	struct rb_node node;		/* in port->groups */
+	struct kref ref;		/* the port's, and JOIN waiters' */
+	struct rb_node node;		/* in port->groups, or ... */
+	struct list_head unkeyed_node;	/* ... on port->unkeyed (MGID 0) */
 	struct mcg_port *port;
 	union ib_gid mgid;
 	struct list_head holders;
@@ -140,11 +222,13 @@ struct mcg_group {
 	u8 reason;			/* enum ib_mcg_reason */
 	int error;			/* last error, positive errno */
 	u32 linger_ms;			/* kept this long without holders */
+	struct mcg_create create;	/* parameters to (re)create it with */
 	unsigned long linger_until;	/* jiffies; IB_MCG_STATE_LINGERING */
 	struct mcg_rec rec;
 	/* RoCE backend, under RTNL. */
 	struct list_head roce_node;	/* on port->roce.groups if ip_held */
 	bool ip_held;
+	struct mcg_ib_group ib;
 };
 
 /* Everything one owner holds, on every port. */
@@ -178,6 +262,7 @@ struct mcg_join_req {
 	bool has_qkey;
 	u32 linger_ms;
 	bool has_linger;
+	struct mcg_create create;
 	u32 nl_portid;
 	const struct net *nl_net;
 };
@@ -201,6 +286,13 @@ struct mcg_holder *mcg_owner_next_hold(const char *owner,
 				       const struct mcg_port *port);
 unsigned int mcg_owner_holds(const char *owner);
 void mcg_linger_work(struct work_struct *work);
+void mcg_group_put(struct mcg_group *g);
+struct mcg_holder *mcg_holder_find(struct mcg_group *g, const char *owner,
+				   u8 join_state);
+int mcg_group_rekey(struct mcg_group *g, const union ib_gid *mgid);
+void mcg_group_abandon(struct mcg_group *g, u8 reason, int err);
+void mcg_group_set_state(struct mcg_group *g, u8 state, u8 reason, int err);
+extern unsigned int mcg_join_wait_ms;
 extern unsigned int mcg_max_groups;
 extern unsigned int mcg_max_owner_holds;
 struct mcg_group *mcg_group_find(struct mcg_port *port,
@@ -218,6 +310,7 @@ int mcg_netlink_init(void);
 void mcg_netlink_exit(void);
 void mcg_notify(struct mcg_group *g, u8 cmd, u8 reason,
 		const struct mcg_holder *h);
+void mcg_notify_port(struct mcg_port *port, u8 cmd);
 
 /* sysfs.c */
 int mcg_sysfs_init(void);

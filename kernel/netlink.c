@@ -29,6 +29,10 @@ static const struct genl_multicast_group mcg_mcgrps[] = {
 	[IB_MCG_A_DEV_INDEX]	= { .type = NLA_U32 },			\
 	[IB_MCG_A_PORT]		= { .type = NLA_U32 }
 
+static struct netlink_range_validation flow_label_range = {
+	.max = 0xfffff,
+};
+
 static const struct nla_policy mcg_join_policy[IB_MCG_A_MAX + 1] = {
 	MCG_POLICY_DEV,
 	[IB_MCG_A_MGID]		= NLA_POLICY_EXACT_LEN(16),
@@ -37,6 +41,16 @@ static const struct nla_policy mcg_join_policy[IB_MCG_A_MAX + 1] = {
 	[IB_MCG_A_FLAGS]	= NLA_POLICY_MASK(NLA_U32, __IB_MCG_F_ALL),
 	[IB_MCG_A_QKEY]		= { .type = NLA_U32 },
 	[IB_MCG_A_LINGER_MS]	= { .type = NLA_U32 },
+	[IB_MCG_A_PKEY]		= { .type = NLA_U16 },
+	[IB_MCG_A_MTU]		= NLA_POLICY_RANGE(NLA_U8, IB_MTU_256,
+						   IB_MTU_4096),
+	[IB_MCG_A_RATE]		= NLA_POLICY_RANGE(NLA_U8, IB_RATE_2_5_GBPS,
+						   IB_RATE_600_GBPS),
+	[IB_MCG_A_SL]		= NLA_POLICY_MAX(NLA_U8, 15),
+	[IB_MCG_A_FLOW_LABEL]	= NLA_POLICY_FULL_RANGE(NLA_U32, &flow_label_range),
+	[IB_MCG_A_TCLASS]	= { .type = NLA_U8 },
+	[IB_MCG_A_HOP_LIMIT]	= { .type = NLA_U8 },
+	[IB_MCG_A_SCOPE]	= NLA_POLICY_MAX(NLA_U8, 15),
 };
 
 static const struct nla_policy mcg_owner_release_policy[IB_MCG_A_MAX + 1] = {
@@ -199,6 +213,60 @@ static int get_group_owner(struct nlattr **tb, union ib_gid *mgid, char *owner,
 	return get_string(tb[IB_MCG_A_OWNER], owner, IB_MCG_OWNER_MAX,
 			  "owner must be 1 to 64 printable characters without spaces",
 			  extack);
+}
+
+/*
+ * InfiniBand create parameters; any of them (or an all-zero MGID) makes
+ * the join a create. Ranges are checked by the policy.
+ */
+static int get_create(struct nlattr **tb, struct mcg_join_req *req,
+		      struct netlink_ext_ack *extack)
+{
+	struct mcg_create *c = &req->create;
+
+	c->pkey = 0xffff;
+	c->qkey = req->has_qkey;
+	c->create = !memchr_inv(req->mgid.raw, 0, sizeof(req->mgid.raw));
+	if (tb[IB_MCG_A_PKEY]) {
+		c->pkey = nla_get_u16(tb[IB_MCG_A_PKEY]);
+		c->create = true;
+		if (!(c->pkey & 0x7fff)) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[IB_MCG_A_PKEY],
+					    "P_Key 0x0000 and 0x8000 are the invalid P_Key");
+			return -EINVAL;
+		}
+	}
+	if (tb[IB_MCG_A_SL]) {
+		c->sl = nla_get_u8(tb[IB_MCG_A_SL]);
+		c->create = true;
+	}
+	if (tb[IB_MCG_A_TCLASS]) {
+		c->tclass = nla_get_u8(tb[IB_MCG_A_TCLASS]);
+		c->create = true;
+	}
+	if (tb[IB_MCG_A_FLOW_LABEL]) {
+		c->flow_label = nla_get_u32(tb[IB_MCG_A_FLOW_LABEL]);
+		c->create = true;
+	}
+	if (tb[IB_MCG_A_MTU]) {
+		c->mtu = nla_get_u8(tb[IB_MCG_A_MTU]);
+		c->has |= MCG_HAS_MTU;
+	}
+	if (tb[IB_MCG_A_RATE]) {
+		c->rate = nla_get_u8(tb[IB_MCG_A_RATE]);
+		c->has |= MCG_HAS_RATE;
+	}
+	if (tb[IB_MCG_A_HOP_LIMIT]) {
+		c->hop_limit = nla_get_u8(tb[IB_MCG_A_HOP_LIMIT]);
+		c->has |= MCG_HAS_HOP;
+	}
+	if (tb[IB_MCG_A_SCOPE]) {
+		c->scope = nla_get_u8(tb[IB_MCG_A_SCOPE]);
+		c->has |= MCG_HAS_SCOPE;
+	}
+	if (c->has)
+		c->create = true;
+	return 0;
 }
 
 /* ---- messages ---------------------------------------------------------- */
@@ -390,7 +458,64 @@ void mcg_notify(struct mcg_group *g, u8 cmd, u8 reason,
 	genlmsg_multicast(&mcg_family, skb, 0, MCG_MCGRP_EVENTS, GFP_KERNEL);
 }
 
+static int fill_port(struct sk_buff *skb, struct mcg_port *port, u32 portid,
+		     u32 seq, int flags, u8 cmd);
+
+/* A port event (re-join waves), in the PORT_GET format. */
+void mcg_notify_port(struct mcg_port *port, u8 cmd)
+{
+	struct sk_buff *skb;
+
+	if (!genl_has_listeners(&mcg_family, &init_net, MCG_MCGRP_EVENTS))
+		return;
+	skb = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!skb)
+		return;
+	if (fill_port(skb, port, 0, 0, 0, cmd)) {
+		nlmsg_free(skb);
+		return;
+	}
+	genlmsg_multicast(&mcg_family, skb, 0, MCG_MCGRP_EVENTS, GFP_KERNEL);
+}
+
 /* ---- JOIN / LEAVE ------------------------------------------------------ */
+
+/*
+ * Waits, without mcg_lock, for an asynchronous backend to finish joining
+ * @g (the caller holds a reference on it), at most join_wait_ms. A group
+ * still joining then is reported as such; one released meanwhile (the
+ * fabric refused it, or its device went away) fails the JOIN.
+ */
+static int wait_joined(struct mcg_group *g, struct netlink_ext_ack *extack)
+{
+	unsigned long t = msecs_to_jiffies(READ_ONCE(mcg_join_wait_ms));
+
+	mutex_unlock(&mcg_lock);
+	wait_event_interruptible_timeout(mcg_join_wq,
+					 READ_ONCE(g->state) !=
+					 IB_MCG_STATE_JOINING, t);
+	mutex_lock(&mcg_lock);
+	if (g->state != IB_MCG_STATE_RELEASED)
+		return 0;
+	switch (g->reason) {
+	case IB_MCG_REASON_SA_REJECTED:
+		NL_SET_ERR_MSG(extack,
+			       "the SA rejected the join: no such group (join it with create parameters to create it), different parameters than the group's, or no MLID left");
+		break;
+	case IB_MCG_REASON_TIMEOUT:
+		NL_SET_ERR_MSG(extack,
+			       "the SA did not answer the request for an SA-assigned MGID (not retried: it would ask for another group)");
+		break;
+	case IB_MCG_REASON_DEVICE_REMOVED:
+	case IB_MCG_REASON_UNLOAD:
+		NL_SET_ERR_MSG(extack, "the device went away during the join");
+		break;
+	default:
+		NL_SET_ERR_MSG(extack, "the group was released during the join");
+		break;
+	}
+	return g->error ? -g->error : -ENODEV;
+}
 
 static int mcg_nl_join(struct sk_buff *skb, struct genl_info *info)
 {
@@ -405,6 +530,7 @@ static int mcg_nl_join(struct sk_buff *skb, struct genl_info *info)
 	};
 	struct mcg_holder *h;
 	struct mcg_group *g;
+	bool waited;
 	int err;
 
 	err = get_group_owner(tb, &req.mgid, owner, extack);
@@ -431,6 +557,10 @@ static int mcg_nl_join(struct sk_buff *skb, struct genl_info *info)
 		}
 	}
 
+	err = get_create(tb, &req, extack);
+	if (err)
+		return err;
+
 	mutex_lock(&mcg_lock);
 	req.port = get_dev_port(tb, extack);
 	if (IS_ERR(req.port)) {
@@ -438,8 +568,21 @@ static int mcg_nl_join(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	}
 	err = mcg_join(&req, &g, &h, extack);
+	if (err)
+		goto out;
+	waited = g->state == IB_MCG_STATE_JOINING;
+	if (waited) {
+		kref_get(&g->ref);
+		err = wait_joined(g, extack);
+		/* Someone may have dropped the hold meanwhile. */
+		if (!err)
+			h = mcg_holder_find(g, owner, req.join_state);
+	}
 	if (!err)
-		err = reply_group(info, g, IB_MCG_CMD_JOIN, HOLDERS_ONE, h);
+		err = reply_group(info, g, IB_MCG_CMD_JOIN,
+				  h ? HOLDERS_ONE : HOLDERS_NONE, h);
+	if (waited)
+		mcg_group_put(g);
 out:
 	mutex_unlock(&mcg_lock);
 	return err;
@@ -780,8 +923,41 @@ static int put_netdev(struct sk_buff *skb, const struct mcg_port *port)
 	return err ? -EMSGSIZE : 0;
 }
 
+/* The re-join state of an InfiniBand port. */
+static int put_ib_port(struct sk_buff *skb, const struct mcg_port *port)
+{
+	const struct mcg_ib_port *ib = &port->ib;
+	struct mcg_group *g;
+	u32 pending = 0;
+
+	if (port->backend != &mcg_ib_backend)
+		return 0;
+	list_for_each_entry(g, &ib->retry, ib.retry_node)
+		pending++;
+	if (nla_put_u32(skb, IB_MCG_A_LID, ib->lid) ||
+	    nla_put_u32(skb, IB_MCG_A_SM_LID, ib->sm_lid) ||
+	    nla_put_u32(skb, IB_MCG_A_LAST_SM_LID, ib->last_sm_lid) ||
+	    nla_put_u32(skb, IB_MCG_A_LAST_REJOIN_WAVE_MS, ib->last_wave_ms) ||
+	    nla_put_u32(skb, IB_MCG_A_REJOIN_PENDING, pending) ||
+	    nla_put_u64_64bit(skb, IB_MCG_A_SM_REREGISTERS,
+			      atomic64_read(&ib->sm_reregisters),
+			      IB_MCG_A_PAD) ||
+	    nla_put_u64_64bit(skb, IB_MCG_A_REJOIN_WAVES,
+			      atomic64_read(&ib->rejoin_waves), IB_MCG_A_PAD) ||
+	    nla_put_u64_64bit(skb, IB_MCG_A_GROUP_REJOINS,
+			      atomic64_read(&ib->group_rejoins),
+			      IB_MCG_A_PAD) ||
+	    nla_put_u64_64bit(skb, IB_MCG_A_REJOIN_FAILURES,
+			      atomic64_read(&ib->rejoin_failures),
+			      IB_MCG_A_PAD) ||
+	    nla_put_u64_64bit(skb, IB_MCG_A_SA_TIMEOUTS,
+			      atomic64_read(&ib->sa_timeouts), IB_MCG_A_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
 static int fill_port(struct sk_buff *skb, struct mcg_port *port, u32 portid,
-		     u32 seq, int flags)
+		     u32 seq, int flags, u8 cmd)
 {
 	const struct ib_device_attr *attrs = &port->dev->ibdev->attrs;
 	struct ib_port_attr pattr;
@@ -790,8 +966,7 @@ static int fill_port(struct sk_buff *skb, struct mcg_port *port, u32 portid,
 	if (ib_query_port(port->dev->ibdev, port->port_num, &pattr))
 		pattr.state = IB_PORT_NOP;
 
-	hdr = genlmsg_put(skb, portid, seq, &mcg_family, flags,
-			  IB_MCG_CMD_PORT_GET);
+	hdr = genlmsg_put(skb, portid, seq, &mcg_family, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
 	if (put_dev_port(skb, port) ||
@@ -821,7 +996,8 @@ static int fill_port(struct sk_buff *skb, struct mcg_port *port, u32 portid,
 			      IB_MCG_A_PAD) ||
 	    nla_put_u32(skb, IB_MCG_A_MAX_GROUPS, READ_ONCE(mcg_max_groups)) ||
 	    nla_put_u32(skb, IB_MCG_A_MAX_OWNER_HOLDS,
-			READ_ONCE(mcg_max_owner_holds))) {
+			READ_ONCE(mcg_max_owner_holds)) ||
+	    put_ib_port(skb, port)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -843,7 +1019,8 @@ static int mcg_nl_port_get_doit(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(port))
 		err = PTR_ERR(port);
 	else
-		err = fill_port(msg, port, info->snd_portid, info->snd_seq, 0);
+		err = fill_port(msg, port, info->snd_portid, info->snd_seq, 0,
+				IB_MCG_CMD_PORT_GET);
 	mutex_unlock(&mcg_lock);
 	if (err) {
 		nlmsg_free(msg);
@@ -871,7 +1048,8 @@ static int mcg_nl_port_get_dumpit(struct sk_buff *skb,
 			if (dump_skip_port(ctx, port))
 				continue;
 			err = fill_port(skb, port, NETLINK_CB(cb->skb).portid,
-					cb->nlh->nlmsg_seq, NLM_F_MULTI);
+					cb->nlh->nlmsg_seq, NLM_F_MULTI,
+					IB_MCG_CMD_PORT_GET);
 			if (err)
 				goto out;
 			ctx->dev_index = dev->ibdev->index;

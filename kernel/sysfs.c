@@ -65,6 +65,64 @@ static ssize_t linger_expired_show(struct kobject *kobj,
 			  atomic64_read(&to_port(kobj)->linger_expired));
 }
 
+/* InfiniBand re-join counters; 0 on ports of other backends. */
+static ssize_t sm_reregisters_show(struct kobject *kobj,
+				   struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lld\n",
+			  atomic64_read(&to_port(kobj)->ib.sm_reregisters));
+}
+
+static ssize_t rejoin_waves_show(struct kobject *kobj,
+				 struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lld\n",
+			  atomic64_read(&to_port(kobj)->ib.rejoin_waves));
+}
+
+static ssize_t group_rejoins_show(struct kobject *kobj,
+				  struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lld\n",
+			  atomic64_read(&to_port(kobj)->ib.group_rejoins));
+}
+
+static ssize_t rejoin_failures_show(struct kobject *kobj,
+				    struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lld\n",
+			  atomic64_read(&to_port(kobj)->ib.rejoin_failures));
+}
+
+static ssize_t sa_timeouts_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lld\n",
+			  atomic64_read(&to_port(kobj)->ib.sa_timeouts));
+}
+
+static ssize_t last_sm_lid_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(to_port(kobj)->ib.last_sm_lid));
+}
+
+static ssize_t last_rejoin_wave_ms_show(struct kobject *kobj,
+					struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n",
+			  READ_ONCE(to_port(kobj)->ib.last_wave_ms));
+}
+
+static struct kobj_attribute sm_reregisters_attr = __ATTR_RO(sm_reregisters);
+static struct kobj_attribute rejoin_waves_attr = __ATTR_RO(rejoin_waves);
+static struct kobj_attribute group_rejoins_attr = __ATTR_RO(group_rejoins);
+static struct kobj_attribute rejoin_failures_attr = __ATTR_RO(rejoin_failures);
+static struct kobj_attribute sa_timeouts_attr = __ATTR_RO(sa_timeouts);
+static struct kobj_attribute last_sm_lid_attr = __ATTR_RO(last_sm_lid);
+static struct kobj_attribute last_rejoin_wave_ms_attr =
+	__ATTR_RO(last_rejoin_wave_ms);
+
 static ssize_t backend_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
 {
@@ -89,6 +147,13 @@ static struct attribute *mcg_port_attrs[] = {
 	&linger_hits_attr.attr,
 	&linger_expired_attr.attr,
 	&backend_attr.attr,
+	&sm_reregisters_attr.attr,
+	&rejoin_waves_attr.attr,
+	&group_rejoins_attr.attr,
+	&rejoin_failures_attr.attr,
+	&sa_timeouts_attr.attr,
+	&last_sm_lid_attr.attr,
+	&last_rejoin_wave_ms_attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(mcg_port);

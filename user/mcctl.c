@@ -30,8 +30,10 @@ static void usage(FILE *fp)
 {
 	fprintf(fp,
 		"Usage: mcctl [ OPTIONS ] COMMAND [ ARGS ]\n"
-		"       mcctl join DEV/PORT GROUP [ owner NAME ] [ state STATE ] [ qkey QKEY ]\n"
-		"                  [ linger TIME ] [ bound ]\n"
+		"       mcctl join DEV/PORT { GROUP | 0 } [ owner NAME ] [ state STATE ]\n"
+		"                  [ qkey QKEY ] [ linger TIME ] [ bound ] [ create ]\n"
+		"                  [ pkey PKEY ] [ mtu MTU ] [ rate RATE ] [ sl SL ]\n"
+		"                  [ flow_label N ] [ tclass N ] [ hop_limit N ] [ scope N ]\n"
 		"       mcctl leave DEV/PORT GROUP [ owner NAME ] [ state STATE ]\n"
 		"       mcctl leave owner NAME all [ DEV[/PORT] ]\n"
 		"       mcctl list [ DEV[/PORT] ]\n"
@@ -40,10 +42,14 @@ static void usage(FILE *fp)
 		"       mcctl monitor\n"
 		"       mcctl help\n"
 		"where  OPTIONS := { -j[son] | -p[retty] | -V[ersion] | -h[elp] }\n"
-		"       GROUP := { IPv4 group | IPv6 group | MGID }\n"
+		"       GROUP := { IPv4 group | IPv6 group | MGID }; join: 0 or :: = the SA assigns one\n"
 		"       STATE := { full | nonmember | sendonly | sendonly-full }\n"
 		"       NAME := owner, 1..64 printable characters, no spaces (default: default)\n"
-		"       TIME := milliseconds, or with unit ms, s or m (500ms, 30s, 2m); at most 1 day\n");
+		"       TIME := milliseconds, or with unit ms, s or m (500ms, 30s, 2m); at most 1 day\n"
+		"       MTU := { 256 | 512 | 1024 | 2048 | 4096 }\n"
+		"       RATE := Gb/s { 2.5 | 5 | 10 | 14 | 20 | 25 | 28 | 30 | 40 | 50 | 56 | 60 |\n"
+		"                      80 | 100 | 112 | 120 | 168 | 200 | 300 | 400 | 600 }\n"
+		"       SL := 0..15; flow_label 0..0xfffff; tclass, hop_limit 0..255; scope 0..15\n");
 }
 
 /* The kernel's message, else a hint for hint_err, else strerror(). */
@@ -128,8 +134,9 @@ static int cmd_join(int argc, char **argv)
 	if (err)
 		return kernel_err_hint(err, -ENOSPC,
 				       "the port holds its budget of groups or the owner its most holds");
-	err = print_one_group(&g);
+	print_join_reply(&g, c.sa_assigned);
 	ibmcg_group_free(&g);
+	err = finish_output();
 	if (err || !(c.args.flags & IB_MCG_F_BOUND))
 		return err;
 

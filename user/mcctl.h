@@ -13,9 +13,12 @@
 #define MCCTL_MCAST_WARN_PCT	80
 
 void print_group_line(const struct ibmcg_group *g);	/* list */
-void print_group_detail(const struct ibmcg_group *g);	/* show, join, leave */
+void print_group_detail(const struct ibmcg_group *g);	/* show, leave */
+/* join: the detail, after "assigned mgid M" when the SA picked it. */
+void print_join_reply(const struct ibmcg_group *g, bool sa_assigned);
 void print_port(const struct ibmcg_port *p);		/* stats */
-void print_event(const struct ibmcg_event *ev);		/* monitor */
+/* monitor: group events, and re-join waves of InfiniBand ports */
+void print_event(const struct ibmcg_event *ev);
 /* leave owner NAME all: one line per group, then the count. */
 void print_owner_release(const char *owner, uint32_t holds_dropped,
 			 const struct ibmcg_released *rel, size_t n);

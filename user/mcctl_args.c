@@ -2,6 +2,7 @@
 /*
  * mcctl command line parsing; see mcctl_args.h.
  */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -171,6 +172,155 @@ static int parse_holder_arg(int *argcp, char ***argvp, const char **owner,
 	return 0;
 }
 
+/* GROUP of join: "0" or an all-zero IPv6 address asks the SA for one. */
+static bool is_sa_assigned(const char *s)
+{
+	static const uint8_t zero[IBMCG_GID_LEN];
+	struct in6_addr a6;
+
+	if (!strcmp(s, "0"))
+		return true;
+	return inet_pton(AF_INET6, s, &a6) == 1 &&
+	       !memcmp(a6.s6_addr, zero, sizeof(zero));
+}
+
+/* A number of a create parameter: 0..max, decimal or 0x hex. */
+static int parse_create_u32(int *argc, char ***argv, const char *name,
+			    uint32_t max, const char *range, uint32_t *v,
+			    bool *set)
+{
+	int err;
+
+	err = next_arg(argc, argv);
+	if (err)
+		return err;
+	if (parse_u32(**argv, v) || *v > max)
+		return usage_err("mcctl: invalid %s '%s': expected %s", name,
+				 **argv, range);
+	*set = true;
+	return 0;
+}
+
+static int parse_create_u8(int *argc, char ***argv, const char *name,
+			   uint8_t max, const char *range, uint8_t *v, bool *set)
+{
+	uint32_t x;
+	int err;
+
+	err = parse_create_u32(argc, argv, name, max, range, &x, set);
+	if (!err)
+		*v = x;
+	return err;
+}
+
+/*
+ * The create parameters of an InfiniBand group. Keywords are matched in
+ * this order after the older ones, so that existing abbreviations keep
+ * their meaning ("s" is still state).
+ */
+static int parse_create_arg(int *argcp, char ***argvp,
+			    struct ibmcg_join_args *a, bool *used)
+{
+	const char *key = **argvp, *why;
+	uint32_t v;
+	int err;
+
+	*used = true;
+	if (matches(key, "create")) {
+		a->create = true;
+	} else if (matches(key, "pkey")) {
+		err = next_arg(argcp, argvp);
+		if (err)
+			return err;
+		if (parse_u32(**argvp, &v) || v > 0xffff)
+			return usage_err("mcctl: invalid pkey '%s': expected 0x0001..0xffff",
+					 **argvp);
+		if (!(v & 0x7fff))
+			return usage_err("mcctl: invalid pkey '%s': P_Keys 0x0000 and 0x8000 are invalid",
+					 **argvp);
+		a->pkey = v;
+		a->set_pkey = true;
+	} else if (matches(key, "mtu")) {
+		err = next_arg(argcp, argvp);
+		if (err)
+			return err;
+		if (parse_u32(**argvp, &v) || ibmcg_mtu_from_bytes(v) < 0)
+			return usage_err("mcctl: invalid mtu '%s': expected 256, 512, 1024, 2048 or 4096 (bytes)",
+					 **argvp);
+		a->mtu = ibmcg_mtu_from_bytes(v);
+		a->set_mtu = true;
+	} else if (matches(key, "rate")) {
+		err = next_arg(argcp, argvp);
+		if (err)
+			return err;
+		if (ibmcg_rate_parse(**argvp, &a->rate, &why))
+			return usage_err("mcctl: invalid rate '%s': %s",
+					 **argvp, why);
+		a->set_rate = true;
+	} else if (matches(key, "sl")) {
+		return parse_create_u8(argcp, argvp, "sl", 15, "0..15",
+				       &a->sl, &a->set_sl);
+	} else if (matches(key, "flow_label")) {
+		return parse_create_u32(argcp, argvp, "flow_label", 0xfffff,
+					"0..1048575 (0xfffff, 20 bits)",
+					&a->flow_label, &a->set_flow_label);
+	} else if (matches(key, "tclass")) {
+		return parse_create_u8(argcp, argvp, "tclass", 255, "0..255",
+				       &a->tclass, &a->set_tclass);
+	} else if (matches(key, "hop_limit")) {
+		return parse_create_u8(argcp, argvp, "hop_limit", 255,
+				       "0..255", &a->hop_limit,
+				       &a->set_hop_limit);
+	} else if (matches(key, "scope")) {
+		return parse_create_u8(argcp, argvp, "scope", 15, "0..15",
+				       &a->scope, &a->set_scope);
+	} else {
+		*used = false;
+	}
+	return 0;
+}
+
+/* The create parameter the kernel takes on InfiniBand only, if any. */
+static const char *ib_only_param(const struct ibmcg_join_args *a)
+{
+	if (a->set_pkey)
+		return "pkey";
+	if (a->set_mtu)
+		return "mtu";
+	if (a->set_rate)
+		return "rate";
+	if (a->set_sl)
+		return "sl";
+	if (a->set_flow_label)
+		return "flow_label";
+	if (a->set_tclass)
+		return "tclass";
+	if (a->set_hop_limit)
+		return "hop_limit";
+	if (a->set_scope)
+		return "scope";
+	return NULL;
+}
+
+/* What no kernel would accept, said here rather than after a round trip. */
+static int check_join(const struct join_cmd *c)
+{
+	static const uint8_t v4mapped[12] = { [10] = 0xff, [11] = 0xff };
+	const struct ibmcg_join_args *a = &c->args;
+	const char *ib = ib_only_param(a);
+	uint8_t js = a->join_state ? a->join_state : IB_MCG_JOIN_FULL;
+
+	if (c->sa_assigned &&
+	    !(js & (IB_MCG_JOIN_FULL | IB_MCG_JOIN_SENDONLY_FULL)))
+		return usage_err("mcctl: an SA-assigned MGID needs state full or sendonly-full: only a full member creates a group");
+	if (a->set_scope && !c->sa_assigned)
+		return usage_err("mcctl: scope is only for an SA-assigned MGID (group 0); an MGID carries its scope in its second byte");
+	if (ib && !memcmp(c->mgid, v4mapped, sizeof(v4mapped)))
+		return usage_err("mcctl: %s is an InfiniBand create parameter, and an IPv4 group is a RoCE group",
+				 ib);
+	return 0;
+}
+
 int parse_join(int argc, char **argv, struct join_cmd *c)
 {
 	struct ibmcg_join_args *args = &c->args;
@@ -180,9 +330,18 @@ int parse_join(int argc, char **argv, struct join_cmd *c)
 
 	memset(c, 0, sizeof(*c));
 	args->owner = "default";
-	err = parse_target(&argc, &argv, c->dev, &c->port, c->mgid);
-	if (err)
-		return err;
+	if (argc >= 2 && is_sa_assigned(argv[1])) {
+		err = parse_devport(argv[0], c->dev, &c->port, false);
+		if (err)
+			return err;
+		c->sa_assigned = true;
+		argc -= 2;
+		argv += 2;
+	} else {
+		err = parse_target(&argc, &argv, c->dev, &c->port, c->mgid);
+		if (err)
+			return err;
+	}
 	for (; argc > 0; argc--, argv++) {
 		err = parse_holder_arg(&argc, &argv, &args->owner,
 				       &args->join_state, &used);
@@ -209,10 +368,15 @@ int parse_join(int argc, char **argv, struct join_cmd *c)
 		} else if (matches(*argv, "bound")) {
 			args->flags |= IB_MCG_F_BOUND;
 		} else {
-			return usage_err("Unknown parameter '%s'.", *argv);
+			err = parse_create_arg(&argc, &argv, args, &used);
+			if (err)
+				return err;
+			if (!used)
+				return usage_err("Unknown parameter '%s'.",
+						 *argv);
 		}
 	}
-	return 0;
+	return check_join(c);
 }
 
 /* owner NAME all [DEV[/PORT]], after "owner". */

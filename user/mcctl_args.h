@@ -35,11 +35,18 @@ int parse_target(int *argc, char ***argv, char *dev, uint32_t *port,
 /* [DEV[/PORT]] of list and stats; dev is "" when not given. */
 int parse_filter(int argc, char **argv, char *dev, uint32_t *port);
 
-/* join DEV/PORT GROUP [owner NAME] [state S] [qkey Q] [linger MS] [bound] */
+/*
+ * join DEV/PORT GROUP [owner NAME] [state S] [qkey Q] [linger MS] [bound]
+ *      [create] [pkey P] [mtu BYTES] [rate GBPS] [sl N] [flow_label N]
+ *      [tclass N] [hop_limit N] [scope N]
+ * GROUP "0" or "::" (any all-zero IPv6 spelling) asks the SA to assign
+ * an MGID: mgid is then all zero and sa_assigned set.
+ */
 struct join_cmd {
 	char dev[IBMCG_DEV_NAME_MAX];
 	uint32_t port;
 	uint8_t mgid[IBMCG_GID_LEN];
+	bool sa_assigned;		/* GROUP 0: the SA picks the MGID */
 	struct ibmcg_join_args args;	/* args.owner points into argv */
 };
 

@@ -68,8 +68,8 @@ static void print_state(const struct ibmcg_group *g, bool reason)
 			     name_or_num(ibmcg_reason_name(g->reason),
 					 g->reason, buf));
 	if (g->error) {
-		print_uint(PRINT_JSON, "error", NULL, g->error);
-		print_fp(" error \"%s\"", strerror(g->error));
+		print_uint(PRINT_ANY, "error", " error %u", g->error);
+		print_fp(" (%s)", strerror(g->error));
 	}
 	if (HAS(g, LINGER_LEFT_MS))
 		print_linger_left(g->linger_left_ms);
@@ -111,6 +111,58 @@ static void print_holder_short(const char *name, const struct ibmcg_holder *ho)
 	close_json_object();
 }
 
+/* The fabric parameters of the member record, on the current line. */
+static void print_record_params(const struct ibmcg_group *g)
+{
+	char name[NAME_BUF];
+
+	if (HAS(g, MLID))
+		print_uint(PRINT_ANY, "mlid", " mlid 0x%04x", g->mlid);
+	if (HAS(g, QKEY))
+		print_uint(PRINT_ANY, "qkey", " qkey 0x%08x", g->qkey);
+	if (HAS(g, PKEY))
+		print_uint(PRINT_ANY, "pkey", " pkey 0x%04x", g->pkey);
+	if (HAS(g, MTU))
+		print_uint(PRINT_ANY, "mtu", " mtu %u",
+			   ibmcg_mtu_to_bytes(g->mtu));
+	if (HAS(g, RATE))
+		print_string(PRINT_ANY, "rate", " rate %s",
+			     name_or_num(ibmcg_rate_name(g->rate), g->rate,
+					 name));
+	if (HAS(g, SL))
+		print_uint(PRINT_ANY, "sl", " sl %u", g->sl);
+	if (HAS(g, FLOW_LABEL))
+		print_uint(PRINT_ANY, "flow_label", " flow_label 0x%05x",
+			   g->flow_label);
+	if (HAS(g, TCLASS))
+		print_uint(PRINT_ANY, "tclass", " tclass %u", g->tclass);
+	if (HAS(g, HOP_LIMIT))
+		print_uint(PRINT_ANY, "hop_limit", " hop_limit %u",
+			   g->hop_limit);
+}
+
+static void print_record(const struct ibmcg_group *g)
+{
+	char buf[IBMCG_MGID_STRLEN];
+
+	print_record_params(g);
+	if (HAS(g, PORT_GID) || HAS(g, SGID_INDEX))
+		print_fp("\n   ");
+	if (HAS(g, PORT_GID))
+		print_string(PRINT_ANY, "port_gid", " port_gid %s",
+			     ibmcg_gid_format(g->port_gid, buf, sizeof(buf)));
+	if (HAS(g, SGID_INDEX))
+		print_uint(PRINT_ANY, "sgid_index", " sgid_index %u",
+			   g->sgid_index);
+}
+
+/* Joined or lingering: the membership is held, no reason to give. */
+static bool state_held(uint8_t state)
+{
+	return state == IB_MCG_STATE_JOINED ||
+	       state == IB_MCG_STATE_LINGERING;
+}
+
 void print_group_line(const struct ibmcg_group *g)
 {
 	size_t i;
@@ -118,8 +170,11 @@ void print_group_line(const struct ibmcg_group *g)
 	open_json_object(NULL);
 	print_dev_port(g->dev_name, g->dev_index, g->present, g->port);
 	print_mgid(g);
-	print_state(g, false);
+	print_state(g, !state_held(g->state));
 	print_linger(g);
+	/* An InfiniBand group's record is the SA's choice: worth a look. */
+	if (g->backend == IB_MCG_BACKEND_IB_SA)
+		print_record_params(g);
 	print_join_state("join_state", " join_state %s", g->join_state);
 	print_uint(PRINT_ANY, "holder_count", " holders %u",
 		   (unsigned int)g->nholders);
@@ -168,51 +223,12 @@ static void print_holder_detail(const struct ibmcg_holder *ho)
 	close_json_object();
 }
 
-static void print_record(const struct ibmcg_group *g)
-{
-	char buf[IBMCG_MGID_STRLEN];
-	char name[NAME_BUF];
-
-	if (HAS(g, MLID))
-		print_uint(PRINT_ANY, "mlid", " mlid 0x%04x", g->mlid);
-	if (HAS(g, QKEY))
-		print_uint(PRINT_ANY, "qkey", " qkey 0x%08x", g->qkey);
-	if (HAS(g, PKEY))
-		print_uint(PRINT_ANY, "pkey", " pkey 0x%04x", g->pkey);
-	if (HAS(g, MTU))
-		print_uint(PRINT_ANY, "mtu", " mtu %u",
-			   ibmcg_mtu_to_bytes(g->mtu));
-	if (HAS(g, RATE))
-		print_string(PRINT_ANY, "rate", " rate %s",
-			     name_or_num(ibmcg_rate_name(g->rate), g->rate,
-					 name));
-	if (HAS(g, SL))
-		print_uint(PRINT_ANY, "sl", " sl %u", g->sl);
-	if (HAS(g, FLOW_LABEL))
-		print_uint(PRINT_ANY, "flow_label", " flow_label 0x%05x",
-			   g->flow_label);
-	if (HAS(g, TCLASS))
-		print_uint(PRINT_ANY, "tclass", " tclass %u", g->tclass);
-	if (HAS(g, HOP_LIMIT))
-		print_uint(PRINT_ANY, "hop_limit", " hop_limit %u",
-			   g->hop_limit);
-	if (HAS(g, PORT_GID) || HAS(g, SGID_INDEX))
-		print_fp("\n   ");
-	if (HAS(g, PORT_GID))
-		print_string(PRINT_ANY, "port_gid", " port_gid %s",
-			     ibmcg_gid_format(g->port_gid, buf, sizeof(buf)));
-	if (HAS(g, SGID_INDEX))
-		print_uint(PRINT_ANY, "sgid_index", " sgid_index %u",
-			   g->sgid_index);
-}
-
-void print_group_detail(const struct ibmcg_group *g)
+static void print_group_body(const struct ibmcg_group *g)
 {
 	char buf[IBMCG_MGID_STRLEN];
 	char name[NAME_BUF];
 	size_t i;
 
-	open_json_object(NULL);
 	print_dev_port(g->dev_name, g->dev_index, g->present, g->port);
 	print_mgid(g);
 	print_state(g, true);
@@ -231,6 +247,25 @@ void print_group_detail(const struct ibmcg_group *g)
 	for (i = 0; i < g->nholders; i++)
 		print_holder_detail(&g->holders[i]);
 	close_json_array();
+}
+
+void print_group_detail(const struct ibmcg_group *g)
+{
+	open_json_object(NULL);
+	print_group_body(g);
+	close_json_object();
+	print_nl();
+}
+
+void print_join_reply(const struct ibmcg_group *g, bool sa_assigned)
+{
+	char buf[IBMCG_MGID_STRLEN];
+
+	open_json_object(NULL);
+	if (sa_assigned)
+		print_string(PRINT_ANY, "assigned_mgid", "assigned mgid %s\n",
+			     ibmcg_gid_format(g->mgid, buf, sizeof(buf)));
+	print_group_body(g);
 	close_json_object();
 	print_nl();
 }
@@ -264,6 +299,47 @@ static void print_limit(const char *key, const char *fmt, uint32_t v)
 		print_fp(" %s none", key);
 }
 
+#define REJOIN_ATTRS	((1ULL << IB_MCG_A_SM_REREGISTERS) |		\
+			 (1ULL << IB_MCG_A_LAST_SM_LID) |		\
+			 (1ULL << IB_MCG_A_REJOIN_WAVES) |		\
+			 (1ULL << IB_MCG_A_REJOIN_PENDING) |		\
+			 (1ULL << IB_MCG_A_LAST_REJOIN_WAVE_MS) |	\
+			 (1ULL << IB_MCG_A_GROUP_REJOINS) |		\
+			 (1ULL << IB_MCG_A_REJOIN_FAILURES) |		\
+			 (1ULL << IB_MCG_A_SA_TIMEOUTS))
+
+/* InfiniBand: SM reregisters and the re-join waves that follow them. */
+static void print_rejoin_stats(const struct ibmcg_port *p)
+{
+	if (!(p->present & REJOIN_ATTRS))
+		return;
+	print_fp("\n   ");
+	if (HAS(p, SM_REREGISTERS))
+		print_u64(PRINT_ANY, "sm_reregisters",
+			  " sm_reregisters %" PRIu64, p->sm_reregisters);
+	if (HAS(p, LAST_SM_LID))
+		print_uint(PRINT_ANY, "last_sm_lid", " last_sm_lid %u",
+			   p->last_sm_lid);
+	if (HAS(p, REJOIN_WAVES))
+		print_u64(PRINT_ANY, "rejoin_waves", " rejoin_waves %" PRIu64,
+			  p->rejoin_waves);
+	if (HAS(p, REJOIN_PENDING))
+		print_uint(PRINT_ANY, "rejoin_pending", " rejoin_pending %u",
+			   p->rejoin_pending);
+	if (HAS(p, LAST_REJOIN_WAVE_MS))
+		print_uint(PRINT_ANY, "last_rejoin_wave_ms",
+			   " last_rejoin_wave_ms %u", p->last_rejoin_wave_ms);
+	if (HAS(p, GROUP_REJOINS))
+		print_u64(PRINT_ANY, "group_rejoins",
+			  " group_rejoins %" PRIu64, p->group_rejoins);
+	if (HAS(p, REJOIN_FAILURES))
+		print_u64(PRINT_ANY, "rejoin_failures",
+			  " rejoin_failures %" PRIu64, p->rejoin_failures);
+	if (HAS(p, SA_TIMEOUTS))
+		print_u64(PRINT_ANY, "sa_timeouts", " sa_timeouts %" PRIu64,
+			  p->sa_timeouts);
+}
+
 void print_port(const struct ibmcg_port *p)
 {
 	char name[NAME_BUF];
@@ -283,6 +359,10 @@ void print_port(const struct ibmcg_port *p)
 		print_string(PRINT_ANY, "netdev", " netdev %s", p->netdev);
 	if (IBMCG_HAS(p, IB_MCG_A_IFINDEX))
 		print_uint(PRINT_JSON, "ifindex", NULL, p->ifindex);
+	if (HAS(p, LID))
+		print_uint(PRINT_ANY, "lid", " lid %u", p->lid);
+	if (HAS(p, SM_LID))
+		print_uint(PRINT_ANY, "sm_lid", " sm_lid %u", p->sm_lid);
 	print_fp("\n   ");
 	print_uint(PRINT_ANY, "groups", " groups %u", p->groups);
 	print_uint(PRINT_ANY, "holder_count", " holders %u", p->holder_count);
@@ -310,8 +390,36 @@ void print_port(const struct ibmcg_port *p)
 	if (HAS(p, MAX_OWNER_HOLDS))
 		print_limit("max_owner_holds", " max_owner_holds %u",
 			    p->max_owner_holds);
+	print_rejoin_stats(p);
 	close_json_object();
 	print_nl();
+}
+
+/*
+ * A port notification. A re-join wave starts: how many groups are to be
+ * re-joined, and the SM now in charge (after a failover, a new LID). It
+ * ends: waves completed so far, and how long this one took.
+ */
+static void print_port_event(const struct ibmcg_event *ev)
+{
+	const struct ibmcg_port *p = &ev->port;
+
+	print_dev_port(p->dev_name, p->dev_index, p->present, p->port);
+	if (ev->cmd == IB_MCG_CMD_REJOIN_WAVE_START_NTF) {
+		if (HAS(p, REJOIN_PENDING))
+			print_uint(PRINT_ANY, "rejoin_pending", " pending %u",
+				   p->rejoin_pending);
+		if (HAS(p, SM_LID))
+			print_uint(PRINT_ANY, "sm_lid", " sm_lid %u",
+				   p->sm_lid);
+		return;
+	}
+	if (HAS(p, REJOIN_WAVES))
+		print_u64(PRINT_ANY, "rejoin_waves", " waves %" PRIu64,
+			  p->rejoin_waves);
+	if (HAS(p, LAST_REJOIN_WAVE_MS))
+		print_uint(PRINT_ANY, "last_rejoin_wave_ms",
+			   " last_rejoin_wave_ms %u", p->last_rejoin_wave_ms);
 }
 
 void print_event(const struct ibmcg_event *ev)
@@ -324,6 +432,12 @@ void print_event(const struct ibmcg_event *ev)
 	open_json_object(NULL);
 	print_string(PRINT_ANY, "event", "[%s] ",
 		     name_or_num(ibmcg_event_name(ev->cmd), ev->cmd, name));
+	if (ev->is_port) {
+		print_port_event(ev);
+		close_json_object();
+		print_nl();
+		return;
+	}
 	print_dev_port(g->dev_name, g->dev_index, g->present, g->port);
 	print_mgid(g);
 	print_state(g, true);

@@ -31,7 +31,8 @@
  *     IB_MCG_A_MGID         16 B    required, network byte order; must be a
  *                                    multicast GID (first byte 0xff) or, on
  *                                    RoCE, an IPv4-mapped group
- *                                    (::ffff:224.0.0.0/100)
+ *                                    (::ffff:224.0.0.0/100), or, on
+ *                                    InfiniBand, all zero: SA-assigned
  *     IB_MCG_A_OWNER        string  required, 1..IB_MCG_OWNER_MAX bytes of
  *                                    printable ASCII without spaces
  *                                    (0x21..0x7e); a trailing NUL is
@@ -40,6 +41,30 @@
  *                                    default IB_MCG_JOIN_FULL
  *     IB_MCG_A_FLAGS        u32     optional, IB_MCG_F_* bits
  *     IB_MCG_A_QKEY         u32     optional, default IB_MCG_DEFAULT_QKEY
+ *   InfiniBand only, the parameters of a group the join may create (the
+ *   SA creates a group when the first full member joins it); giving any
+ *   of them (or an all-zero MGID) makes the join a create, whose missing
+ *   parameters take the defaults in brackets:
+ *     IB_MCG_A_QKEY [IB_MCG_DEFAULT_QKEY], IB_MCG_A_PKEY u16 [0xffff],
+ *     IB_MCG_A_SL u8 0..15 [0], IB_MCG_A_FLOW_LABEL u32 0..0xfffff [0],
+ *     IB_MCG_A_TCLASS u8 [0], and, only if given: IB_MCG_A_MTU u8 enum
+ *     ib_mtu 1..5 (exactly), IB_MCG_A_RATE u8 enum ib_rate 2..22
+ *     (exactly), IB_MCG_A_HOP_LIMIT u8, IB_MCG_A_SCOPE u8 0..15 (the
+ *     scope of an SA-assigned MGID). The SA needs Q_Key, P_Key, SL, flow
+ *     label and traffic class to create a group, so a create sends them
+ *     all. A P_Key whose low 15 bits are 0 is refused. On InfiniBand a
+ *     JOIN that gives IB_MCG_A_QKEY is a create too.
+ *   Without them the join names an existing group: MGID and join state
+ *   only. An all-zero MGID asks the SA to assign one; the reply carries
+ *   it. The P_Key must be in the port's P_Key table. The JOIN waits for
+ *   the SA's answer (up to the module parameter join_wait_ms): a group the
+ *   SA rejects (or an SA-assigned MGID that fails) is refused and not
+ *   held; one the SA does not answer is held in state RETRY_WAIT and
+ *   retried, as is any held group that loses its membership. A reply sent
+ *   when join_wait_ms ran out shows state JOINING; the outcome follows as
+ *   a GROUP_STATE notification. After CLIENT_REREGISTER, PORT_ERR,
+ *   LID_CHANGE or a P_Key move a group's reason is IB_MCG_REASON_NET_RESET
+ *   while it waits; PKEY_MISSING while its P_Key is not in the table.
  *     IB_MCG_A_LINGER_MS    u32     optional, 0..IB_MCG_LINGER_MAX_MS: how
  *                                    long the membership is kept after
  *                                    the last holder leaves; sets the
@@ -160,6 +185,21 @@
  *     IB_MCG_A_MAX_GROUPS             u32  the port's group budget, 0 = none
  *     IB_MCG_A_MAX_OWNER_HOLDS        u32  holds one owner may have, 0 = no
  *                                          limit
+ *   InfiniBand ports also:
+ *     IB_MCG_A_LID, IB_MCG_A_SM_LID   u32  the port's LID and its SM's LID
+ *     IB_MCG_A_SM_REREGISTERS         u64  CLIENT_REREGISTER events seen
+ *     IB_MCG_A_REJOIN_WAVES           u64  completed re-join waves (all
+ *                                          groups joined again after
+ *                                          memberships were lost)
+ *     IB_MCG_A_GROUP_REJOINS          u64  successful re-joins of groups
+ *     IB_MCG_A_REJOIN_FAILURES        u64  failed join attempts of held
+ *                                          groups (retried)
+ *     IB_MCG_A_SA_TIMEOUTS            u64  joins the SA did not answer
+ *     IB_MCG_A_LAST_SM_LID            u32  SM LID at the last reregister
+ *     IB_MCG_A_LAST_REJOIN_WAVE_MS    u32  duration of the last wave, from
+ *                                          the event until every group was
+ *                                          joined again
+ *     IB_MCG_A_REJOIN_PENDING         u32  groups waiting to be re-joined
  *
  * Notifications: multicast group IB_MCG_MCGRP_EVENTS ("events"), which
  * anyone may subscribe to. Every change of a group is sent as one message
@@ -174,6 +214,11 @@
  *                                back from lingering)
  *   IB_MCG_CMD_HOLDER_NEW_NTF    a holder was added
  *   IB_MCG_CMD_HOLDER_DEL_NTF    a holder left or was released
+ * and, in the port format of PORT_GET, on InfiniBand ports:
+ *   IB_MCG_CMD_REJOIN_WAVE_START_NTF  memberships were lost (reregister,
+ *                                     port error, LID or P_Key change);
+ *                                     re-joining starts
+ *   IB_MCG_CMD_REJOIN_WAVE_END_NTF    every held group is joined again
  * Order: a JOIN that creates a group sends GROUP_NEW_NTF (no holders yet)
  * then HOLDER_NEW_NTF; a join that brings a detached group back sends
  * GROUP_STATE_NTF before HOLDER_NEW_NTF. Every departure of a holder sends
@@ -269,6 +314,8 @@ enum ib_mcg_cmd {
 	IB_MCG_CMD_HOLDER_NEW_NTF,
 	IB_MCG_CMD_HOLDER_DEL_NTF,
 	IB_MCG_CMD_OWNER_RELEASE,
+	IB_MCG_CMD_REJOIN_WAVE_START_NTF,
+	IB_MCG_CMD_REJOIN_WAVE_END_NTF,
 	__IB_MCG_CMD_MAX
 };
 
@@ -321,6 +368,17 @@ enum ib_mcg_attr {
 	IB_MCG_A_MAX_OWNER_HOLDS,
 	IB_MCG_A_RELEASED,
 	IB_MCG_A_GROUP,
+	IB_MCG_A_SCOPE,
+	IB_MCG_A_LID,
+	IB_MCG_A_SM_LID,
+	IB_MCG_A_SM_REREGISTERS,
+	IB_MCG_A_REJOIN_WAVES,
+	IB_MCG_A_GROUP_REJOINS,
+	IB_MCG_A_REJOIN_FAILURES,
+	IB_MCG_A_SA_TIMEOUTS,
+	IB_MCG_A_LAST_SM_LID,
+	IB_MCG_A_LAST_REJOIN_WAVE_MS,
+	IB_MCG_A_REJOIN_PENDING,
 	__IB_MCG_A_MAX
 };
 

@@ -62,6 +62,18 @@ static const struct nla_policy group_policy[IB_MCG_A_MAX + 1] = {
 	[IB_MCG_A_LINGER_EXPIRED] = { .type = NLA_U64 },
 	[IB_MCG_A_MAX_GROUPS]	= { .type = NLA_U32 },
 	[IB_MCG_A_MAX_OWNER_HOLDS] = { .type = NLA_U32 },
+	[IB_MCG_A_SCOPE]	= { .type = NLA_U8 },
+	/* InfiniBand ports */
+	[IB_MCG_A_LID]		= { .type = NLA_U32 },
+	[IB_MCG_A_SM_LID]	= { .type = NLA_U32 },
+	[IB_MCG_A_SM_REREGISTERS] = { .type = NLA_U64 },
+	[IB_MCG_A_REJOIN_WAVES]	= { .type = NLA_U64 },
+	[IB_MCG_A_GROUP_REJOINS] = { .type = NLA_U64 },
+	[IB_MCG_A_REJOIN_FAILURES] = { .type = NLA_U64 },
+	[IB_MCG_A_SA_TIMEOUTS]	= { .type = NLA_U64 },
+	[IB_MCG_A_LAST_SM_LID]	= { .type = NLA_U32 },
+	[IB_MCG_A_LAST_REJOIN_WAVE_MS] = { .type = NLA_U32 },
+	[IB_MCG_A_REJOIN_PENDING] = { .type = NLA_U32 },
 	/* OWNER_RELEASE replies */
 	[IB_MCG_A_OWNER]	= { .type = NLA_STRING,
 				    .maxlen = IB_MCG_OWNER_MAX + 1 },
@@ -86,6 +98,13 @@ const char *ibmcg_attr_name(unsigned int attr)
 		[IB_MCG_A_OWNER] = "owner",
 		[IB_MCG_A_JOIN_STATE] = "join state",
 		[IB_MCG_A_FLAGS] = "flags", [IB_MCG_A_QKEY] = "Q_Key",
+		[IB_MCG_A_PKEY] = "P_Key", [IB_MCG_A_MTU] = "MTU",
+		[IB_MCG_A_RATE] = "rate", [IB_MCG_A_SL] = "SL",
+		[IB_MCG_A_FLOW_LABEL] = "flow label",
+		[IB_MCG_A_TCLASS] = "traffic class",
+		[IB_MCG_A_HOP_LIMIT] = "hop limit",
+		[IB_MCG_A_LINGER_MS] = "linger time",
+		[IB_MCG_A_SCOPE] = "scope",
 	};
 
 	return attr < ARRAY_SIZE(names) ? names[attr] : NULL;
@@ -251,6 +270,16 @@ int ibmcg_parse_port(const struct nlmsghdr *nlh, struct ibmcg_port *p)
 	get_u64(tb, IB_MCG_A_LINGER_EXPIRED, &p->linger_expired);
 	get_u32(tb, IB_MCG_A_MAX_GROUPS, &p->max_groups);
 	get_u32(tb, IB_MCG_A_MAX_OWNER_HOLDS, &p->max_owner_holds);
+	get_u32(tb, IB_MCG_A_LID, &p->lid);
+	get_u32(tb, IB_MCG_A_SM_LID, &p->sm_lid);
+	get_u32(tb, IB_MCG_A_LAST_SM_LID, &p->last_sm_lid);
+	get_u32(tb, IB_MCG_A_LAST_REJOIN_WAVE_MS, &p->last_rejoin_wave_ms);
+	get_u32(tb, IB_MCG_A_REJOIN_PENDING, &p->rejoin_pending);
+	get_u64(tb, IB_MCG_A_SM_REREGISTERS, &p->sm_reregisters);
+	get_u64(tb, IB_MCG_A_REJOIN_WAVES, &p->rejoin_waves);
+	get_u64(tb, IB_MCG_A_GROUP_REJOINS, &p->group_rejoins);
+	get_u64(tb, IB_MCG_A_REJOIN_FAILURES, &p->rejoin_failures);
+	get_u64(tb, IB_MCG_A_SA_TIMEOUTS, &p->sa_timeouts);
 	return 0;
 }
 

@@ -101,6 +101,25 @@ struct ibmcg_port {
 	uint64_t linger_expired;	/* lingering groups released */
 	uint32_t max_groups;		/* group budget of the port, 0: none */
 	uint32_t max_owner_holds;	/* holds one owner may have, 0: none */
+	/*
+	 * InfiniBand ports only (test with IBMCG_HAS(p, IB_MCG_A_LID) etc.:
+	 * a kernel without IB support, or a RoCE port, sends none of them).
+	 * A re-join wave starts when the port loses its memberships (SM
+	 * reregister, port error, LID or P_Key change) and ends when every
+	 * held group is joined again.
+	 */
+	uint32_t lid;			/* the port's LID */
+	uint32_t sm_lid;		/* its SM's LID */
+	uint32_t last_sm_lid;		/* SM LID at the last reregister */
+	uint32_t last_rejoin_wave_ms;	/* duration of the last wave */
+	uint32_t rejoin_pending;	/* groups waiting to be re-joined */
+	uint64_t sm_reregisters;	/* CLIENT_REREGISTER events seen */
+	uint64_t rejoin_waves;		/* completed re-join waves */
+	uint64_t group_rejoins;		/* successful re-joins of groups */
+	uint64_t rejoin_failures;	/* failed join attempts of held
+					 * groups (retried)
+					 */
+	uint64_t sa_timeouts;		/* joins the SA did not answer */
 };
 
 struct ibmcg_join_args {
@@ -114,6 +133,40 @@ struct ibmcg_join_args {
 					 * default, parameter linger_ms)
 					 */
 	uint32_t linger_ms;		/* 0..IB_MCG_LINGER_MAX_MS */
+	/*
+	 * InfiniBand: the parameters of a group the join may create. Setting
+	 * any of them, or create, or passing an all-zero MGID (the SA assigns
+	 * one; the reply carries it) makes the join a create; parameters not
+	 * set take the kernel's defaults (Q_Key IB_MCG_DEFAULT_QKEY, P_Key
+	 * 0xffff, SL, flow label and traffic class 0, MTU and rate chosen by
+	 * the SA). Without them the join names an existing group. A join that
+	 * repeats an existing group's parameters succeeds, one that differs
+	 * fails with -EINVAL. ibmcg_join() checks the ranges given here.
+	 */
+	bool create;			/* a create even with no parameter
+					 * set: sends the Q_Key (default
+					 * IB_MCG_DEFAULT_QKEY)
+					 */
+	bool set_pkey;
+	uint16_t pkey;			/* not 0x0000 or 0x8000 */
+	bool set_mtu;
+	uint8_t mtu;			/* enum ib_mtu, 1 (256) .. 5 (4096) */
+	bool set_rate;
+	uint8_t rate;			/* enum ib_rate, 2 .. 22, see
+					 * ibmcg_rate_parse()
+					 */
+	bool set_sl;
+	uint8_t sl;			/* 0..15 */
+	bool set_flow_label;
+	uint32_t flow_label;		/* 0..0xfffff */
+	bool set_tclass;
+	uint8_t tclass;
+	bool set_hop_limit;
+	uint8_t hop_limit;
+	bool set_scope;
+	uint8_t scope;			/* 0..15, the scope of an SA-assigned
+					 * MGID (all-zero mgid only)
+					 */
 };
 
 /* One group an ibmcg_owner_release() dropped holds on. */
@@ -128,9 +181,18 @@ struct ibmcg_released {
 					 */
 };
 
+/*
+ * One notification. Group and holder notifications fill group; the port
+ * notifications IB_MCG_CMD_REJOIN_WAVE_START_NTF and _END_NTF (InfiniBand)
+ * come in the port format of ibmcg_port_get() and fill port instead, with
+ * is_port set and group all zero (port is all zero otherwise). Both are
+ * only valid during the callback.
+ */
 struct ibmcg_event {
 	uint8_t cmd;			/* IB_MCG_CMD_*_NTF */
 	struct ibmcg_group group;	/* freed after the callback returns */
+	bool is_port;			/* port, not group, is filled */
+	struct ibmcg_port port;
 };
 
 /* Return 0 to continue, anything else stops ibmcg_event_recv(). */
@@ -151,6 +213,11 @@ const char *ibmcg_errmsg(const struct ibmcg *h);	/* NULL if none */
  * ibmcg_groups_free() and ibmcg_ports_free(). A join fails with -ENOSPC
  * when the port holds its budget of groups or the owner its most holds
  * (see struct ibmcg_port); ibmcg_strerror() says which.
+ */
+/*
+ * An all-zero mgid asks the SA to assign an MGID (InfiniBand; the join
+ * state must let the join create the group: full or sendonly-full); the
+ * assigned MGID is in out->mgid, so pass out to learn it.
  */
 int ibmcg_join(struct ibmcg *h, const char *dev, uint32_t port,
 	       const uint8_t mgid[IBMCG_GID_LEN],
@@ -186,7 +253,8 @@ void ibmcg_released_free(struct ibmcg_released *released);
  * ibmcg_event_recv(), which reads one datagram (blocking unless the fd was
  * made non-blocking) and returns the number of events passed to cb, the
  * callback's non-zero return value, or -errno (-ENOBUFS: events were lost,
- * -EINTR: a signal arrived, -EAGAIN: nothing to read).
+ * -EINTR: a signal arrived, -EAGAIN: nothing to read). Port notifications
+ * (re-join waves) are delivered too: see struct ibmcg_event.
  */
 int ibmcg_event_subscribe(struct ibmcg *h);
 int ibmcg_event_fd(const struct ibmcg *h);
@@ -218,6 +286,13 @@ const char *ibmcg_link_layer_name(uint8_t link_layer);
 const char *ibmcg_port_state_name(uint8_t port_state);
 const char *ibmcg_event_name(uint8_t cmd);
 const char *ibmcg_rate_name(uint8_t rate);	/* "100Gbps" */
+/*
+ * A rate in Gb/s, as enum ib_rate names them: "2.5", "5", "10",
+ * "14", "20", "25", "28", "30", "40", "50", "56", "60", "80", "100",
+ * "112", "120", "168", "200", "300", "400" or "600", optionally followed
+ * by "Gbps" (as ibmcg_rate_name() prints it), to its enum ib_rate value.
+ */
+int ibmcg_rate_parse(const char *s, uint8_t *rate, const char **why);
 int ibmcg_mtu_to_bytes(uint8_t mtu);		/* 0 if not an ib_mtu */
 int ibmcg_mtu_from_bytes(unsigned int bytes);	/* -EINVAL if none */
 

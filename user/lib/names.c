@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ibmcg.h"
 
@@ -272,6 +273,8 @@ const char *ibmcg_event_name(uint8_t cmd)
 		[IB_MCG_CMD_GROUP_STATE_NTF]	= "group-state",
 		[IB_MCG_CMD_HOLDER_NEW_NTF]	= "holder-new",
 		[IB_MCG_CMD_HOLDER_DEL_NTF]	= "holder-del",
+		[IB_MCG_CMD_REJOIN_WAVE_START_NTF] = "rejoin-wave-start",
+		[IB_MCG_CMD_REJOIN_WAVE_END_NTF] = "rejoin-wave-end",
 	};
 
 	return lookup(names, ARRAY_SIZE(names), cmd);
@@ -292,6 +295,38 @@ const char *ibmcg_rate_name(uint8_t rate)
 	};
 
 	return lookup(names, ARRAY_SIZE(names), rate);
+}
+
+int ibmcg_rate_parse(const char *s, uint8_t *rate, const char **why)
+{
+	/* In the order of speed, as the usage message lists them. */
+	static const struct {
+		const char *gbps;
+		uint8_t rate;
+	} rates[] = {
+		{ "2.5", 2 }, { "5", 5 }, { "10", 3 }, { "14", 11 },
+		{ "20", 6 }, { "25", 15 }, { "28", 19 }, { "30", 4 },
+		{ "40", 7 }, { "50", 20 }, { "56", 12 }, { "60", 8 },
+		{ "80", 9 }, { "100", 16 }, { "112", 13 }, { "120", 10 },
+		{ "168", 14 }, { "200", 17 }, { "300", 18 }, { "400", 21 },
+		{ "600", 22 },
+	};
+	size_t len, i;
+
+	if (!s)
+		s = "";
+	len = strlen(s);
+	/* "100Gbps" as ibmcg_rate_name() prints it */
+	if (len > 4 && !strcasecmp(s + len - 4, "gbps"))
+		len -= 4;
+	for (i = 0; i < ARRAY_SIZE(rates); i++) {
+		if (strlen(rates[i].gbps) == len &&
+		    !strncmp(s, rates[i].gbps, len)) {
+			*rate = rates[i].rate;
+			return 0;
+		}
+	}
+	return fail(why, "expected a rate in Gb/s: 2.5 5 10 14 20 25 28 30 40 50 56 60 80 100 112 120 168 200 300 400 600");
 }
 
 int ibmcg_mtu_to_bytes(uint8_t mtu)

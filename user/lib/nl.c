@@ -403,12 +403,40 @@ static int do_group(struct ibmcg *h, struct nl_msg *msg,
 	return err;
 }
 
+/* Any create parameter besides the Q_Key? */
+static bool has_create_param(const struct ibmcg_join_args *a)
+{
+	return a->set_pkey || a->set_mtu || a->set_rate || a->set_sl ||
+	       a->set_flow_label || a->set_tclass || a->set_hop_limit ||
+	       a->set_scope;
+}
+
+/* The ranges of the create parameters: NULL if fine, else why not. */
+static const char *check_create(const struct ibmcg_join_args *a)
+{
+	if (a->set_pkey && !(a->pkey & 0x7fff))
+		return "P_Key 0x0000 and 0x8000 are invalid";
+	if (a->set_mtu && !ibmcg_mtu_to_bytes(a->mtu))
+		return "MTU must be an enum ib_mtu, 1 (256) to 5 (4096)";
+	if (a->set_rate && (a->rate < 2 || !ibmcg_rate_name(a->rate)))
+		return "rate must be an enum ib_rate, 2 (2.5 Gb/s) to 22 (600 Gb/s)";
+	if (a->set_sl && a->sl > 15)
+		return "SL must be 0..15";
+	if (a->set_flow_label && a->flow_label > 0xfffff)
+		return "flow label must be 0..0xfffff (20 bits)";
+	if (a->set_scope && a->scope > 15)
+		return "scope must be 0..15";
+	return NULL;
+}
+
 int ibmcg_join(struct ibmcg *h, const char *dev, uint32_t port,
 	       const uint8_t mgid[IBMCG_GID_LEN],
 	       const struct ibmcg_join_args *args, struct ibmcg_group *out)
 {
 	struct nl_msg *msg;
 	const char *why;
+	bool send_qkey;
+	uint32_t qkey;
 	int err;
 
 	if (!args)
@@ -428,13 +456,30 @@ int ibmcg_join(struct ibmcg *h, const char *dev, uint32_t port,
 		why = "linger time is longer than one day";
 		goto invalid;
 	}
+	why = check_create(args);
+	if (why)
+		goto invalid;
+	/* "create" alone: the Q_Key is a create parameter too */
+	qkey = args->set_qkey ? args->qkey : IB_MCG_DEFAULT_QKEY;
+	send_qkey = args->set_qkey || (args->create && !has_create_param(args));
 	if (nla_put_string(msg, IB_MCG_A_OWNER, args->owner) ||
 	    (args->join_state &&
 	     nla_put_u8(msg, IB_MCG_A_JOIN_STATE, args->join_state)) ||
 	    (args->flags && nla_put_u32(msg, IB_MCG_A_FLAGS, args->flags)) ||
-	    (args->set_qkey && nla_put_u32(msg, IB_MCG_A_QKEY, args->qkey)) ||
+	    (send_qkey && nla_put_u32(msg, IB_MCG_A_QKEY, qkey)) ||
 	    (args->set_linger &&
-	     nla_put_u32(msg, IB_MCG_A_LINGER_MS, args->linger_ms))) {
+	     nla_put_u32(msg, IB_MCG_A_LINGER_MS, args->linger_ms)) ||
+	    (args->set_pkey && nla_put_u16(msg, IB_MCG_A_PKEY, args->pkey)) ||
+	    (args->set_mtu && nla_put_u8(msg, IB_MCG_A_MTU, args->mtu)) ||
+	    (args->set_rate && nla_put_u8(msg, IB_MCG_A_RATE, args->rate)) ||
+	    (args->set_sl && nla_put_u8(msg, IB_MCG_A_SL, args->sl)) ||
+	    (args->set_flow_label &&
+	     nla_put_u32(msg, IB_MCG_A_FLOW_LABEL, args->flow_label)) ||
+	    (args->set_tclass &&
+	     nla_put_u8(msg, IB_MCG_A_TCLASS, args->tclass)) ||
+	    (args->set_hop_limit &&
+	     nla_put_u8(msg, IB_MCG_A_HOP_LIMIT, args->hop_limit)) ||
+	    (args->set_scope && nla_put_u8(msg, IB_MCG_A_SCOPE, args->scope))) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
@@ -753,6 +798,13 @@ int ibmcg_event_fd(const struct ibmcg *h)
 	return h->ev_sk ? nl_socket_get_fd(h->ev_sk) : -ENOTCONN;
 }
 
+/* Notifications in the port format; every other one is a group's. */
+static bool is_port_event(uint8_t cmd)
+{
+	return cmd == IB_MCG_CMD_REJOIN_WAVE_START_NTF ||
+	       cmd == IB_MCG_CMD_REJOIN_WAVE_END_NTF;
+}
+
 /* Pass each notification in buf[0..len) to cb; see ibmcg_event_recv(). */
 int ibmcg_parse_events(struct ibmcg *h, void *buf, int len,
 		       ibmcg_event_cb cb, void *arg)
@@ -766,7 +818,14 @@ int ibmcg_parse_events(struct ibmcg *h, void *buf, int len,
 		    !genlmsg_valid_hdr(nlh, 0))
 			continue;
 		ev.cmd = ((struct genlmsghdr *)nlmsg_data(nlh))->cmd;
-		ret = ibmcg_parse_group(nlh, &ev.group);
+		ev.is_port = is_port_event(ev.cmd);
+		if (ev.is_port) {
+			memset(&ev.group, 0, sizeof(ev.group));
+			ret = ibmcg_parse_port(nlh, &ev.port);
+		} else {
+			memset(&ev.port, 0, sizeof(ev.port));
+			ret = ibmcg_parse_group(nlh, &ev.group);
+		}
 		if (ret)
 			return ibmcg_set_errmsg(h, ret,
 						"malformed ib_mcgroups event");

@@ -184,6 +184,214 @@ static void join_linger_rejects(void)
 	EXPECT_STR(errbuf, "Unknown parameter 'lingerx'.");
 }
 
+static void join_create_params(void)
+{
+	struct join_cmd c;
+	struct ibmcg_join_args *a = &c.args;
+
+	/* no parameters: names an existing group, no create */
+	EXPECT(run(join_fn, ARGC("mlx5_0/1", "ff12:401b::1"),
+		   ARGV("mlx5_0/1", "ff12:401b::1"), &c) == 0);
+	EXPECT(!a->create && !a->set_qkey && !a->set_pkey && !a->set_mtu &&
+	       !a->set_rate && !a->set_sl && !a->set_flow_label &&
+	       !a->set_tclass && !a->set_hop_limit && !a->set_scope);
+	EXPECT(!c.sa_assigned);
+
+	/* create alone: defaults */
+	EXPECT(run(join_fn, ARGC("mlx5_0/1", "ff12:401b::1", "create"),
+		   ARGV("mlx5_0/1", "ff12:401b::1", "create"), &c) == 0);
+	EXPECT(a->create && !a->set_qkey && !a->set_pkey && !a->set_mtu);
+
+	EXPECT(run(join_fn, ARGC("mlx5_0/1", "ff12:401b::1", "create",
+				 "qkey", "0x11111111", "pkey", "0x8001",
+				 "mtu", "4096", "rate", "100", "sl", "15",
+				 "flow_label", "0xfffff", "tclass", "255",
+				 "hop_limit", "255"),
+		   ARGV("mlx5_0/1", "ff12:401b::1", "create", "qkey",
+			"0x11111111", "pkey", "0x8001", "mtu", "4096", "rate",
+			"100", "sl", "15", "flow_label", "0xfffff", "tclass",
+			"255", "hop_limit", "255"), &c) == 0);
+	EXPECT(a->create);
+	EXPECT(a->set_qkey && a->qkey == 0x11111111);
+	EXPECT(a->set_pkey && a->pkey == 0x8001);
+	EXPECT(a->set_mtu && a->mtu == 5);
+	EXPECT(a->set_rate && a->rate == 16);
+	EXPECT(a->set_sl && a->sl == 15);
+	EXPECT(a->set_flow_label && a->flow_label == 0xfffff);
+	EXPECT(a->set_tclass && a->tclass == 255);
+	EXPECT(a->set_hop_limit && a->hop_limit == 255);
+	EXPECT(!a->set_scope);
+
+	/* lowest values; a parameter implies create, "create" not needed */
+	EXPECT(run(join_fn, ARGC("mlx5_0/1", "ff12:401b::1", "mtu", "256",
+				 "rate", "2.5", "sl", "0", "flow_label", "0",
+				 "tclass", "0", "hop_limit", "0", "pkey", "1"),
+		   ARGV("mlx5_0/1", "ff12:401b::1", "mtu", "256", "rate",
+			"2.5", "sl", "0", "flow_label", "0", "tclass", "0",
+			"hop_limit", "0", "pkey", "1"), &c) == 0);
+	EXPECT(!a->create);
+	EXPECT(a->set_mtu && a->mtu == 1);
+	EXPECT(a->set_rate && a->rate == 2);
+	EXPECT(a->set_sl && a->sl == 0);
+	EXPECT(a->set_flow_label && a->flow_label == 0);
+	EXPECT(a->set_tclass && a->set_hop_limit && a->hop_limit == 0);
+	EXPECT(a->set_pkey && a->pkey == 1);
+
+	/* every MTU; rates as printed; abbreviations ("s" stays state) */
+	EXPECT(run(join_fn, ARGC("mlx5_0/1", "ff12::1", "m", "512", "ra",
+				 "600Gbps", "s", "sendonly-full", "sl", "7",
+				 "f", "1048575", "c", "t", "3", "h", "64",
+				 "p", "0x7fff"),
+		   ARGV("mlx5_0/1", "ff12::1", "m", "512", "ra", "600Gbps",
+			"s", "sendonly-full", "sl", "7", "f", "1048575", "c",
+			"t", "3", "h", "64", "p", "0x7fff"), &c) == 0);
+	EXPECT(a->mtu == 2 && a->rate == 22 && a->sl == 7);
+	EXPECT(a->join_state == IB_MCG_JOIN_SENDONLY_FULL);
+	EXPECT(a->flow_label == 0xfffff && a->create);
+	EXPECT(a->tclass == 3 && a->hop_limit == 64 && a->pkey == 0x7fff);
+	EXPECT(run(join_fn, ARGC("mlx5_0/1", "ff12::1", "mtu", "1024"),
+		   ARGV("mlx5_0/1", "ff12::1", "mtu", "1024"), &c) == 0);
+	EXPECT(a->mtu == 3);
+	EXPECT(run(join_fn, ARGC("mlx5_0/1", "ff12::1", "mtu", "2048",
+				 "rate", "28"),
+		   ARGV("mlx5_0/1", "ff12::1", "mtu", "2048", "rate", "28"),
+		   &c) == 0);
+	EXPECT(a->mtu == 4 && a->rate == 19);
+
+	/* RoCE: create and the Q_Key are fine on an IPv4 group */
+	EXPECT(run(join_fn, ARGC("rxe0/1", "239.1.1.1", "create", "qkey", "7"),
+		   ARGV("rxe0/1", "239.1.1.1", "create", "qkey", "7"),
+		   &c) == 0);
+	EXPECT(a->create && a->qkey == 7);
+}
+
+static void join_sa_assigned(void)
+{
+	static const uint8_t zero[IBMCG_GID_LEN];
+	static const char * const spellings[] = {
+		"0", "::", "0::0", "::0", "0:0:0:0:0:0:0:0",
+	};
+	struct join_cmd c;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(spellings); i++) {
+		memset(&c, 0xa5, sizeof(c));
+		EXPECT(run(join_fn, 2, ARGV("mlx5_0/2", (char *)spellings[i]),
+			   &c) == 0);
+		EXPECT(c.sa_assigned);
+		EXPECT(!memcmp(c.mgid, zero, sizeof(zero)));
+		EXPECT_STR(c.dev, "mlx5_0");
+		EXPECT(c.port == 2);
+		EXPECT(!c.args.create && !c.args.set_scope);
+	}
+
+	/* with a scope and the other create parameters */
+	EXPECT(run(join_fn, ARGC("mlx5_0/1", "0", "scope", "5", "pkey",
+				 "0xffff", "owner", "job:42"),
+		   ARGV("mlx5_0/1", "0", "scope", "5", "pkey", "0xffff",
+			"owner", "job:42"), &c) == 0);
+	EXPECT(c.sa_assigned && c.args.set_scope && c.args.scope == 5);
+	EXPECT(c.args.pkey == 0xffff);
+	EXPECT_STR(c.args.owner, "job:42");
+	EXPECT(run(join_fn, ARGC("mlx5_0/1", "::", "sc", "0xe", "state",
+				 "sendonly-full"),
+		   ARGV("mlx5_0/1", "::", "sc", "0xe", "state",
+			"sendonly-full"), &c) == 0);
+	EXPECT(c.args.scope == 14);
+
+	/* "0" is no group of leave or show */
+	EXPECT(run(leave_fn, ARGC("mlx5_0/1", "0"), ARGV("mlx5_0/1", "0"),
+		   &c) == EXIT_USAGE);
+	EXPECT_STR(errbuf, "mcctl: invalid group '0': not an IPv4 or IPv6 group address or MGID");
+}
+
+static void join_create_rejects(void)
+{
+	/* not static: the ARGV() compound literals are automatic */
+	const struct {
+		int argc;
+		char **argv;
+		const char *msg;
+	} cases[] = {
+#define J(...)	ARGC("mlx5_0/1", "ff12::1", __VA_ARGS__),		\
+		ARGV("mlx5_0/1", "ff12::1", __VA_ARGS__)
+		{ J("mtu", "1500"),
+		  "mcctl: invalid mtu '1500': expected 256, 512, 1024, 2048 or 4096 (bytes)" },
+		{ J("mtu", "8192"),
+		  "mcctl: invalid mtu '8192': expected 256, 512, 1024, 2048 or 4096 (bytes)" },
+		{ J("mtu", "5"),
+		  "mcctl: invalid mtu '5': expected 256, 512, 1024, 2048 or 4096 (bytes)" },
+		{ J("mtu", "0"),
+		  "mcctl: invalid mtu '0': expected 256, 512, 1024, 2048 or 4096 (bytes)" },
+		{ J("mtu", "4k"),
+		  "mcctl: invalid mtu '4k': expected 256, 512, 1024, 2048 or 4096 (bytes)" },
+		{ J("mtu"), "mcctl: missing value for 'mtu'" },
+		{ J("rate", "16"),
+		  "mcctl: invalid rate '16': expected a rate in Gb/s: 2.5 5 10 14 20 25 28 30 40 50 56 60 80 100 112 120 168 200 300 400 600" },
+		{ J("rate", "0"),
+		  "mcctl: invalid rate '0': expected a rate in Gb/s: 2.5 5 10 14 20 25 28 30 40 50 56 60 80 100 112 120 168 200 300 400 600" },
+		{ J("rate", "1000"),
+		  "mcctl: invalid rate '1000': expected a rate in Gb/s: 2.5 5 10 14 20 25 28 30 40 50 56 60 80 100 112 120 168 200 300 400 600" },
+		{ J("sl", "16"), "mcctl: invalid sl '16': expected 0..15" },
+		{ J("sl", "-1"), "mcctl: invalid sl '-1': expected 0..15" },
+		{ J("sl", "0x10"), "mcctl: invalid sl '0x10': expected 0..15" },
+		{ J("sl", "1.5"), "mcctl: invalid sl '1.5': expected 0..15" },
+		{ J("flow_label", "0x100000"),
+		  "mcctl: invalid flow_label '0x100000': expected 0..1048575 (0xfffff, 20 bits)" },
+		{ J("fl", "1048576"),
+		  "mcctl: invalid flow_label '1048576': expected 0..1048575 (0xfffff, 20 bits)" },
+		{ J("tclass", "256"),
+		  "mcctl: invalid tclass '256': expected 0..255" },
+		{ J("hop_limit", "256"),
+		  "mcctl: invalid hop_limit '256': expected 0..255" },
+		{ J("hop_limit", "4294967296"),
+		  "mcctl: invalid hop_limit '4294967296': expected 0..255" },
+		{ J("pkey", "0"),
+		  "mcctl: invalid pkey '0': P_Keys 0x0000 and 0x8000 are invalid" },
+		{ J("pkey", "0x8000"),
+		  "mcctl: invalid pkey '0x8000': P_Keys 0x0000 and 0x8000 are invalid" },
+		{ J("pkey", "0x10000"),
+		  "mcctl: invalid pkey '0x10000': expected 0x0001..0xffff" },
+		{ J("pkey", "default"),
+		  "mcctl: invalid pkey 'default': expected 0x0001..0xffff" },
+		{ J("scope", "2"),
+		  "mcctl: scope is only for an SA-assigned MGID (group 0); an MGID carries its scope in its second byte" },
+		{ J("creat", "x"), "Unknown parameter 'x'." },
+		{ J("createx"), "Unknown parameter 'createx'." },
+		{ J("flowlabel", "1"), "Unknown parameter 'flowlabel'." },
+#undef J
+		{ ARGC("mlx5_0/1", "0", "scope", "16"),
+		  ARGV("mlx5_0/1", "0", "scope", "16"),
+		  "mcctl: invalid scope '16': expected 0..15" },
+		{ ARGC("mlx5_0/1", "0", "state", "nonmember"),
+		  ARGV("mlx5_0/1", "0", "state", "nonmember"),
+		  "mcctl: an SA-assigned MGID needs state full or sendonly-full: only a full member creates a group" },
+		{ ARGC("mlx5_0/1", "::", "state", "sendonly"),
+		  ARGV("mlx5_0/1", "::", "state", "sendonly"),
+		  "mcctl: an SA-assigned MGID needs state full or sendonly-full: only a full member creates a group" },
+		{ ARGC("mlx5_0", "0"), ARGV("mlx5_0", "0"),
+		  "mcctl: invalid DEV/PORT 'mlx5_0': expected DEV/PORT" },
+		{ ARGC("rxe0/1", "239.1.1.1", "pkey", "0xffff"),
+		  ARGV("rxe0/1", "239.1.1.1", "pkey", "0xffff"),
+		  "mcctl: pkey is an InfiniBand create parameter, and an IPv4 group is a RoCE group" },
+		{ ARGC("rxe0/1", "239.1.1.1", "mtu", "1024"),
+		  ARGV("rxe0/1", "239.1.1.1", "mtu", "1024"),
+		  "mcctl: mtu is an InfiniBand create parameter, and an IPv4 group is a RoCE group" },
+	};
+	struct join_cmd c;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		if (run(join_fn, cases[i].argc, cases[i].argv, &c) !=
+		    EXIT_USAGE) {
+			ktap_case_ok = false;
+			printf("# case %zu accepted\n", i);
+			continue;
+		}
+		EXPECT_STR(errbuf, cases[i].msg);
+	}
+}
+
 static void leave_group_form(void)
 {
 	struct leave_cmd c;
@@ -318,6 +526,9 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(linger_rejects),
 	KTAP_CASE(join_linger),
 	KTAP_CASE(join_linger_rejects),
+	KTAP_CASE(join_create_params),
+	KTAP_CASE(join_sa_assigned),
+	KTAP_CASE(join_create_rejects),
 	KTAP_CASE(leave_group_form),
 	KTAP_CASE(leave_owner_form),
 	KTAP_CASE(leave_rejects),

@@ -326,6 +326,172 @@ static void parse_port_old_kernel(void)
 	nlmsg_free(msg);
 }
 
+/* An InfiniBand group as the kernel sends it, joined or waiting. */
+static struct nl_msg *ib_group_msg(uint8_t cmd, uint32_t seq, uint8_t state,
+				   uint8_t reason, uint32_t error)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+	uint8_t mgid[16], gid[16];
+
+	ibmcg_mgid_parse("ff12:a01b:fe80::1:0", mgid, NULL);
+	memset(gid, 0, sizeof(gid));
+	gid[0] = 0xfe;
+	gid[1] = 0x80;
+	gid[15] = 2;
+	genlmsg_put(msg, 0, seq, FAMILY, 0, 0, cmd, IB_MCG_GENL_VERSION);
+	nla_put_string(msg, IB_MCG_A_DEV_NAME, "simhca0");
+	nla_put_u32(msg, IB_MCG_A_DEV_INDEX, 5);
+	nla_put_u32(msg, IB_MCG_A_PORT, 1);
+	nla_put(msg, IB_MCG_A_MGID, 16, mgid);
+	nla_put_u8(msg, IB_MCG_A_STATE, state);
+	nla_put_u8(msg, IB_MCG_A_REASON, reason);
+	nla_put_u32(msg, IB_MCG_A_ERROR, error);
+	nla_put_u8(msg, IB_MCG_A_JOIN_STATE, IB_MCG_JOIN_FULL);
+	nla_put_u8(msg, IB_MCG_A_BACKEND, IB_MCG_BACKEND_IB_SA);
+	if (state == IB_MCG_STATE_JOINED) {
+		nla_put_u16(msg, IB_MCG_A_MLID, 0xc004);
+		nla_put_u32(msg, IB_MCG_A_QKEY, 0x11111111);
+		nla_put_u16(msg, IB_MCG_A_PKEY, 0x8001);
+		nla_put_u8(msg, IB_MCG_A_MTU, 4);
+		nla_put_u8(msg, IB_MCG_A_RATE, 3);
+		nla_put_u8(msg, IB_MCG_A_SL, 7);
+		nla_put_u32(msg, IB_MCG_A_FLOW_LABEL, 0xfffff);
+		nla_put_u8(msg, IB_MCG_A_TCLASS, 0xb8);
+		nla_put_u8(msg, IB_MCG_A_HOP_LIMIT, 2);
+		nla_put(msg, IB_MCG_A_PORT_GID, 16, gid);
+		nla_put_u32(msg, IB_MCG_A_SGID_INDEX, 0);
+	}
+	nla_put_u32(msg, IB_MCG_A_LINGER_MS, 0);
+	nla_put(msg, IB_MCG_A_HOLDERS | NLA_F_NESTED, 0, NULL);
+	return msg;
+}
+
+static void parse_group_ib(void)
+{
+	struct nl_msg *msg;
+	struct ibmcg_group g;
+	char buf[IBMCG_MGID_STRLEN];
+
+	msg = ib_group_msg(IB_MCG_CMD_GROUP_GET, 1, IB_MCG_STATE_JOINED,
+			   IB_MCG_REASON_JOIN, 0);
+	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == 0);
+	EXPECT_STR(g.dev_name, "simhca0");
+	EXPECT_STR(ibmcg_mgid_format(g.mgid, buf, sizeof(buf)),
+		   "ff12:a01b:fe80::1:0");
+	EXPECT(g.backend == IB_MCG_BACKEND_IB_SA);
+	EXPECT(IBMCG_HAS(&g, IB_MCG_A_MLID) && g.mlid == 0xc004);
+	EXPECT(g.qkey == 0x11111111 && g.pkey == 0x8001);
+	EXPECT(g.mtu == 4 && ibmcg_mtu_to_bytes(g.mtu) == 2048);
+	EXPECT(g.rate == 3);
+	EXPECT_STR(ibmcg_rate_name(g.rate), "10Gbps");
+	EXPECT(g.sl == 7 && g.flow_label == 0xfffff);
+	EXPECT(g.tclass == 0xb8 && g.hop_limit == 2);
+	EXPECT(IBMCG_HAS(&g, IB_MCG_A_SGID_INDEX) && g.sgid_index == 0);
+	ibmcg_group_free(&g);
+	nlmsg_free(msg);
+
+	/* the SA did not answer: held, retried, no record yet */
+	msg = ib_group_msg(IB_MCG_CMD_GROUP_STATE_NTF, 0,
+			   IB_MCG_STATE_RETRY_WAIT, IB_MCG_REASON_TIMEOUT,
+			   ETIMEDOUT);
+	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == 0);
+	EXPECT(g.state == IB_MCG_STATE_RETRY_WAIT);
+	EXPECT_STR(ibmcg_state_name(g.state), "retry-wait");
+	EXPECT(g.reason == IB_MCG_REASON_TIMEOUT);
+	EXPECT_STR(ibmcg_reason_name(g.reason), "timeout");
+	EXPECT(g.error == ETIMEDOUT);
+	EXPECT(!IBMCG_HAS(&g, IB_MCG_A_MLID) && !IBMCG_HAS(&g, IB_MCG_A_MTU));
+	ibmcg_group_free(&g);
+	nlmsg_free(msg);
+
+	/* an empty MTU, or an MLID shorter than a u16, is refused */
+	msg = ib_group_msg(IB_MCG_CMD_GROUP_GET, 1, IB_MCG_STATE_JOINING,
+			   IB_MCG_REASON_JOIN, 0);
+	nla_put(msg, IB_MCG_A_MTU, 0, NULL);
+	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
+	nlmsg_free(msg);
+	msg = ib_group_msg(IB_MCG_CMD_GROUP_GET, 1, IB_MCG_STATE_JOINING,
+			   IB_MCG_REASON_JOIN, 0);
+	nla_put_u8(msg, IB_MCG_A_MLID, 4);
+	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
+	nlmsg_free(msg);
+}
+
+/* An InfiniBand port in the PORT_GET format; also the wave events. */
+static struct nl_msg *ib_port_msg(uint8_t cmd, uint32_t seq, bool rejoin)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	genlmsg_put(msg, 0, seq, FAMILY, 0, 0, cmd, IB_MCG_GENL_VERSION);
+	nla_put_string(msg, IB_MCG_A_DEV_NAME, "simhca0");
+	nla_put_u32(msg, IB_MCG_A_DEV_INDEX, 5);
+	nla_put_u32(msg, IB_MCG_A_PORT, 1);
+	nla_put_u8(msg, IB_MCG_A_LINK_LAYER, IB_MCG_LINK_LAYER_INFINIBAND);
+	nla_put_u8(msg, IB_MCG_A_PORT_STATE, 4);
+	nla_put_u8(msg, IB_MCG_A_BACKEND, IB_MCG_BACKEND_IB_SA);
+	nla_put_u32(msg, IB_MCG_A_GROUPS, 3);
+	nla_put_u32(msg, IB_MCG_A_LID, 7);
+	nla_put_u32(msg, IB_MCG_A_SM_LID, 1);
+	if (!rejoin)
+		return msg;
+	nla_put(msg, IB_MCG_A_PAD, 0, NULL);
+	nla_put_u64(msg, IB_MCG_A_SM_REREGISTERS, 4);
+	nla_put_u64(msg, IB_MCG_A_REJOIN_WAVES, 3);
+	nla_put_u64(msg, IB_MCG_A_GROUP_REJOINS, 1ULL << 36);
+	nla_put_u64(msg, IB_MCG_A_REJOIN_FAILURES, 2);
+	nla_put_u64(msg, IB_MCG_A_SA_TIMEOUTS, 5);
+	nla_put_u32(msg, IB_MCG_A_LAST_SM_LID, 9);
+	nla_put_u32(msg, IB_MCG_A_LAST_REJOIN_WAVE_MS, 250);
+	nla_put_u32(msg, IB_MCG_A_REJOIN_PENDING, 2);
+	return msg;
+}
+
+static void parse_port_ib(void)
+{
+	struct nl_msg *msg = ib_port_msg(IB_MCG_CMD_PORT_GET, 1, true);
+	struct ibmcg_port p;
+
+	EXPECT(ibmcg_parse_port(nlmsg_hdr(msg), &p) == 0);
+	EXPECT_STR(p.dev_name, "simhca0");
+	EXPECT(p.link_layer == IB_MCG_LINK_LAYER_INFINIBAND);
+	EXPECT(p.backend == IB_MCG_BACKEND_IB_SA);
+	EXPECT(IBMCG_HAS(&p, IB_MCG_A_LID) && p.lid == 7);
+	EXPECT(IBMCG_HAS(&p, IB_MCG_A_SM_LID) && p.sm_lid == 1);
+	EXPECT(p.sm_reregisters == 4 && p.rejoin_waves == 3);
+	EXPECT(p.group_rejoins == 1ULL << 36);
+	EXPECT(p.rejoin_failures == 2 && p.sa_timeouts == 5);
+	EXPECT(IBMCG_HAS(&p, IB_MCG_A_LAST_SM_LID) && p.last_sm_lid == 9);
+	EXPECT(p.last_rejoin_wave_ms == 250);
+	EXPECT(IBMCG_HAS(&p, IB_MCG_A_REJOIN_PENDING) &&
+	       p.rejoin_pending == 2);
+	nlmsg_free(msg);
+
+	/* a kernel that sends the LIDs only: the counters are absent */
+	msg = ib_port_msg(IB_MCG_CMD_PORT_GET, 1, false);
+	EXPECT(ibmcg_parse_port(nlmsg_hdr(msg), &p) == 0);
+	EXPECT(IBMCG_HAS(&p, IB_MCG_A_LID));
+	EXPECT(!IBMCG_HAS(&p, IB_MCG_A_SM_REREGISTERS));
+	EXPECT(!IBMCG_HAS(&p, IB_MCG_A_REJOIN_PENDING));
+	EXPECT(!IBMCG_HAS(&p, IB_MCG_A_LAST_SM_LID));
+	nlmsg_free(msg);
+
+	/* a RoCE port has none of them */
+	msg = nlmsg_alloc();
+	genlmsg_put(msg, 0, 1, FAMILY, 0, 0, IB_MCG_CMD_PORT_GET, 1);
+	nla_put_string(msg, IB_MCG_A_DEV_NAME, "rxe0");
+	nla_put_u32(msg, IB_MCG_A_PORT, 1);
+	EXPECT(ibmcg_parse_port(nlmsg_hdr(msg), &p) == 0);
+	EXPECT(!IBMCG_HAS(&p, IB_MCG_A_LID) && !IBMCG_HAS(&p, IB_MCG_A_SM_LID));
+	EXPECT(p.lid == 0 && p.sm_reregisters == 0);
+	nlmsg_free(msg);
+
+	/* a counter of the wrong size is refused */
+	msg = ib_port_msg(IB_MCG_CMD_PORT_GET, 1, false);
+	nla_put_u32(msg, IB_MCG_A_SA_TIMEOUTS, 1);
+	EXPECT(ibmcg_parse_port(nlmsg_hdr(msg), &p) == -EPROTO);
+	nlmsg_free(msg);
+}
+
 /* One IB_MCG_A_GROUP entry of an OWNER_RELEASE reply. */
 static void put_released(struct nl_msg *msg, const char *dev, uint32_t idx,
 			 uint32_t port, const char *group, uint8_t js,
@@ -871,14 +1037,25 @@ static void large_datagram(void)
 struct ev_log {
 	int n;
 	uint8_t cmds[4];
+	bool is_port[4];
 	char owner[IB_MCG_OWNER_MAX + 1];
+	struct ibmcg_port port;		/* the last port event */
+	char group_dev[IBMCG_DEV_NAME_MAX];	/* of the last port event */
+	uint64_t port_present;		/* of the last group event */
 };
 
 static int ev_cb(const struct ibmcg_event *ev, void *arg)
 {
 	struct ev_log *log = arg;
 
+	log->is_port[log->n] = ev->is_port;
 	log->cmds[log->n++] = ev->cmd;
+	if (ev->is_port) {
+		log->port = ev->port;
+		strcpy(log->group_dev, ev->group.dev_name);
+	} else {
+		log->port_present = ev->port.present;
+	}
 	if (ev->group.nholders)
 		strcpy(log->owner, ev->group.holders[0].owner);
 	return 0;
@@ -898,6 +1075,51 @@ static void events_parsed(void)
 	EXPECT(log.cmds[0] == IB_MCG_CMD_HOLDER_NEW_NTF);
 	EXPECT(log.cmds[1] == IB_MCG_CMD_GROUP_STATE_NTF);
 	EXPECT_STR(log.owner, "job:42");
+	ibmcg_close(h);
+}
+
+static void events_rejoin_wave(void)
+{
+	struct ibmcg *h = fake_handle();
+	struct ev_log log = { 0 };
+	struct nl_msg *msg;
+	struct wire w;
+
+	/* an SM failover as the kernel reports it: wave start, a group
+	 * state change, wave end
+	 */
+	w.len = 0;
+	msg = ib_port_msg(IB_MCG_CMD_REJOIN_WAVE_START_NTF, 0, true);
+	wire_add_nl(&w, msg);
+	wire_add_nl(&w, ib_group_msg(IB_MCG_CMD_GROUP_STATE_NTF, 0,
+				     IB_MCG_STATE_JOINED,
+				     IB_MCG_REASON_NET_RESET, 0));
+	wire_add_nl(&w, ib_port_msg(IB_MCG_CMD_REJOIN_WAVE_END_NTF, 0, true));
+	EXPECT(ibmcg_parse_events(h, w.buf, w.len, ev_cb, &log) == 3);
+	EXPECT(log.n == 3);
+	EXPECT(log.cmds[0] == IB_MCG_CMD_REJOIN_WAVE_START_NTF &&
+	       log.is_port[0]);
+	EXPECT(log.cmds[1] == IB_MCG_CMD_GROUP_STATE_NTF && !log.is_port[1]);
+	EXPECT(log.cmds[2] == IB_MCG_CMD_REJOIN_WAVE_END_NTF &&
+	       log.is_port[2]);
+	/* the port is filled, the group left empty, and the other way */
+	EXPECT_STR(log.port.dev_name, "simhca0");
+	EXPECT(log.port.port == 1 && log.port.dev_index == 5);
+	EXPECT(log.port.rejoin_pending == 2 && log.port.rejoin_waves == 3);
+	EXPECT(log.port.last_rejoin_wave_ms == 250);
+	EXPECT(IBMCG_HAS(&log.port, IB_MCG_A_SM_LID) && log.port.sm_lid == 1);
+	EXPECT_STR(log.group_dev, "");
+	EXPECT(log.port_present == 0);
+
+	/* a malformed port event is reported, not passed on */
+	w.len = 0;
+	log.n = 0;
+	msg = ib_port_msg(IB_MCG_CMD_REJOIN_WAVE_START_NTF, 0, false);
+	nla_put_u8(msg, IB_MCG_A_REJOIN_PENDING, 1);
+	wire_add_nl(&w, msg);
+	EXPECT(ibmcg_parse_events(h, w.buf, w.len, ev_cb, &log) == -EPROTO);
+	EXPECT(log.n == 0);
+	EXPECT_STR(ibmcg_errmsg(h), "malformed ib_mcgroups event");
 	ibmcg_close(h);
 }
 
@@ -947,6 +1169,40 @@ static void request_validation(void)
 	args.linger_ms = IB_MCG_LINGER_MAX_MS + 1;
 	EXPECT(ibmcg_join(h, "mlx5_0", 1, mgid, &args, NULL) == -EINVAL);
 	EXPECT_STR(ibmcg_errmsg(h), "linger time is longer than one day");
+	ibmcg_close(h);
+}
+
+/* A join with one create parameter out of range: refused, never sent. */
+#define EXPECT_CREATE_REFUSED(h, field, v, text)			\
+	do {								\
+		struct ibmcg_join_args a_ = { .owner = "job:42" };	\
+		uint8_t m_[16] = { 0xff, 0x12 };			\
+									\
+		a_.set_##field = true;					\
+		a_.field = (v);						\
+		EXPECT(ibmcg_join(h, "mlx5_0", 1, m_, &a_, NULL) ==	\
+		       -EINVAL);					\
+		EXPECT_STR(ibmcg_errmsg(h), text);			\
+	} while (0)
+
+static void create_validation(void)
+{
+	struct ibmcg *h = fake_handle();	/* no socket: never sends */
+	const char *mtu = "MTU must be an enum ib_mtu, 1 (256) to 5 (4096)";
+	const char *rate = "rate must be an enum ib_rate, 2 (2.5 Gb/s) to 22 (600 Gb/s)";
+	const char *pkey = "P_Key 0x0000 and 0x8000 are invalid";
+
+	EXPECT_CREATE_REFUSED(h, pkey, 0, pkey);
+	EXPECT_CREATE_REFUSED(h, pkey, 0x8000, pkey);
+	EXPECT_CREATE_REFUSED(h, mtu, 0, mtu);
+	EXPECT_CREATE_REFUSED(h, mtu, 6, mtu);
+	EXPECT_CREATE_REFUSED(h, rate, 0, rate);
+	EXPECT_CREATE_REFUSED(h, rate, 1, rate);
+	EXPECT_CREATE_REFUSED(h, rate, 23, rate);
+	EXPECT_CREATE_REFUSED(h, sl, 16, "SL must be 0..15");
+	EXPECT_CREATE_REFUSED(h, flow_label, 0x100000,
+			      "flow label must be 0..0xfffff (20 bits)");
+	EXPECT_CREATE_REFUSED(h, scope, 16, "scope must be 0..15");
 	ibmcg_close(h);
 }
 
@@ -1157,6 +1413,119 @@ static void join_linger_exchange(void)
 	ibmcg_close(h);
 }
 
+/* The attributes of one join request, after a canned reply. */
+static void join_once(struct ibmcg *h, int peer, uint32_t seq,
+		      const uint8_t *mgid, const struct ibmcg_join_args *args,
+		      struct ibmcg_group *g, char *buf, size_t len,
+		      struct nlattr **tb)
+{
+	struct wire w = { .sv = { -1, peer } };
+	char ack[1024];
+	uint8_t cmd;
+
+	w.len = 0;
+	wire_add_nl(&w, ib_group_msg(IB_MCG_CMD_JOIN, seq, IB_MCG_STATE_JOINED,
+				     IB_MCG_REASON_JOIN, 0));
+	wire_add(&w, ack, build_ack(ack, seq, 0, true, NULL, 0));
+	wire_send(&w);
+	EXPECT(ibmcg_join(h, "simhca0", 1, mgid, args, g) == 0);
+	EXPECT(sent_request(peer, buf, len, tb, &cmd) == 0);
+	EXPECT(cmd == IB_MCG_CMD_JOIN);
+}
+
+static void join_create_exchange(void)
+{
+	static const uint8_t zero[16];
+	struct nlattr *tb[IB_MCG_A_MAX + 1];
+	struct ibmcg_join_args args;
+	struct ibmcg_group g;
+	uint8_t mgid[16];
+	char buf[4096], txt[IBMCG_MGID_STRLEN];
+	struct ibmcg *h;
+	uint32_t seq;
+	int peer, a;
+
+	h = pair_handle(&peer, &seq);
+	if (!h) {
+		ktap_skip("no netlink socket here");
+		return;
+	}
+	ibmcg_mgid_parse("ff12:401b::1", mgid, NULL);
+
+	/* every create parameter, each with its protocol type */
+	memset(&args, 0, sizeof(args));
+	args.owner = "job:42";
+	args.set_pkey = true;
+	args.pkey = 0x8001;
+	args.set_mtu = true;
+	args.mtu = 5;
+	args.set_rate = true;
+	args.rate = 22;
+	args.set_sl = true;
+	args.sl = 15;
+	args.set_flow_label = true;
+	args.flow_label = 0xfffff;
+	args.set_tclass = true;
+	args.tclass = 255;
+	args.set_hop_limit = true;
+	args.hop_limit = 64;
+	args.set_scope = true;
+	args.scope = 5;
+	join_once(h, peer, seq++, zero, &args, &g, buf, sizeof(buf), tb);
+	ibmcg_group_free(&g);
+	EXPECT(tb[IB_MCG_A_MGID] && !memcmp(nla_data(tb[IB_MCG_A_MGID]), zero,
+					     16));
+	EXPECT(tb[IB_MCG_A_PKEY] && nla_len(tb[IB_MCG_A_PKEY]) == 2 &&
+	       nla_get_u16(tb[IB_MCG_A_PKEY]) == 0x8001);
+	EXPECT(tb[IB_MCG_A_FLOW_LABEL] && nla_len(tb[IB_MCG_A_FLOW_LABEL]) == 4 &&
+	       nla_get_u32(tb[IB_MCG_A_FLOW_LABEL]) == 0xfffff);
+	for (a = IB_MCG_A_MTU; a <= IB_MCG_A_HOP_LIMIT; a++)
+		if (a != IB_MCG_A_FLOW_LABEL)
+			EXPECT(tb[a] && nla_len(tb[a]) == 1);
+	EXPECT(nla_get_u8(tb[IB_MCG_A_MTU]) == 5);
+	EXPECT(nla_get_u8(tb[IB_MCG_A_RATE]) == 22);
+	EXPECT(nla_get_u8(tb[IB_MCG_A_SL]) == 15);
+	EXPECT(nla_get_u8(tb[IB_MCG_A_TCLASS]) == 255);
+	EXPECT(nla_get_u8(tb[IB_MCG_A_HOP_LIMIT]) == 64);
+	EXPECT(tb[IB_MCG_A_SCOPE] && nla_len(tb[IB_MCG_A_SCOPE]) == 1 &&
+	       nla_get_u8(tb[IB_MCG_A_SCOPE]) == 5);
+	/* the Q_Key is left to the kernel's default */
+	EXPECT(!tb[IB_MCG_A_QKEY]);
+
+	/* "create" alone sends the default Q_Key, a create parameter */
+	memset(&args, 0, sizeof(args));
+	args.owner = "job:42";
+	args.create = true;
+	join_once(h, peer, seq++, mgid, &args, &g, buf, sizeof(buf), tb);
+	ibmcg_group_free(&g);
+	EXPECT(tb[IB_MCG_A_QKEY] &&
+	       nla_get_u32(tb[IB_MCG_A_QKEY]) == IB_MCG_DEFAULT_QKEY);
+	EXPECT(!tb[IB_MCG_A_PKEY] && !tb[IB_MCG_A_MTU] && !tb[IB_MCG_A_SCOPE]);
+
+	/* ... or the one given */
+	args.set_qkey = true;
+	args.qkey = 0x11111111;
+	join_once(h, peer, seq++, mgid, &args, &g, buf, sizeof(buf), tb);
+	ibmcg_group_free(&g);
+	EXPECT(tb[IB_MCG_A_QKEY] &&
+	       nla_get_u32(tb[IB_MCG_A_QKEY]) == 0x11111111);
+
+	/* a plain join names an existing group: no create parameter */
+	memset(&args, 0, sizeof(args));
+	args.owner = "job:42";
+	join_once(h, peer, seq++, mgid, &args, &g, buf, sizeof(buf), tb);
+	for (a = IB_MCG_A_QKEY; a <= IB_MCG_A_HOP_LIMIT; a++)
+		EXPECT(!tb[a]);
+	EXPECT(!tb[IB_MCG_A_SCOPE]);
+	/* the reply's MGID is what the caller learns (SA-assigned) */
+	EXPECT_STR(ibmcg_mgid_format(g.mgid, txt, sizeof(txt)),
+		   "ff12:a01b:fe80::1:0");
+	EXPECT(g.backend == IB_MCG_BACKEND_IB_SA && g.mlid == 0xc004);
+	ibmcg_group_free(&g);
+	close(peer);
+	ibmcg_close(h);
+}
+
 static int count_cb(const struct nlmsghdr *nlh, void *arg)
 {
 	(void)nlh;
@@ -1241,6 +1610,8 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(parse_group_rejects),
 	KTAP_CASE(parse_port_full),
 	KTAP_CASE(parse_port_old_kernel),
+	KTAP_CASE(parse_group_ib),
+	KTAP_CASE(parse_port_ib),
 	KTAP_CASE(parse_owner_release),
 	KTAP_CASE(parse_owner_release_nothing),
 	KTAP_CASE(parse_owner_release_rejects),
@@ -1258,11 +1629,14 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(foreign_messages_skipped),
 	KTAP_CASE(large_datagram),
 	KTAP_CASE(events_parsed),
+	KTAP_CASE(events_rejoin_wave),
 	KTAP_CASE(unconnected_handle),
 	KTAP_CASE(request_validation),
+	KTAP_CASE(create_validation),
 	KTAP_CASE(release_validation),
 	KTAP_CASE(owner_release_exchange),
 	KTAP_CASE(join_linger_exchange),
+	KTAP_CASE(join_create_exchange),
 	KTAP_CASE(kernel_acks_capped),
 	KTAP_CASE(kernel_acks_uncapped),
 };

@@ -314,6 +314,19 @@ static void enum_names(void)
 	/* a request, not a notification */
 	EXPECT(ibmcg_event_name(IB_MCG_CMD_OWNER_RELEASE) == NULL);
 	EXPECT(ibmcg_event_name(IB_MCG_CMD_MAX + 1) == NULL);
+	EXPECT_STR(ibmcg_event_name(IB_MCG_CMD_REJOIN_WAVE_START_NTF),
+		   "rejoin-wave-start");
+	EXPECT_STR(ibmcg_event_name(IB_MCG_CMD_REJOIN_WAVE_END_NTF),
+		   "rejoin-wave-end");
+	EXPECT_STR(ibmcg_reason_name(IB_MCG_REASON_TIMEOUT), "timeout");
+	EXPECT_STR(ibmcg_reason_name(IB_MCG_REASON_SA_REJECTED),
+		   "sa-rejected");
+	EXPECT_STR(ibmcg_reason_name(IB_MCG_REASON_PORT_DOWN), "port-down");
+	EXPECT_STR(ibmcg_reason_name(IB_MCG_REASON_PKEY_MISSING),
+		   "pkey-missing");
+	EXPECT_STR(ibmcg_reason_name(IB_MCG_REASON_NET_RESET), "net-reset");
+	EXPECT_STR(ibmcg_state_name(IB_MCG_STATE_JOINING), "joining");
+	EXPECT_STR(ibmcg_state_name(IB_MCG_STATE_RETRY_WAIT), "retry-wait");
 }
 
 static void rate_and_mtu(void)
@@ -337,6 +350,60 @@ static void rate_and_mtu(void)
 	EXPECT(ibmcg_rate_name(23) == NULL);
 }
 
+/* Gb/s on the command line to enum ib_rate of include/rdma/ib_verbs.h. */
+static void rate_parse(void)
+{
+	static const struct {
+		const char *in;
+		uint8_t rate;
+	} cases[] = {
+		{ "2.5", 2 }, { "5", 5 }, { "10", 3 }, { "14", 11 },
+		{ "20", 6 }, { "25", 15 }, { "28", 19 }, { "30", 4 },
+		{ "40", 7 }, { "50", 20 }, { "56", 12 }, { "60", 8 },
+		{ "80", 9 }, { "100", 16 }, { "112", 13 }, { "120", 10 },
+		{ "168", 14 }, { "200", 17 }, { "300", 18 }, { "400", 21 },
+		{ "600", 22 },
+		/* as ibmcg_rate_name() prints them */
+		{ "100Gbps", 16 }, { "2.5Gbps", 2 }, { "600gbps", 22 },
+	};
+	static const char * const bad[] = {
+		"", "0", "1", "2", "3", "2.50", "02.5", "2,5", "15", "1000",
+		"100G", "Gbps", "100 Gbps", "100Gbps ", " 100", "0x10", "-5",
+		"port-current", "100Mbps",
+	};
+	const char *why;
+	uint8_t rate;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		rate = 0xff;
+		if (ibmcg_rate_parse(cases[i].in, &rate, NULL) ||
+		    rate != cases[i].rate) {
+			ktap_case_ok = false;
+			printf("# \"%s\": got %u, want %u\n", cases[i].in,
+			       rate, cases[i].rate);
+		}
+	}
+	/* every rate the library names can be given back */
+	for (i = 2; i <= 22; i++) {
+		rate = 0;
+		EXPECT(ibmcg_rate_parse(ibmcg_rate_name(i), &rate, NULL) == 0);
+		EXPECT(rate == i);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		rate = 0xff;
+		why = NULL;
+		if (ibmcg_rate_parse(bad[i], &rate, &why) != -EINVAL ||
+		    rate != 0xff || !why) {
+			ktap_case_ok = false;
+			printf("# accepted \"%s\"\n", bad[i]);
+		}
+	}
+	EXPECT(ibmcg_rate_parse(NULL, &rate, NULL) == -EINVAL);
+	ibmcg_rate_parse("3", &rate, &why);
+	EXPECT_STR(why, "expected a rate in Gb/s: 2.5 5 10 14 20 25 28 30 40 50 56 60 80 100 112 120 168 200 300 400 600");
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(mgid_ipv4_group),
 	KTAP_CASE(mgid_ipv6_group),
@@ -352,6 +419,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(join_state_format),
 	KTAP_CASE(enum_names),
 	KTAP_CASE(rate_and_mtu),
+	KTAP_CASE(rate_parse),
 };
 
 KTAP_MAIN(cases)

@@ -246,7 +246,7 @@ static void group_detail_no_record(void)
 	print_group_detail(&g);
 	EXPECT_STR(cap_end(&c),
 		   "mlx5_0/1 group 239.1.1.1 state retry-wait reason timeout"
-		   " error \"Connection timed out\" join_state full,sendonly"
+		   " error 110 (Connection timed out) join_state full,sendonly"
 		   " backend roce\n"
 		   "    mgid ::ffff:239.1.1.1\n");
 	free(c.buf);
@@ -339,6 +339,7 @@ static void event_text(void)
 	struct ibmcg_event ev;
 	struct capture c;
 
+	memset(&ev, 0, sizeof(ev));	/* a group event */
 	fake_group(&ev.group, false);
 	ev.cmd = IB_MCG_CMD_HOLDER_NEW_NTF;
 	ev.group.nholders = 1;
@@ -368,6 +369,7 @@ static void event_json_lines(void)
 	struct ibmcg_event ev;
 	struct capture c;
 
+	memset(&ev, 0, sizeof(ev));	/* a group event */
 	fake_group(&ev.group, false);
 	ev.cmd = IB_MCG_CMD_HOLDER_DEL_NTF;
 	ev.group.nholders = 1;
@@ -598,6 +600,7 @@ static void event_lingering(void)
 	struct ibmcg_event ev;
 	struct capture c;
 
+	memset(&ev, 0, sizeof(ev));	/* a group event */
 	fake_lingering(&ev.group, false);
 	ev.cmd = IB_MCG_CMD_GROUP_STATE_NTF;
 	ev.group.linger_left_ms = 30000;
@@ -796,6 +799,342 @@ static void unknown_enums(void)
 	free(c.buf);
 }
 
+/* An InfiniBand group on simhca0/1, as the SA created it. */
+static void fake_ib_group(struct ibmcg_group *g, bool joined)
+{
+	memset(g, 0, sizeof(*g));
+	g->present = A(DEV_NAME) | A(DEV_INDEX) | A(PORT) | A(MGID) |
+		     A(STATE) | A(REASON) | A(ERROR) | A(JOIN_STATE) |
+		     A(BACKEND) | A(HOLDERS);
+	strcpy(g->dev_name, "simhca0");
+	g->dev_index = 5;
+	g->port = 1;
+	ibmcg_mgid_parse("ff12:a01b:fe80::1:0", g->mgid, NULL);
+	g->join_state = IB_MCG_JOIN_FULL;
+	g->backend = IB_MCG_BACKEND_IB_SA;
+	g->holders = fake_holders;
+	g->nholders = 1;
+	if (!joined) {
+		g->state = IB_MCG_STATE_RETRY_WAIT;
+		g->reason = IB_MCG_REASON_TIMEOUT;
+		g->error = ETIMEDOUT;
+		return;
+	}
+	g->state = IB_MCG_STATE_JOINED;
+	g->reason = IB_MCG_REASON_JOIN;
+	g->present |= A(MLID) | A(QKEY) | A(PKEY) | A(MTU) | A(RATE) | A(SL) |
+		      A(FLOW_LABEL) | A(TCLASS) | A(HOP_LIMIT) | A(PORT_GID) |
+		      A(SGID_INDEX);
+	g->mlid = 0xc004;
+	g->qkey = 0x11111111;
+	g->pkey = 0x8001;
+	g->mtu = 5;
+	g->rate = 3;
+	g->sl = 7;
+	g->flow_label = 0x12345;
+	g->tclass = 0xb8;
+	g->hop_limit = 2;
+	ibmcg_mgid_parse("ff0e::2", g->port_gid, NULL);	/* any GID */
+	g->port_gid[0] = 0xfe;
+	g->port_gid[1] = 0x80;
+	g->sgid_index = 0;
+}
+
+static void ib_group_line(void)
+{
+	struct ibmcg_group g;
+	struct capture c;
+	json_object *arr, *o;
+
+	/* list: an InfiniBand group's record on its line */
+	fake_ib_group(&g, true);
+	cap_start(&c, false, false);
+	print_group_line(&g);
+	EXPECT_STR(cap_end(&c),
+		   "simhca0/1 group ff12:a01b:fe80::1:0 state joined"
+		   " mlid 0xc004 qkey 0x11111111 pkey 0x8001 mtu 4096"
+		   " rate 10Gbps sl 7 flow_label 0x12345 tclass 184 hop_limit 2"
+		   " join_state full holders 1 job:42:full,bound\n");
+	free(c.buf);
+
+	/* not joined: why, and the error */
+	fake_ib_group(&g, false);
+	cap_start(&c, false, false);
+	print_group_line(&g);
+	EXPECT_STR(cap_end(&c),
+		   "simhca0/1 group ff12:a01b:fe80::1:0 state retry-wait"
+		   " reason timeout error 110 (Connection timed out)"
+		   " join_state full holders 1 job:42:full,bound\n");
+	free(c.buf);
+
+	/* joining: the reason, no error yet */
+	g.state = IB_MCG_STATE_JOINING;
+	g.reason = IB_MCG_REASON_NET_RESET;
+	g.error = 0;
+	cap_start(&c, false, false);
+	print_group_line(&g);
+	EXPECT(strstr(cap_end(&c), " state joining reason net-reset"
+			       " join_state full ") != NULL);
+	free(c.buf);
+
+	fake_ib_group(&g, true);
+	cap_start(&c, true, false);
+	open_json_array(NULL);
+	print_group_line(&g);
+	fake_ib_group(&g, false);
+	g.reason = IB_MCG_REASON_PKEY_MISSING;
+	g.error = ENOENT;
+	print_group_line(&g);
+	close_json_array();
+	arr = parse_json(cap_end(&c));
+	o = json_object_array_get_idx(arr, 0);
+	EXPECT_STR(jstr(o, "state"), "joined");
+	EXPECT_STR(jstr(o, "reason"), "(missing)");
+	EXPECT(jint(o, "mlid") == 0xc004);
+	EXPECT(jint(o, "pkey") == 0x8001);
+	EXPECT(jint(o, "mtu") == 4096);
+	EXPECT_STR(jstr(o, "rate"), "10Gbps");
+	EXPECT(jint(o, "sl") == 7);
+	EXPECT(jint(o, "flow_label") == 0x12345);
+	EXPECT(jint(o, "tclass") == 0xb8);
+	EXPECT(jint(o, "hop_limit") == 2);
+	EXPECT_STR(jstr(o, "port_gid"), "(missing)");	/* show only */
+	o = json_object_array_get_idx(arr, 1);
+	EXPECT_STR(jstr(o, "state"), "retry-wait");
+	EXPECT_STR(jstr(o, "reason"), "pkey-missing");
+	EXPECT(jint(o, "error") == ENOENT);
+	EXPECT(jint(o, "mlid") == -12345);
+	json_object_put(arr);
+	free(c.buf);
+
+	/* RoCE lines are as they were: no record */
+	fake_group(&g, true);
+	cap_start(&c, false, false);
+	print_group_line(&g);
+	EXPECT(strstr(cap_end(&c), "mlid") == NULL);
+	free(c.buf);
+}
+
+static void ib_group_detail(void)
+{
+	struct ibmcg_group g;
+	struct capture c;
+
+	fake_ib_group(&g, true);
+	cap_start(&c, false, false);
+	print_group_detail(&g);
+	EXPECT_STR(cap_end(&c),
+		   "simhca0/1 group ff12:a01b:fe80::1:0 state joined reason join"
+		   " join_state full backend ib-sa\n"
+		   "    mgid ff12:a01b:fe80::1:0 mlid 0xc004 qkey 0x11111111"
+		   " pkey 0x8001 mtu 4096 rate 10Gbps sl 7 flow_label 0x12345"
+		   " tclass 184 hop_limit 2\n"
+		   "    port_gid fe80::2 sgid_index 0\n"
+		   "    holder job:42 join_state full bound portid 4242"
+		   " age 12.345s\n");
+	free(c.buf);
+
+	fake_ib_group(&g, false);
+	g.reason = IB_MCG_REASON_SA_REJECTED;
+	g.error = EINVAL;
+	g.nholders = 0;
+	cap_start(&c, false, false);
+	print_group_detail(&g);
+	EXPECT_STR(cap_end(&c),
+		   "simhca0/1 group ff12:a01b:fe80::1:0 state retry-wait"
+		   " reason sa-rejected error 22 (Invalid argument)"
+		   " join_state full backend ib-sa\n"
+		   "    mgid ff12:a01b:fe80::1:0\n");
+	free(c.buf);
+}
+
+static void join_reply_assigned(void)
+{
+	const char *want = "assigned mgid ff12:a01b:fe80::1:0\n"
+			   "simhca0/1 group ff12:a01b:fe80::1:0 state joined ";
+	struct ibmcg_group g;
+	struct capture c;
+	json_object *o;
+	const char *out;
+
+	fake_ib_group(&g, true);
+	g.nholders = 0;
+	cap_start(&c, false, false);
+	print_join_reply(&g, true);
+	out = cap_end(&c);
+	if (strncmp(out, want, strlen(want))) {
+		ktap_case_ok = false;
+		ktap_print_str("got ", out);
+		ktap_print_str("want", want);
+	}
+	free(c.buf);
+
+	/* a named group: the same as show */
+	cap_start(&c, false, false);
+	print_join_reply(&g, false);
+	out = cap_end(&c);
+	EXPECT(!strncmp(out, "simhca0/1 group ", 16));
+	EXPECT(strstr(out, "assigned") == NULL);
+	free(c.buf);
+
+	cap_start(&c, true, false);
+	print_join_reply(&g, true);
+	o = parse_json(cap_end(&c));
+	EXPECT_STR(jstr(o, "assigned_mgid"), "ff12:a01b:fe80::1:0");
+	EXPECT_STR(jstr(o, "mgid"), "ff12:a01b:fe80::1:0");
+	EXPECT(jint(o, "mlid") == 0xc004);
+	json_object_put(o);
+	free(c.buf);
+
+	cap_start(&c, true, false);
+	print_join_reply(&g, false);
+	o = parse_json(cap_end(&c));
+	EXPECT_STR(jstr(o, "assigned_mgid"), "(missing)");
+	json_object_put(o);
+	free(c.buf);
+}
+
+/* simhca0/1 after two SM failovers. */
+static void fake_ib_port(struct ibmcg_port *p, bool rejoin)
+{
+	fake_port(p, 3, 1024);
+	p->present &= ~(A(NETDEV) | A(IFINDEX));
+	p->present |= A(LID) | A(SM_LID);
+	strcpy(p->dev_name, "simhca0");
+	p->netdev[0] = '\0';
+	p->dev_index = 5;
+	p->link_layer = IB_MCG_LINK_LAYER_INFINIBAND;
+	p->backend = IB_MCG_BACKEND_IB_SA;
+	p->lid = 7;
+	p->sm_lid = 1;
+	if (!rejoin)
+		return;
+	p->present |= A(SM_REREGISTERS) | A(LAST_SM_LID) | A(REJOIN_WAVES) |
+		      A(REJOIN_PENDING) | A(LAST_REJOIN_WAVE_MS) |
+		      A(GROUP_REJOINS) | A(REJOIN_FAILURES) | A(SA_TIMEOUTS);
+	p->sm_reregisters = 2;
+	p->last_sm_lid = 9;
+	p->rejoin_waves = 2;
+	p->rejoin_pending = 0;
+	p->last_rejoin_wave_ms = 250;
+	p->group_rejoins = 6;
+	p->rejoin_failures = 1;
+	p->sa_timeouts = 1ULL << 33;
+}
+
+static void ib_port_stats(void)
+{
+	struct ibmcg_port p;
+	struct capture c;
+	json_object *arr, *o;
+
+	fake_ib_port(&p, true);
+	cap_start(&c, false, false);
+	print_port(&p);
+	EXPECT_STR(cap_end(&c),
+		   "simhca0/1 link_layer InfiniBand state ACTIVE backend ib-sa"
+		   " lid 7 sm_lid 1\n"
+		   "    groups 3 holders 30 joins 45 leaves 33 join_errors 1"
+		   " mcast_table 3/1024 (0%)\n"
+		   "    sm_reregisters 2 last_sm_lid 9 rejoin_waves 2"
+		   " rejoin_pending 0 last_rejoin_wave_ms 250 group_rejoins 6"
+		   " rejoin_failures 1 sa_timeouts 8589934592\n");
+	free(c.buf);
+
+	/* what the kernel did not send is left out */
+	fake_ib_port(&p, false);
+	p.present |= A(REJOIN_PENDING);
+	p.rejoin_pending = 4;
+	cap_start(&c, false, false);
+	print_port(&p);
+	EXPECT_STR(cap_end(&c),
+		   "simhca0/1 link_layer InfiniBand state ACTIVE backend ib-sa"
+		   " lid 7 sm_lid 1\n"
+		   "    groups 3 holders 30 joins 45 leaves 33 join_errors 1"
+		   " mcast_table 3/1024 (0%)\n"
+		   "    rejoin_pending 4\n");
+	free(c.buf);
+
+	fake_ib_port(&p, true);
+	cap_start(&c, true, false);
+	open_json_array(NULL);
+	print_port(&p);
+	fake_port(&p, 1, 100);		/* RoCE */
+	print_port(&p);
+	close_json_array();
+	arr = parse_json(cap_end(&c));
+	o = json_object_array_get_idx(arr, 0);
+	EXPECT(jint(o, "lid") == 7 && jint(o, "sm_lid") == 1);
+	EXPECT(jint(o, "sm_reregisters") == 2);
+	EXPECT(jint(o, "last_sm_lid") == 9);
+	EXPECT(jint(o, "rejoin_waves") == 2);
+	EXPECT(jint(o, "rejoin_pending") == 0);
+	EXPECT(jint(o, "last_rejoin_wave_ms") == 250);
+	EXPECT(jint(o, "group_rejoins") == 6);
+	EXPECT(jint(o, "rejoin_failures") == 1);
+	EXPECT(jint(o, "sa_timeouts") == 1LL << 33);
+	o = json_object_array_get_idx(arr, 1);
+	EXPECT(jint(o, "lid") == -12345);
+	EXPECT(jint(o, "sm_reregisters") == -12345);
+	EXPECT(jint(o, "rejoin_pending") == -12345);
+	json_object_put(arr);
+	free(c.buf);
+
+	/* RoCE text is unchanged */
+	fake_port(&p, 12, 8192);
+	cap_start(&c, false, false);
+	print_port(&p);
+	EXPECT(strstr(cap_end(&c), "lid") == NULL);
+	free(c.buf);
+}
+
+static void event_rejoin_wave(void)
+{
+	struct ibmcg_event ev;
+	struct capture c;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.is_port = true;
+	ev.cmd = IB_MCG_CMD_REJOIN_WAVE_START_NTF;
+	fake_ib_port(&ev.port, true);
+	ev.port.rejoin_pending = 3;
+	cap_start(&c, false, false);
+	print_event(&ev);
+	/* a group re-joined in the wave */
+	ev.is_port = false;
+	ev.cmd = IB_MCG_CMD_GROUP_STATE_NTF;
+	fake_ib_group(&ev.group, true);
+	ev.group.reason = IB_MCG_REASON_NET_RESET;
+	ev.group.nholders = 0;
+	print_event(&ev);
+	memset(&ev.group, 0, sizeof(ev.group));
+	ev.is_port = true;
+	ev.cmd = IB_MCG_CMD_REJOIN_WAVE_END_NTF;
+	ev.port.rejoin_pending = 0;
+	ev.port.rejoin_waves = 3;
+	print_event(&ev);
+	EXPECT_STR(cap_end(&c),
+		   "[rejoin-wave-start] simhca0/1 pending 3 sm_lid 1\n"
+		   "[group-state] simhca0/1 group ff12:a01b:fe80::1:0"
+		   " state joined reason net-reset join_state full holders 0\n"
+		   "[rejoin-wave-end] simhca0/1 waves 3"
+		   " last_rejoin_wave_ms 250\n");
+	free(c.buf);
+
+	/* one JSON document per line, in the keys of stats */
+	ev.cmd = IB_MCG_CMD_REJOIN_WAVE_START_NTF;
+	fake_ib_port(&ev.port, false);
+	ev.port.present |= A(REJOIN_PENDING);
+	ev.port.rejoin_pending = 3;
+	cap_start(&c, true, false);
+	print_event(&ev);
+	EXPECT_STR(cap_end(&c),
+		   "{\"event\":\"rejoin-wave-start\",\"dev\":\"simhca0\","
+		   "\"dev_index\":5,\"port\":1,\"rejoin_pending\":3,"
+		   "\"sm_lid\":1}\n");
+	free(c.buf);
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(group_line_text),
 	KTAP_CASE(group_line_json),
@@ -820,6 +1159,11 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(owner_release_json),
 	KTAP_CASE(empty_list),
 	KTAP_CASE(unknown_enums),
+	KTAP_CASE(ib_group_line),
+	KTAP_CASE(ib_group_detail),
+	KTAP_CASE(join_reply_assigned),
+	KTAP_CASE(ib_port_stats),
+	KTAP_CASE(event_rejoin_wave),
 };
 
 KTAP_MAIN(cases)

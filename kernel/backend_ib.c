@@ -1,0 +1,601 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * InfiniBand join backend: memberships through the SA with
+ * ib_sa_join_multicast(), one per (group, join state bit) - multicast.c
+ * merges the join states of all its users into one SA record per port -
+ * and re-joined by us whenever the fabric loses them.
+ *
+ * multicast.c reports a lost membership (CLIENT_REREGISTER, PORT_ERR,
+ * LID_CHANGE, a moved P_Key) with -ENETRESET and never re-joins. Every held
+ * group that needs an SA join, new or lost, goes on its port's retry list;
+ * join_work issues the joins while the port is ACTIVE, not before the
+ * settle time after a re-register (a new SM master ignores requests during
+ * its first sweep), at most rejoin_rate per second and rejoin_inflight at
+ * a time, and failed attempts come back after an exponential backoff with
+ * jitter, for as long as the group has holders.
+ *
+ * Locking: SA callbacks must not take mcg_lock, because the paths that
+ * free a membership hold it and ib_sa_free_multicast() waits for running
+ * callbacks. A callback only records its result under mcg_ib_lock and
+ * queues the port's done_work, which handles it under mcg_lock. A freed
+ * membership is taken off the done list, so done_work never sees it.
+ */
+#include <linux/moduleparam.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <rdma/ib_cache.h>
+#include <rdma/ib_sa.h>
+
+#include "ib_mcgroups.h"
+
+static unsigned int rejoin_rate = 20;
+module_param(rejoin_rate, uint, 0644);
+MODULE_PARM_DESC(rejoin_rate,
+		 "SA joins one port sends per second at most (default 20: every node of a large fabric re-joins at once after an SM failover, and the fabric-wide rate is what an SM must absorb)");
+
+static unsigned int rejoin_inflight = 8;
+module_param(rejoin_inflight, uint, 0644);
+MODULE_PARM_DESC(rejoin_inflight,
+		 "SA joins one port has unanswered at most (default 8)");
+
+static unsigned int settle_ms = 3000;
+module_param(settle_ms, uint, 0644);
+MODULE_PARM_DESC(settle_ms,
+		 "Wait after CLIENT_REREGISTER before re-joining, plus up to half as much random jitter (default 3000: a new opensm master ignores SA requests during its first sweep)");
+
+static unsigned int backoff_base_ms = 1000;
+module_param(backoff_base_ms, uint, 0644);
+MODULE_PARM_DESC(backoff_base_ms,
+		 "First retry delay after a failed join; doubles per failure (default 1000)");
+
+static unsigned int backoff_max_ms = 60000;
+module_param(backoff_max_ms, uint, 0644);
+MODULE_PARM_DESC(backoff_max_ms,
+		 "Longest retry delay (default 60000); each delay gets -50..+50% jitter");
+
+enum { MCG_MEMB_NONE, MCG_MEMB_JOINING, MCG_MEMB_JOINED };
+
+static DEFINE_SPINLOCK(mcg_ib_lock);
+static struct ib_sa_client mcg_sa_client;
+
+static bool mgid_is_zero(const union ib_gid *mgid)
+{
+	return !memchr_inv(mgid->raw, 0, sizeof(mgid->raw));
+}
+
+static void kick(struct mcg_port *port, unsigned long delay)
+{
+	mod_delayed_work(mcg_wq, &port->ib.join_work, delay);
+}
+
+/* Queues @g for joins after @delay_ms. */
+static void retry_later(struct mcg_group *g, unsigned int delay_ms)
+{
+	struct mcg_port *port = g->port;
+
+	g->ib.retry_at = jiffies + msecs_to_jiffies(delay_ms);
+	if (list_empty(&g->ib.retry_node))
+		list_add_tail(&g->ib.retry_node, &port->ib.retry);
+	if (!delayed_work_pending(&port->ib.join_work))
+		kick(port, msecs_to_jiffies(delay_ms));
+}
+
+/* base * 2^failures, capped, then -50..+50% so that nodes spread out. */
+static unsigned int backoff_ms(unsigned int failures)
+{
+	unsigned int max = max(READ_ONCE(backoff_max_ms), 1U);
+	unsigned int d = READ_ONCE(backoff_base_ms);
+
+	while (failures-- > 1 && d < max)
+		d *= 2;
+	d = min(max(d, 1U), max);
+	return d / 2 + get_random_u32() % (d + 1);
+}
+
+static void memb_free(struct mcg_port *port, struct mcg_ib_memb *m)
+{
+	if (!m->mc)
+		return;
+	ib_sa_free_multicast(m->mc);	/* waits for its callbacks */
+	m->mc = NULL;
+	spin_lock_irq(&mcg_ib_lock);
+	list_del_init(&m->done_node);
+	spin_unlock_irq(&mcg_ib_lock);
+	if (m->state == MCG_MEMB_JOINING)
+		port->ib.inflight--;
+	m->state = MCG_MEMB_NONE;
+}
+
+/* SA callback: record and hand over to done_work; see the top comment. */
+static int ib_join_done(int status, struct ib_sa_multicast *mc)
+{
+	struct mcg_ib_memb *m = mc->context;
+	struct mcg_port *port = m->g->port;
+	unsigned long flags;
+
+	spin_lock_irqsave(&mcg_ib_lock, flags);
+	m->status = status;
+	if (!status)
+		m->rec = mc->rec;
+	if (list_empty(&m->done_node))
+		list_add_tail(&m->done_node, &port->ib.done);
+	spin_unlock_irqrestore(&mcg_ib_lock, flags);
+	queue_work(mcg_wq, &port->ib.done_work);
+	return 0;	/* we free it ourselves, never from here */
+}
+
+static void wave_start(struct mcg_port *port)
+{
+	if (port->ib.wave)
+		return;
+	port->ib.wave = true;
+	port->ib.wave_start_ns = ktime_get_ns();
+	mcg_notify_port(port, IB_MCG_CMD_REJOIN_WAVE_START_NTF);
+}
+
+/* A wave ends when every group has its memberships again. */
+static void wave_check(struct mcg_port *port)
+{
+	if (!port->ib.wave || !list_empty(&port->ib.retry) ||
+	    port->ib.inflight)
+		return;
+	port->ib.wave = false;
+	port->ib.last_wave_ms = div_u64(ktime_get_ns() -
+					port->ib.wave_start_ns, NSEC_PER_MSEC);
+	atomic64_inc(&port->ib.rejoin_waves);
+	mcg_notify_port(port, IB_MCG_CMD_REJOIN_WAVE_END_NTF);
+}
+
+static bool all_joined(const struct mcg_group *g)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if ((g->ib.want & BIT(i)) &&
+		    g->ib.m[i].state != MCG_MEMB_JOINED)
+			return false;
+	return true;
+}
+
+static void rec_from_sa(struct mcg_rec *r, const struct ib_sa_mcmember_rec *sa)
+{
+	r->port_gid = sa->port_gid;
+	r->sgid_index = 0;
+	r->qkey = be32_to_cpu(sa->qkey);
+	r->mlid = be16_to_cpu(sa->mlid);
+	r->pkey = be16_to_cpu(sa->pkey);
+	r->mtu = sa->mtu;
+	r->rate = sa->rate;
+	r->sl = sa->sl;
+	r->flow_label = be32_to_cpu(sa->flow_label);
+	r->tclass = sa->traffic_class;
+	r->hop_limit = sa->hop_limit;
+	r->valid = true;
+}
+
+static u8 state_after_join(const struct mcg_group *g)
+{
+	return g->state == IB_MCG_STATE_LINGERING ? IB_MCG_STATE_LINGERING :
+						    IB_MCG_STATE_JOINED;
+}
+
+static void join_succeeded(struct mcg_port *port, struct mcg_ib_memb *m,
+			   const struct ib_sa_mcmember_rec *sa)
+{
+	struct mcg_group *g = m->g;
+
+	m->state = MCG_MEMB_JOINED;
+	rec_from_sa(&g->rec, sa);
+	if (mgid_is_zero(&g->mgid) && mcg_group_rekey(g, &sa->mgid)) {
+		mcg_group_abandon(g, IB_MCG_REASON_ERROR, EEXIST);
+		return;
+	}
+	if (!all_joined(g))
+		return;
+	g->ib.failures = 0;
+	g->ib.established = true;
+	if (g->ib.rejoining) {
+		g->ib.rejoining = false;
+		atomic64_inc(&port->ib.group_rejoins);
+	}
+	mcg_group_set_state(g, state_after_join(g), IB_MCG_REASON_JOIN, 0);
+}
+
+static u8 reason_of(int status)
+{
+	switch (status) {
+	case -ETIMEDOUT:
+		return IB_MCG_REASON_TIMEOUT;
+	case -EINVAL:
+		return IB_MCG_REASON_SA_REJECTED;
+	case -ENETRESET:
+		return IB_MCG_REASON_NET_RESET;
+	default:
+		return IB_MCG_REASON_ERROR;
+	}
+}
+
+static void join_failed(struct mcg_port *port, struct mcg_ib_memb *m,
+			int status)
+{
+	struct mcg_group *g = m->g;
+	u8 reason = reason_of(status);
+	unsigned int delay = 0;
+
+	memb_free(port, m);
+	if (status == -ETIMEDOUT)
+		atomic64_inc(&port->ib.sa_timeouts);
+
+	if (status != -ENETRESET && !g->ib.established &&
+	    (status == -EINVAL || mgid_is_zero(&g->mgid))) {
+		/*
+		 * Never joined and refused (or an SA-assigned MGID whose
+		 * answer was lost: retrying would ask for another group).
+		 */
+		atomic64_inc(&port->join_errors);
+		mcg_group_abandon(g, reason, -status);
+		return;
+	}
+	if (status == -ENETRESET) {
+		/* Lost, not refused: re-join as soon as the port allows. */
+		g->ib.rejoining = true;
+		wave_start(port);
+	} else {
+		atomic64_inc(&port->ib.rejoin_failures);
+		delay = backoff_ms(++g->ib.failures);
+	}
+	mcg_group_set_state(g, g->state == IB_MCG_STATE_LINGERING ?
+			    IB_MCG_STATE_LINGERING : IB_MCG_STATE_RETRY_WAIT,
+			    reason, -status);
+	retry_later(g, delay);
+}
+
+static void ib_done_work(struct work_struct *work)
+{
+	struct mcg_port *port = container_of(work, struct mcg_port,
+					     ib.done_work);
+	struct ib_sa_mcmember_rec sa = {};
+	struct mcg_ib_memb *m;
+	int status = 0;
+
+	mutex_lock(&mcg_lock);
+	while (!port->dead) {
+		spin_lock_irq(&mcg_ib_lock);
+		m = list_first_entry_or_null(&port->ib.done,
+					     struct mcg_ib_memb, done_node);
+		if (m) {
+			list_del_init(&m->done_node);
+			status = m->status;
+			sa = m->rec;
+		}
+		spin_unlock_irq(&mcg_ib_lock);
+		if (!m)
+			break;
+
+		if (status) {
+			join_failed(port, m, status);
+		} else if (m->state == MCG_MEMB_JOINING) {
+			port->ib.inflight--;
+			join_succeeded(port, m, &sa);
+		}
+	}
+	if (!port->dead) {
+		wave_check(port);
+		if (!list_empty(&port->ib.retry))
+			kick(port, 0);
+	}
+	mutex_unlock(&mcg_lock);
+}
+
+/* The record and component mask of the join of @m's bit. */
+static ib_sa_comp_mask build_rec(struct mcg_group *g, struct mcg_ib_memb *m,
+				 struct ib_sa_mcmember_rec *rec)
+{
+	const struct mcg_create *c = &g->create;
+	ib_sa_comp_mask mask = IB_SA_MCMEMBER_REC_MGID |
+			       IB_SA_MCMEMBER_REC_PORT_GID |
+			       IB_SA_MCMEMBER_REC_JOIN_STATE;
+	struct mcg_port *port = g->port;
+
+	memset(rec, 0, sizeof(*rec));
+	rec->mgid = g->mgid;
+	if (rdma_query_gid(port->dev->ibdev, port->port_num, 0, &rec->port_gid))
+		memset(&rec->port_gid, 0, sizeof(rec->port_gid));
+	rec->join_state = m->bit;
+
+	if (g->ib.established) {
+		/*
+		 * After a re-register the SA may have forgotten the group:
+		 * ask for it exactly as it was, so that it is created again.
+		 */
+		rec->qkey = cpu_to_be32(g->rec.qkey);
+		rec->pkey = cpu_to_be16(g->rec.pkey);
+		rec->sl = g->rec.sl;
+		rec->traffic_class = g->rec.tclass;
+		rec->flow_label = cpu_to_be32(g->rec.flow_label);
+		rec->mtu_selector = IB_SA_EQ;
+		rec->mtu = g->rec.mtu;
+		rec->rate_selector = IB_SA_EQ;
+		rec->rate = g->rec.rate;
+		rec->hop_limit = g->rec.hop_limit;
+		return mask | IB_SA_MCMEMBER_REC_QKEY | IB_SA_MCMEMBER_REC_PKEY |
+		       IB_SA_MCMEMBER_REC_SL |
+		       IB_SA_MCMEMBER_REC_TRAFFIC_CLASS |
+		       IB_SA_MCMEMBER_REC_FLOW_LABEL |
+		       IB_SA_MCMEMBER_REC_MTU_SELECTOR |
+		       IB_SA_MCMEMBER_REC_MTU |
+		       IB_SA_MCMEMBER_REC_RATE_SELECTOR |
+		       IB_SA_MCMEMBER_REC_RATE | IB_SA_MCMEMBER_REC_HOP_LIMIT;
+	}
+	if (!c->create && !c->qkey)
+		return mask;	/* join an existing group: MGID and state */
+
+	rec->qkey = cpu_to_be32(g->rec.qkey);
+	rec->pkey = cpu_to_be16(c->pkey);
+	rec->sl = c->sl;
+	rec->traffic_class = c->tclass;
+	rec->flow_label = cpu_to_be32(c->flow_label);
+	mask |= IB_SA_MCMEMBER_REC_QKEY | IB_SA_MCMEMBER_REC_PKEY |
+		IB_SA_MCMEMBER_REC_SL | IB_SA_MCMEMBER_REC_TRAFFIC_CLASS |
+		IB_SA_MCMEMBER_REC_FLOW_LABEL;
+	if (c->has & MCG_HAS_MTU) {
+		rec->mtu_selector = IB_SA_EQ;
+		rec->mtu = c->mtu;
+		mask |= IB_SA_MCMEMBER_REC_MTU_SELECTOR | IB_SA_MCMEMBER_REC_MTU;
+	}
+	if (c->has & MCG_HAS_RATE) {
+		rec->rate_selector = IB_SA_EQ;
+		rec->rate = c->rate;
+		mask |= IB_SA_MCMEMBER_REC_RATE_SELECTOR |
+			IB_SA_MCMEMBER_REC_RATE;
+	}
+	if (c->has & MCG_HAS_HOP) {
+		rec->hop_limit = c->hop_limit;
+		mask |= IB_SA_MCMEMBER_REC_HOP_LIMIT;
+	}
+	if (c->has & MCG_HAS_SCOPE) {
+		rec->scope = c->scope;
+		mask |= IB_SA_MCMEMBER_REC_SCOPE;
+	}
+	return mask;
+}
+
+/* The P_Key the group needs, or -1 if not known (joining by MGID only). */
+static int group_pkey(const struct mcg_group *g)
+{
+	if (g->ib.established)
+		return g->rec.pkey;
+	if (g->create.create || g->create.qkey)
+		return g->create.pkey;
+	return -1;
+}
+
+static bool pkey_present(struct mcg_port *port, const struct mcg_group *g)
+{
+	int pkey = group_pkey(g);
+	u16 index;
+
+	return pkey < 0 || !ib_find_pkey(port->dev->ibdev, port->port_num,
+					 pkey, &index);
+}
+
+/* Starts the SA joins @g lacks; returns how many were sent. */
+static unsigned int issue(struct mcg_port *port, struct mcg_group *g)
+{
+	struct ib_sa_mcmember_rec rec;
+	unsigned int sent = 0;
+	ib_sa_comp_mask mask;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		struct mcg_ib_memb *m = &g->ib.m[i];
+		struct ib_sa_multicast *mc;
+
+		if (!(g->ib.want & BIT(i)) || m->state != MCG_MEMB_NONE)
+			continue;
+		mask = build_rec(g, m, &rec);
+		mc = ib_sa_join_multicast(&mcg_sa_client, port->dev->ibdev,
+					  port->port_num, &rec, mask,
+					  GFP_KERNEL, ib_join_done, m);
+		if (IS_ERR(mc)) {
+			join_failed(port, m, PTR_ERR(mc));
+			return sent;
+		}
+		m->mc = mc;
+		m->state = MCG_MEMB_JOINING;
+		port->ib.inflight++;
+		sent++;
+	}
+	return sent;
+}
+
+/* Issues the joins that are due, paced; see the top comment. */
+static void ib_join_work(struct work_struct *work)
+{
+	struct mcg_port *port = container_of(to_delayed_work(work),
+					     struct mcg_port, ib.join_work);
+	unsigned int rate = max(READ_ONCE(rejoin_rate), 1U);
+	unsigned int inflight = max(READ_ONCE(rejoin_inflight), 1U);
+	unsigned long now = jiffies, next = 0;
+	struct mcg_group *g, *tmp;
+	bool later = false;
+	u64 now_ns;
+
+	mutex_lock(&mcg_lock);
+	if (port->dead || !port->ib.active)
+		goto out;	/* PORT_ACTIVE kicks us again */
+	if (time_before(now, port->ib.settle_until)) {
+		kick(port, port->ib.settle_until - now);
+		goto out;
+	}
+	list_for_each_entry_safe(g, tmp, &port->ib.retry, ib.retry_node) {
+		if (port->ib.inflight >= inflight)
+			break;		/* done_work kicks us */
+		if (time_before(now, g->ib.retry_at)) {
+			if (!later || time_before(g->ib.retry_at, next))
+				next = g->ib.retry_at;
+			later = true;
+			continue;
+		}
+		if (!pkey_present(port, g)) {
+			/* Waits for PKEY_CHANGE to bring it back. */
+			mcg_group_set_state(g, g->state ==
+					    IB_MCG_STATE_LINGERING ?
+					    IB_MCG_STATE_LINGERING :
+					    IB_MCG_STATE_RETRY_WAIT,
+					    IB_MCG_REASON_PKEY_MISSING, ENOENT);
+			continue;
+		}
+		now_ns = ktime_get_ns();
+		if (now_ns < port->ib.next_issue_ns) {
+			kick(port, max(nsecs_to_jiffies(port->ib.next_issue_ns -
+							now_ns), 1UL));
+			goto out;
+		}
+		list_del_init(&g->ib.retry_node);
+		if (g->state == IB_MCG_STATE_RETRY_WAIT)
+			mcg_group_set_state(g, IB_MCG_STATE_JOINING, g->reason,
+					    g->error);
+		port->ib.next_issue_ns = now_ns + issue(port, g) *
+					 div_u64(NSEC_PER_SEC, rate);
+	}
+	if (later && !delayed_work_pending(&port->ib.join_work))
+		kick(port, max_t(long, next - now, 1));
+out:
+	mutex_unlock(&mcg_lock);
+}
+
+static int ib_check(struct mcg_port *port, const struct mcg_join_req *req,
+		    struct netlink_ext_ack *extack)
+{
+	u16 index;
+
+	if (mgid_is_zero(&req->mgid)) {
+		if (!(req->join_state & (IB_MCG_JOIN_FULL |
+					 IB_MCG_JOIN_SENDONLY_FULL))) {
+			NL_SET_ERR_MSG(extack,
+				       "only a full member can create a group with an SA-assigned MGID");
+			return -EINVAL;
+		}
+	} else if (req->mgid.raw[0] != 0xff) {
+		NL_SET_ERR_MSG(extack,
+			       "MGID is not a multicast GID: its first byte must be 0xff");
+		return -EINVAL;
+	}
+	if ((req->create.create || req->create.qkey) &&
+	    ib_find_pkey(port->dev->ibdev, port->port_num, req->create.pkey,
+			 &index)) {
+		NL_SET_ERR_MSG(extack,
+			       "P_Key is not in the port's P_Key table: the port is not a member of that partition");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Holds exactly @join_state: frees dropped bits now, queues new ones. */
+static int ib_update(struct mcg_group *g, u8 join_state,
+		     struct netlink_ext_ack *extack)
+{
+	struct mcg_port *port = g->port;
+	u8 added = join_state & ~g->ib.want;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		struct mcg_ib_memb *m = &g->ib.m[i];
+
+		if (!m->g) {
+			m->g = g;
+			m->bit = BIT(i);
+			INIT_LIST_HEAD(&m->done_node);
+		}
+		if (!(join_state & BIT(i)))
+			memb_free(port, m);
+	}
+	g->ib.want = join_state;
+	if (!join_state) {
+		list_del_init(&g->ib.retry_node);
+		g->rec.valid = false;
+		wave_check(port);
+		return 0;
+	}
+	if (all_joined(g))
+		return 0;
+	if (added) {
+		/* New bits are asked for now; lost ones keep their backoff. */
+		g->ib.retry_at = jiffies;
+		if (list_empty(&g->ib.retry_node))
+			list_add_tail(&g->ib.retry_node, &port->ib.retry);
+		kick(port, 0);
+		if (g->state != IB_MCG_STATE_LINGERING)
+			g->state = IB_MCG_STATE_JOINING;
+	}
+	return MCG_UPDATE_PENDING;
+}
+
+/* After IB events (from resync_work): port state, reregister, settle. */
+static void ib_refresh(struct mcg_port *port)
+{
+	struct ib_port_attr attr;
+	bool was_active = port->ib.active;
+
+	if (!ib_query_port(port->dev->ibdev, port->port_num, &attr)) {
+		port->ib.active = attr.state == IB_PORT_ACTIVE;
+		port->ib.lid = attr.lid;
+		port->ib.sm_lid = attr.sm_lid;
+	}
+	if (test_and_clear_bit(IB_EVENT_CLIENT_REREGISTER, &port->ib.events)) {
+		unsigned int settle = READ_ONCE(settle_ms);
+
+		atomic64_inc(&port->ib.sm_reregisters);
+		port->ib.last_sm_lid = port->ib.sm_lid;
+		port->ib.settle_until = jiffies + msecs_to_jiffies(settle +
+					get_random_u32() % (settle / 2 + 1));
+		wave_start(port);
+	}
+	clear_bit(IB_EVENT_PORT_ERR, &port->ib.events);
+	clear_bit(IB_EVENT_PORT_ACTIVE, &port->ib.events);
+	clear_bit(IB_EVENT_LID_CHANGE, &port->ib.events);
+	clear_bit(IB_EVENT_PKEY_CHANGE, &port->ib.events);
+	clear_bit(IB_EVENT_GID_CHANGE, &port->ib.events);
+	if (port->ib.active && (!was_active || !list_empty(&port->ib.retry)))
+		kick(port, 0);
+}
+
+static int ib_port_init(struct mcg_port *port)
+{
+	INIT_LIST_HEAD(&port->ib.retry);
+	INIT_LIST_HEAD(&port->ib.done);
+	INIT_WORK(&port->ib.done_work, ib_done_work);
+	INIT_DELAYED_WORK(&port->ib.join_work, ib_join_work);
+	ib_refresh(port);
+	return 0;
+}
+
+/* Called after every group of the port has been released. */
+static void ib_port_fini(struct mcg_port *port)
+{
+	cancel_work_sync(&port->ib.done_work);
+	cancel_delayed_work_sync(&port->ib.join_work);
+	WARN_ON(!list_empty(&port->ib.done) || port->ib.inflight);
+}
+
+const struct mcg_backend_ops mcg_ib_backend = {
+	.id		= IB_MCG_BACKEND_IB_SA,
+	.name		= "ib-sa",
+	.port_init	= ib_port_init,
+	.port_fini	= ib_port_fini,
+	.check		= ib_check,
+	.update		= ib_update,
+	.refresh	= ib_refresh,
+};
+
+int mcg_ib_init(void)
+{
+	ib_sa_register_client(&mcg_sa_client);
+	return 0;
+}
+
+void mcg_ib_exit(void)
+{
+	ib_sa_unregister_client(&mcg_sa_client);
+}
