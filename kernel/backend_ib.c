@@ -419,7 +419,7 @@ static void ib_join_work(struct work_struct *work)
 	unsigned long now = jiffies, next = 0;
 	struct mcg_group *g, *tmp;
 	bool later = false;
-	u64 now_ns;
+	u64 now_ns, interval;
 
 	mutex_lock(&mcg_lock);
 	if (port->dead || !port->ib.active)
@@ -456,8 +456,16 @@ static void ib_join_work(struct work_struct *work)
 		if (g->state == IB_MCG_STATE_RETRY_WAIT)
 			mcg_group_set_state(g, IB_MCG_STATE_JOINING, g->reason,
 					    g->error);
-		port->ib.next_issue_ns = now_ns + issue(port, g) *
-					 div_u64(NSEC_PER_SEC, rate);
+		/*
+		 * Slots follow from the previous one, so that a wake-up a
+		 * little late (jiffies are coarse) is made up by the next;
+		 * after a pause nothing is made up: the rate holds over any
+		 * window.
+		 */
+		interval = div_u64(NSEC_PER_SEC, rate);
+		if (port->ib.next_issue_ns + interval < now_ns)
+			port->ib.next_issue_ns = now_ns;
+		port->ib.next_issue_ns += issue(port, g) * interval;
 	}
 	if (later && !delayed_work_pending(&port->ib.join_work))
 		kick(port, max_t(long, next - now, 1));

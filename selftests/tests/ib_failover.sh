@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# SM failover with 1,000 groups held: a new master that wiped the SA
+# database gets every group back with the right join state, never faster
+# than rejoin_rate; a master silent during its first sweep is waited out;
+# a port that goes down is re-joined once it is up again, with no MADs
+# while down; a group whose P_Key leaves the table waits for it.
+# timeout: 400
+. "$(dirname "$0")/../lib.sh"
+
+mcg_require_module
+mcg_require_mcctl
+modinfo simhca >/dev/null 2>&1 || ktap_skip_all "simhca.ko not built"
+
+D=/sys/kernel/debug/simhca/simhca0
+P=simhca0/1
+SYS=/sys/kernel/ib_mcgroups/simhca0/1
+N=1000
+RATE=200
+
+unload() {
+	mcg_unload
+	[ -d /sys/module/simhca ] && rmmod simhca
+	return 0
+}
+sa_groups() { grep -c '^group ' $D/sa_db; }
+full_members() { grep -c '^member .* join=0x1 ' $D/sa_db; }
+stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
+waves_are() { [ "$(cat $SYS/rejoin_waves)" = "$1" ]; }
+sa_set_rx() { awk '$1 ~ /^rx_.*[Ss]et.*MCMember/ {n += $2} END {print n + 0}' $D/stats; }
+
+ktap_plan 20
+modprobe ib_umad
+check "load simhca" modprobe simhca || ktap_skip_all "no simhca"
+check "load ib_mcgroups (rejoin_rate=$RATE, settle 500 ms)" \
+	mcg_load rejoin_rate=$RATE settle_ms=500 backoff_base_ms=300
+defer unload
+
+check "hold $N groups" mcg_bulk join simhca0 1 $N job:1
+check_eq "the SA has $N groups, each with our full member" "$N $N" \
+	"$(sa_groups) $(full_members)"
+
+echo 1 >$D/stats
+start=${EPOCHREALTIME/./}
+echo 1 >$D/client_reregister
+check "reregister, SA wiped: a re-join wave completes" wait_for -t 60 waves_are 1
+check_eq "every group is back with its join state" "$N $N" \
+	"$(sa_groups) $(full_members)"
+peak=$(stat max_per_100ms)
+ktap_diag "peak SA MADs in 100 ms: $peak (limit $((RATE / 10)) + 2 other queries)"
+check "the SA never saw more than rejoin_rate" test "$peak" -le $((RATE / 10 + 2))
+check_eq "counters: one reregister, $N group re-joins" "1 $N" \
+	"$(cat $SYS/sm_reregisters) $(cat $SYS/group_rejoins)"
+wave=$(cat $SYS/last_rejoin_wave_ms)
+ktap_diag "last_rejoin_wave_ms $wave"
+check "wave took at least N / rate" test "$wave" -ge $((N * 1000 / RATE - 500))
+check "and no more than the time we waited" \
+	test "$wave" -le $(((${EPOCHREALTIME/./} - start) / 1000))
+check_eq "no group left waiting" 0 "$(mcctl -j stats $P | jq '.[0].rejoin_pending')"
+
+check "release all but 50" mcg_bulk leave simhca0 1 $((N - 50)) job:1 0x1032
+echo 2500 >$D/first_sweep_ms
+echo 1 >$D/client_reregister
+check "a new master silent for its first sweep: wave completes after it" \
+	wait_for -t 60 waves_are 2
+check_eq "all 50 back" "50 50" "$(sa_groups) $(full_members)"
+check "and not before the sweep ended (2.5 s)" \
+	test "$(cat $SYS/last_rejoin_wave_ms)" -ge 2500
+echo 0 >$D/first_sweep_ms
+
+echo down >$D/port1/state
+sleep 1
+rx=$(sa_set_rx)
+sleep 3
+check_eq "port down for 3 s: no joins sent" "$rx" "$(sa_set_rx)"
+check "the groups wait" sh -c "mcctl list $P | grep -qv joined"
+echo up >$D/port1/state
+check "port up: wave completes" wait_for -t 30 waves_are 3
+check_eq "all 50 joined" 50 "$(mcctl -j list $P | jq '[.[] | select(.state == "joined")] | length')"
+check "rmmod with 50 groups held" mcg_unload
+ktap_diag "$(tail -n 30 $D/stats)"
+ktap_finish
