@@ -558,7 +558,9 @@ static void ib_refresh(struct mcg_port *port)
 		port->ib.last_sm_lid = port->ib.sm_lid;
 		port->ib.settle_until = jiffies + msecs_to_jiffies(settle +
 					get_random_u32() % (settle / 2 + 1));
-		wave_start(port);
+		/* Nothing to re-join is no wave. */
+		if (port->ngroups)
+			wave_start(port);
 	}
 	clear_bit(IB_EVENT_PORT_ERR, &port->ib.events);
 	clear_bit(IB_EVENT_PORT_ACTIVE, &port->ib.events);

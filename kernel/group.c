@@ -540,6 +540,9 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 		if (ret != MCG_UPDATE_PENDING) {
 			g->error = 0;
 			g->state = IB_MCG_STATE_JOINED;
+		} else if (g->state == IB_MCG_STATE_LINGERING) {
+			/* Taken back, but the fabric still has to agree. */
+			g->state = IB_MCG_STATE_JOINING;
 		}
 	} else if (old_state == IB_MCG_STATE_LINGERING) {
 		g->state = IB_MCG_STATE_JOINED;

@@ -30,7 +30,7 @@ sa_groups() { grep -c '^group ' $D/sa_db; }
 state_of() { mcctl -j show "$P" "$1" | jq -r .state; }
 joined() { [ "$(state_of "$1")" = joined ]; }
 
-ktap_plan 28
+ktap_plan 32
 modprobe ib_umad
 check "load simhca" modprobe simhca || ktap_skip_all "no simhca"
 check "load ib_mcgroups" mcg_load settle_ms=300 backoff_base_ms=200
@@ -83,5 +83,14 @@ check "reregister with a wiped SA: every group back" \
 check_eq "join states restored" "0x3" "$(joinstate $G)"
 check_eq "counters: reregister, groups re-joined" "1 $n" \
 	"$(cat $SYS/sm_reregisters) $(cat $SYS/group_rejoins)"
+check "e creates ff12:401b:ffff::5 with a 1 s linger, then leaves" \
+	sh -c "mcctl join $P ff12:401b:ffff::5 owner e create linger 1000 &&
+	       mcctl leave $P ff12:401b:ffff::5 owner e"
+check_eq "it lingers" lingering "$(state_of ff12:401b:ffff::5)"
+check "e takes it back with a join state it does not hold" \
+	mcctl join "$P" ff12:401b:ffff::5 owner e state sendonly-full
+sleep 2
+check_eq "past the linger time it is still held, joined, by e" "joined 1" \
+	"$(mcctl -j show $P ff12:401b:ffff::5 | jq -r '.state + " " + (.holders | length | tostring)')"
 check "rmmod leaves the SA's groups" sh -c "rmmod ib_mcgroups && [ \$(grep -c '^member ' $D/sa_db) = 0 ]"
 ktap_finish
