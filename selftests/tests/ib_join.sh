@@ -30,7 +30,7 @@ sa_groups() { grep -c '^group ' $D/sa_db; }
 state_of() { mcctl -j show "$P" "$1" | jq -r .state; }
 joined() { [ "$(state_of "$1")" = joined ]; }
 
-ktap_plan 32
+ktap_plan 36
 modprobe ib_umad
 check "load simhca" modprobe simhca || ktap_skip_all "no simhca"
 check "load ib_mcgroups" mcg_load settle_ms=300 backoff_base_ms=200
@@ -48,6 +48,15 @@ check "b leaves" mcctl leave "$P" $G owner b
 check_eq "the SA membership is back to 0x1" 0x1 "$(joinstate $G)"
 check "c joins the existing group by MGID only" mcctl join "$P" $G owner c state nonmember
 check_eq "union 0x3" 0x3 "$(joinstate $G)"
+
+check "create with every parameter" mcctl join "$P" ff12:401b:ffff::6 owner g \
+	qkey 0x1234 pkey 0xffff mtu 2048 rate 100 sl 3 flow_label 0x123 tclass 7 hop_limit 5
+check "the SA's record has them" grep -q \
+	"^group mgid=ff12:401b:ffff::6 mlid=0x[0-9a-f]* pkey=0xffff qkey=0x00001234 mtu=0x84 rate=0x90 sl=3 flow=0x123 hop=5 tclass=0x07 " \
+	$D/sa_db
+check_eq "and so does the group's record" "4660 2048 100Gbps 3 291 7 5" \
+	"$(mcctl -j show $P ff12:401b:ffff::6 | jq -r '[.qkey, .mtu, .rate, .sl, .flow_label, .tclass, .hop_limit] | map(tostring) | join(" ")')"
+check "g leaves" mcctl leave "$P" ff12:401b:ffff::6 owner g
 
 out=$(mcctl join "$P" 0 owner d create 2>&1)
 mgid=$(sed -n 's/.*assigned mgid \([^ ]*\).*/\1/p' <<<"$out" | head -n1)
