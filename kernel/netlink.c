@@ -188,6 +188,32 @@ static struct mcg_port *get_dev_port(struct nlattr **tb,
 	return get_port(dev, tb, extack);
 }
 
+/*
+ * An optional device and port that narrow a request (dumps, owner
+ * release): *dev and *port stay NULL when not given. Under mcg_lock.
+ */
+static int get_filter(struct nlattr **tb, struct mcg_device **dev,
+		      struct mcg_port **port, struct netlink_ext_ack *extack)
+{
+	*dev = NULL;
+	*port = NULL;
+	if (!tb[IB_MCG_A_DEV_NAME] && !tb[IB_MCG_A_DEV_INDEX]) {
+		if (!tb[IB_MCG_A_PORT])
+			return 0;
+		NL_SET_ERR_MSG(extack, "a port filter needs a device");
+		return -EINVAL;
+	}
+	*dev = nl_device(tb, extack);
+	if (IS_ERR(*dev))
+		return PTR_ERR(*dev);
+	if (tb[IB_MCG_A_PORT]) {
+		*port = get_port(*dev, tb, extack);
+		if (IS_ERR(*port))
+			return PTR_ERR(*port);
+	}
+	return 0;
+}
+
 static int get_join_state(struct nlattr **tb, u8 *js,
 			  struct netlink_ext_ack *extack)
 {
@@ -650,8 +676,8 @@ static int mcg_nl_owner_release(struct sk_buff *skb, struct genl_info *info)
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr **tb = info->attrs;
 	char owner[IB_MCG_OWNER_MAX + 1];
-	struct mcg_device *dev = NULL;
-	struct mcg_port *port = NULL;
+	struct mcg_device *dev;
+	struct mcg_port *port;
 	struct mcg_group *g, snap;
 	unsigned int dropped = 0;
 	struct nlattr *released;
@@ -669,24 +695,9 @@ static int mcg_nl_owner_release(struct sk_buff *skb, struct genl_info *info)
 		return err;
 
 	mutex_lock(&mcg_lock);
-	if (tb[IB_MCG_A_DEV_NAME] || tb[IB_MCG_A_DEV_INDEX]) {
-		dev = nl_device(tb, extack);
-		if (IS_ERR(dev)) {
-			err = PTR_ERR(dev);
-			goto out;
-		}
-		if (tb[IB_MCG_A_PORT]) {
-			port = get_port(dev, tb, extack);
-			if (IS_ERR(port)) {
-				err = PTR_ERR(port);
-				goto out;
-			}
-		}
-	} else if (tb[IB_MCG_A_PORT]) {
-		NL_SET_ERR_MSG(extack, "a port needs a device");
-		err = -EINVAL;
+	err = get_filter(tb, &dev, &port, extack);
+	if (err)
 		goto out;
-	}
 
 	/* Room for every hold, so that nothing is dropped unreported. */
 	msg = genlmsg_new(128 + 112 * mcg_owner_holds(owner), GFP_KERNEL);
@@ -796,27 +807,19 @@ static int dump_init(struct netlink_callback *cb)
 	struct mcg_dump_ctx *ctx = dump_ctx(cb);
 	struct mcg_device *dev;
 	struct mcg_port *port;
+	int err;
 
 	if (ctx->started)
 		return 0;
 	ctx->started = 1;
-	if (!tb[IB_MCG_A_DEV_NAME] && !tb[IB_MCG_A_DEV_INDEX]) {
-		if (tb[IB_MCG_A_PORT]) {
-			NL_SET_ERR_MSG(cb->extack,
-				       "a port filter needs a device");
-			return -EINVAL;
-		}
-		return 0;
+	err = get_filter(tb, &dev, &port, cb->extack);
+	if (err)
+		return err;
+	if (dev) {
+		ctx->has_filter_dev = 1;
+		ctx->filter_dev = dev->ibdev->index;
 	}
-	dev = nl_device(tb, cb->extack);
-	if (IS_ERR(dev))
-		return PTR_ERR(dev);
-	ctx->has_filter_dev = 1;
-	ctx->filter_dev = dev->ibdev->index;
-	if (tb[IB_MCG_A_PORT]) {
-		port = get_port(dev, tb, cb->extack);
-		if (IS_ERR(port))
-			return PTR_ERR(port);
+	if (port) {
 		ctx->has_filter_port = 1;
 		ctx->filter_port = port->port_num;
 	}

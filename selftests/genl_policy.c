@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "mcg_test.h"
 #include "ib_mcgroups.h"
 
 #define DEV "rxe0"
@@ -231,23 +232,6 @@ static int count_groups(struct nl *nl)
 	return nl_talk(nl, &r);
 }
 
-static long sysfs_counter(const char *name)
-{
-	char path[256];
-	long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/kernel/ib_mcgroups/%s/1/%s", DEV,
-		 name);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
 /* A JOIN of 239.1.1.9 on rxe0/1 by "policy", minus what @skip names. */
 enum { NO_DEV = 1, NO_PORT = 2, NO_MGID = 4, NO_OWNER = 8 };
 
@@ -270,15 +254,7 @@ FIXTURE(mcg) {
 
 FIXTURE_SETUP(mcg)
 {
-	const char *dir = getenv("SELFTESTS_DIR");
-	char cmd[512];
-
-	snprintf(cmd, sizeof(cmd),
-		 "bash -c '. %s/lib.sh && mcg_setup_rxe && mcg_load' >&2",
-		 dir ? dir : ".");
-	if (access("/sys/kernel/ib_mcgroups/" DEV "/1/groups", R_OK)) {
-		ASSERT_EQ(0, system(cmd));
-	}
+	ASSERT_EQ(0, mcg_env_setup());
 	ASSERT_EQ(0, nl_open(&self->nl));
 	ASSERT_EQ(0, resolve_family(&self->nl));
 }
@@ -301,15 +277,7 @@ FIXTURE(bad) {
 
 FIXTURE_SETUP(bad)
 {
-	const char *dir = getenv("SELFTESTS_DIR");
-	char cmd[512];
-
-	snprintf(cmd, sizeof(cmd),
-		 "bash -c '. %s/lib.sh && mcg_setup_rxe && mcg_load' >&2",
-		 dir ? dir : ".");
-	if (access("/sys/kernel/ib_mcgroups/" DEV "/1/groups", R_OK)) {
-		ASSERT_EQ(0, system(cmd));
-	}
+	ASSERT_EQ(0, mcg_env_setup());
 	ASSERT_EQ(0, nl_open(&self->nl));
 	ASSERT_EQ(0, resolve_family(&self->nl));
 }
@@ -502,7 +470,8 @@ BAD(dump_port_without_device, EINVAL, "a port filter needs a device")
 
 TEST_F(bad, refused_without_change)
 {
-	long joins = sysfs_counter("joins"), errors = sysfs_counter("join_errors");
+	long joins = mcg_sysfs_counter(DEV, "joins");
+	long errors = mcg_sysfs_counter(DEV, "join_errors");
 	struct req r;
 	int before, err;
 
@@ -515,8 +484,8 @@ TEST_F(bad, refused_without_change)
 	EXPECT_NE('\0', self->nl.msg[0]);
 	EXPECT_NE(NULL, strstr(self->nl.msg, variant->msg));
 	EXPECT_EQ(before, count_groups(&self->nl));
-	EXPECT_EQ(joins, sysfs_counter("joins"));
-	EXPECT_EQ(errors, sysfs_counter("join_errors"));
+	EXPECT_EQ(joins, mcg_sysfs_counter(DEV, "joins"));
+	EXPECT_EQ(errors, mcg_sysfs_counter(DEV, "join_errors"));
 }
 
 TEST_F(mcg, join_reply_carries_member_record)
@@ -588,7 +557,7 @@ TEST_F(mcg, unprivileged_reads_but_cannot_join)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
-	EXPECT_EQ(0, sysfs_counter("groups"));
+	EXPECT_EQ(0, mcg_sysfs_counter(DEV, "groups"));
 }
 
 /*
@@ -667,7 +636,7 @@ TEST_F(mcg, dump_splits_a_group_with_many_holders)
 		put_str(&r, IB_MCG_A_OWNER, owner);
 		ASSERT_EQ(1, nl_talk(&self->nl, &r));
 	}
-	EXPECT_EQ(owners, sysfs_counter("holders"));
+	EXPECT_EQ(owners, mcg_sysfs_counter(DEV, "holders"));
 	ASSERT_EQ(0, dump_holders(&self->nl, mgid_239_1_1_9, &msgs, &holders));
 	TH_LOG("%d holders in %d messages", holders, msgs);
 	EXPECT_EQ(owners, holders);
@@ -688,7 +657,7 @@ TEST_F(mcg, dump_splits_a_group_with_many_holders)
 			IB_MCG_CMD_LEAVE;
 		ASSERT_EQ(1, nl_talk(&self->nl, &r));
 	}
-	EXPECT_EQ(0, sysfs_counter("groups"));
+	EXPECT_EQ(0, mcg_sysfs_counter(DEV, "groups"));
 }
 
 TEST_HARNESS_MAIN

@@ -13,26 +13,10 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "mcg_test.h"
 #include "ibmcg.h"
 
 #define DEV "rxe0"
-
-static long sysfs_counter(const char *name)
-{
-	char path[256];
-	long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/kernel/ib_mcgroups/%s/1/%s", DEV,
-		 name);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
 
 FIXTURE(lib) {
 	struct ibmcg *h;
@@ -41,15 +25,7 @@ FIXTURE(lib) {
 
 FIXTURE_SETUP(lib)
 {
-	const char *dir = getenv("SELFTESTS_DIR");
-	char cmd[512];
-
-	snprintf(cmd, sizeof(cmd),
-		 "bash -c '. %s/lib.sh && mcg_setup_rxe && mcg_load' >&2",
-		 dir ? dir : ".");
-	if (access("/sys/kernel/ib_mcgroups/" DEV "/1/groups", R_OK)) {
-		ASSERT_EQ(0, system(cmd));
-	}
+	ASSERT_EQ(0, mcg_env_setup());
 	self->h = ibmcg_alloc();
 	ASSERT_NE(NULL, self->h);
 	ASSERT_EQ(0, ibmcg_connect(self->h));
@@ -101,12 +77,12 @@ TEST_F(lib, bound_hold_dies_with_the_handle)
 	ASSERT_NE(NULL, other);
 	ASSERT_EQ(0, ibmcg_connect(other));
 	ASSERT_EQ(0, ibmcg_join(other, DEV, 1, self->mgid, &args, NULL));
-	EXPECT_EQ(1, sysfs_counter("holders"));
+	EXPECT_EQ(1, mcg_sysfs_counter(DEV, "holders"));
 	/* Another socket cannot take over the bound hold. */
 	EXPECT_EQ(-EBUSY, ibmcg_join(self->h, DEV, 1, self->mgid, &args, NULL));
 	ibmcg_close(other);
-	EXPECT_EQ(0, sysfs_counter("holders"));
-	EXPECT_EQ(0, sysfs_counter("groups"));
+	EXPECT_EQ(0, mcg_sysfs_counter(DEV, "holders"));
+	EXPECT_EQ(0, mcg_sysfs_counter(DEV, "groups"));
 }
 
 struct seen {
@@ -191,7 +167,7 @@ TEST_F(lib, dump_merges_a_group_split_over_messages)
 		ASSERT_EQ(0, ibmcg_leave(self->h, DEV, 1, self->mgid, owner, 0,
 					 NULL));
 	}
-	EXPECT_EQ(0, sysfs_counter("groups"));
+	EXPECT_EQ(0, mcg_sysfs_counter(DEV, "groups"));
 }
 
 TEST_HARNESS_MAIN
