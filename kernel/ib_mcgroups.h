@@ -7,8 +7,12 @@
  *   mcg_device   one per ib_device, from ib_client add() to remove().
  *   mcg_port     one per port of a device; freed by the release of its
  *                sysfs kobject, after remove() has dropped every group.
- *   mcg_group    (port, MGID); lives while it has holders.
- *   mcg_holder   (owner, join state) on a group.
+ *   mcg_group    (port, MGID); lives while it has holders (or lingers).
+ *                Refcounted: the port holds one reference, and a JOIN
+ *                that sleeps for an asynchronous backend holds another,
+ *                so the memory outlives the group's release.
+ *   mcg_holder   (owner, join state) on a group; also listed on its
+ *                mcg_owner, which lives while the owner holds anything.
  *
  * Locking:
  *
@@ -22,6 +26,10 @@
  *   with RTNL held and therefore never takes mcg_lock: the state it touches
  *   (the RoCE port's netdev and which groups hold an IP membership) belongs
  *   to RTNL, and it defers everything else to the port's work item.
+ *
+ *   InfiniBand SA callbacks never take mcg_lock: ib_sa_free_multicast(),
+ *   called with mcg_lock held, waits for them. They record their result
+ *   under mcg_ib_lock (a spinlock) and queue work (backend_ib.c).
  *
  *   Port counters are atomic64 and read by sysfs without any lock.
  */
