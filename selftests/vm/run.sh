@@ -21,9 +21,10 @@
 # Another kernel (the debug lane, selftests/debug/): KERNEL_DIR=DIR or
 # --kernel DIR boots DIR/bzImage (release in DIR/kernel.release) with the
 # modules in DIR/mods/lib/modules/<release>; MCG_KO and SIMHCA_KO then name
-# the project's modules built for it; POST_TESTS (guest scripts) run as extra
-# tests after the selected ones, GUEST_FILES are copied to /selftests/bin;
-# KERNEL_APPEND is added to the command line.
+# the project's modules built for it; EXTRA_TESTS (shell tests) are added to
+# tests/ and POST_TESTS (guest scripts, 120 s each) run after all the others;
+# GUEST_FILES are copied to /selftests/bin; KERNEL_APPEND is added to the
+# kernel command line. With TEST... given, EXTRA_TESTS and POST_TESTS run too.
 #
 # Output: $O/console.log (serial console), $O/results.log (KTAP channel),
 # $O/ktap.log, $O/dmesg.log. The last line is "N passed, M failed[, K skipped]".
@@ -244,16 +245,25 @@ for p in $TOOLS $C_TESTS; do
 		log "warning: $p not built"
 	fi
 done
-# POST_TESTS (debug lane): guest scripts run after the selected tests.
+# EXTRA_TESTS, POST_TESTS, GUEST_FILES (debug lane): see the top.
+add_test() {
+	[ ${#TESTS[@]} -gt 0 ] && [[ " ${TESTS[*]} " != *" $1 "* ]] && TESTS+=("$1")
+	return 0
+}
 for f in ${GUEST_FILES:-}; do
 	cp "$f" "$ROOT/selftests/bin/"
+done
+for f in ${EXTRA_TESTS:-}; do
+	cp "$f" "$ROOT/selftests/tests/"
+	chmod +x "$ROOT/selftests/tests/$(basename "$f")"
+	add_test "$(basename "$f" .sh)"
 done
 for f in ${POST_TESTS:-}; do
 	p=$(basename "$f" .sh)
 	cp "$f" "$ROOT/selftests/bin/$p"
 	chmod +x "$ROOT/selftests/bin/$p"
 	C_TESTS+=" $p"
-	[ ${#TESTS[@]} -gt 0 ] && TESTS+=("$p")
+	add_test "$p"
 done
 cp "$VM_DIR/init" "$ROOT/init"
 cp "$VM_DIR/runner.sh" "$ROOT/selftests/runner.sh"

@@ -1,0 +1,114 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Build (once) the debug kernel of "make check-debug" and print its cache
+# directory on stdout:
+#
+#   selftests/debug/build-kernel.sh [--config-only]
+#
+# The kernel is Debian's linux-source-6.1 configured by "make allnoconfig"
+# with selftests/debug/debug.config as KCONFIG_ALLCONFIG: only what the VM
+# and the tests need, plus KASAN, lockdep, kmemleak, debug objects, fault
+# injection and KUnit. Nothing is written to the work tree:
+#
+#   $CACHE/linux-source-<pkgver>/       the unpacked source (shared)
+#   $CACHE/kernel-<key>/build/          O= build tree (KDIR for modules)
+#   $CACHE/kernel-<key>/bzImage         the kernel
+#   $CACHE/kernel-<key>/mods/lib/modules/<release>/   its modules
+#   $CACHE/kernel-<key>/kernel.release, build.log, build-time
+#
+# <key> hashes the fragment's settings (not its comments or their order),
+# the linux-source package version and the compiler version, so a changed
+# fragment or source gets a new kernel and an unchanged one is reused.
+# CACHE defaults to /var/cache/ib_mcgroups.
+# Environment: KSRC_TAR (default /usr/src/linux-source-6.1.tar.xz), JOBS
+# (default: number of CPUs), CACHE.
+set -euo pipefail
+
+DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+FRAG=$DIR/debug.config
+CACHE=${CACHE:-/var/cache/ib_mcgroups}
+KSRC_TAR=${KSRC_TAR:-/usr/src/linux-source-6.1.tar.xz}
+JOBS=${JOBS:-$(nproc)}
+CONFIG_ONLY=0
+[ "${1:-}" = --config-only ] && CONFIG_ONLY=1
+
+log() { echo "build-kernel: $*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+[ -r "$KSRC_TAR" ] || die "$KSRC_TAR not found (apt install linux-source-6.1)"
+for t in bc bison flex gcc make; do
+	command -v "$t" >/dev/null || die "$t not found (make deps-debug)"
+done
+[ -e /usr/include/libelf.h ] || die "libelf.h not found (make deps-debug)"
+[ -e /usr/include/openssl/ssl.h ] || die "openssl headers not found (make deps-debug)"
+
+pkgver=$(dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null ||
+	stat -c '%s-%Y' "$KSRC_TAR")
+key=$( { grep -E '^CONFIG_|^# CONFIG_.* is not set' "$FRAG" | sort
+	echo "src $pkgver"; gcc --version | head -n1; } | sha256sum | cut -c1-16)
+SRC=$CACHE/linux-source-$pkgver
+K=$CACHE/kernel-$key
+B=$K/build
+
+mkdir -p "$CACHE"
+exec 9>"$CACHE/.lock"
+flock 9
+
+if [ -f "$K/.done" ] && [ "$CONFIG_ONLY" = 0 ]; then
+	log "cached: $K ($(cat "$K/kernel.release"))"
+	echo "$K"
+	exit 0
+fi
+
+if [ ! -f "$SRC/.unpacked" ]; then
+	log "unpacking $KSRC_TAR into $SRC"
+	rm -rf "$SRC" "$SRC.tmp"
+	mkdir -p "$SRC.tmp"
+	tar -xJf "$KSRC_TAR" -C "$SRC.tmp" --strip-components=1
+	mv "$SRC.tmp" "$SRC"
+	touch "$SRC/.unpacked"
+fi
+
+mkdir -p "$B"
+MAKE=(nice -n 19 make -C "$SRC" O="$B" ARCH=x86_64 -j"$JOBS")
+# allnoconfig + the fragment; then check that every symbol of the fragment
+# survived (a dependency missing from the fragment silently drops it).
+"${MAKE[@]}" -s KCONFIG_ALLCONFIG="$FRAG" allnoconfig >&2
+missing=0
+while IFS= read -r line; do
+	case "$line" in
+	CONFIG_*=*) ;;
+	*) continue ;;
+	esac
+	sym=${line%%=*}
+	val=${line#*=}
+	have=$(grep -E "^$sym=|^# $sym is not set" "$B/.config" || true)
+	if [ "$val" = n ]; then
+		[ -z "$have" ] || [ "$have" = "# $sym is not set" ] && continue
+	elif [ "$have" = "$line" ]; then
+		continue
+	fi
+	log "config: wanted $line, got '${have:-(absent)}'"
+	missing=$((missing + 1))
+done <"$FRAG"
+[ "$missing" = 0 ] || die "$missing symbols of $FRAG not in the config"
+[ "$CONFIG_ONLY" = 1 ] && { echo "$K"; exit 0; }
+
+log "building in $B (log $K/build.log); takes a while the first time"
+start=$(date +%s)
+if ! "${MAKE[@]}" bzImage modules >"$K/build.log" 2>&1; then
+	tail -n 30 "$K/build.log" >&2
+	die "kernel build failed; see $K/build.log"
+fi
+rel=$(cat "$B/include/config/kernel.release")
+rm -rf "$K/mods"
+"${MAKE[@]}" -s INSTALL_MOD_PATH="$K/mods" modules_install >>"$K/build.log" 2>&1 ||
+	die "modules_install failed; see $K/build.log"
+cp "$B/arch/x86/boot/bzImage" "$K/bzImage"
+echo "$rel" >"$K/kernel.release"
+secs=$(( $(date +%s) - start ))
+echo "$secs" >"$K/build-time"
+touch "$K/.done"
+log "built $rel in ${secs}s: $K"
+echo "$K"

@@ -1,0 +1,97 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# The debug-kernel lane ("make check-debug"): the VM tests on a kernel with
+# KASAN, lockdep, kmemleak, debug objects, fault injection and KUnit.
+#
+#   selftests/debug/check-debug.sh [run.sh options] [TEST...]
+#
+# 1. build-kernel.sh builds the kernel once (cached in /var/cache/ib_mcgroups)
+# 2. ib_mcgroups.ko and simhca.ko are built against it from a copy of their
+#    sources in build/debug/src (the normal build in kernel/ is untouched)
+# 3. selftests/vm/run.sh boots it with those modules, runs the tests (all,
+#    or TEST...), then failslab.sh (join/leave/dump with their Nth
+#    allocation failed) and kmemleak_scan.sh (unload the modules, scan, cat)
+# 4. any KASAN, lockdep, kmemleak, BUG:, WARNING: or refcount report fails
+#    the run and is printed in full
+#
+# Environment: O (VM build dir, default build/debug/vm), CACHE, JOBS (see
+# build-kernel.sh), TIMEOUT (overall VM timeout, default 5400).
+# The last line is "N passed, M failed[, K skipped]".
+set -uo pipefail
+
+DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOP=$(cd "$DIR/../.." && pwd)
+OUT=$TOP/build/debug
+export O=${O:-$OUT/vm}
+# "make check-debug O=..." passes O (and KDIR) down in MAKEFLAGS, where
+# they would redirect the module builds below: start afresh.
+unset MAKEFLAGS MFLAGS MAKEOVERRIDES MAKELEVEL
+
+log() { echo "check-debug: $*" >&2; }
+die() { log "error: $*"; echo "0 passed, 1 failed"; exit 1; }
+
+# --- 1. the kernel ------------------------------------------------------------
+t0=$(date +%s)
+K=$("$DIR/build-kernel.sh") || die "debug kernel build failed"
+KDIR=$K/build
+rel=$(cat "$K/kernel.release")
+t1=$(date +%s)
+echo "# debug kernel $rel in $K (built in $(cat "$K/build-time")s; this run $((t1 - t0))s)"
+
+# --- 2. the project's modules, built for it -----------------------------------
+SRC=$OUT/src
+rm -rf "$SRC"
+mkdir -p "$SRC/kernel" "$SRC/simhca"
+cp -a "$TOP/VERSION" "$TOP/include" "$SRC/"
+copy_mod_src() {
+	local f
+
+	for f in "$1"/*.c "$1"/*.h "$1"/Kbuild "$1"/Makefile; do
+		[ -e "$f" ] || continue
+		case "$f" in
+		*.mod.c|*/version.h) continue ;;
+		esac
+		cp "$f" "$2/"
+	done
+}
+copy_mod_src "$TOP/kernel" "$SRC/kernel"
+make -s -C "$SRC/kernel" KDIR="$KDIR" >&2 || die "ib_mcgroups.ko does not build against $KDIR"
+export MCG_KO=$SRC/kernel/ib_mcgroups.ko
+if [ -f "$TOP/selftests/simhca/Makefile" ]; then
+	copy_mod_src "$TOP/selftests/simhca" "$SRC/simhca"
+	make -s -C "$SRC/simhca" KDIR="$KDIR" >&2 || die "simhca.ko does not build against $KDIR"
+	export SIMHCA_KO=$SRC/simhca/simhca.ko
+fi
+
+# --- 3. the tests ---------------------------------------------------------------
+# panic_on_warn=0: go on after a WARNING so that every report of the run is
+# collected (any report still fails it); kasan_multi_shot: report every
+# KASAN error, not only the first.
+gcc -O2 -Wall -shared -fPIC -o "$OUT/failnth.so" "$DIR/failnth.c" ||
+	die "failnth.so does not build"
+export GUEST_FILES=$OUT/failnth.so
+export EXTRA_TESTS=$DIR/failslab.sh
+export POST_TESTS=$DIR/kmemleak_scan.sh
+export KERNEL_APPEND="panic_on_warn=0 kasan_multi_shot"
+mkdir -p "$O"
+"$TOP/selftests/vm/run.sh" --kernel "$K" --timeout "${TIMEOUT:-5400}" "$@" | tee "$O/run.log"
+rc=${PIPESTATUS[0]}
+t2=$(date +%s)
+
+# --- 4. the reports, in full ------------------------------------------------------
+# run.sh already counted them as failures and listed their first lines.
+src=$O/dmesg.log
+grep -q '^=== dmesg end ===$' "$O/results.clean" 2>/dev/null || src=$O/console.log
+if [ -s "$src" ] && "$DIR/splats.sh" <"$src" >"$O/splats.log" && [ -s "$O/splats.log" ]; then
+	echo "# ==== kernel reports ($src):"
+	sed 's/^/# /' "$O/splats.log"
+fi
+if grep -q 'unreferenced object' "$O/ktap.log" 2>/dev/null; then
+	echo "# ==== kmemleak report:"
+	sed -n '/kmemleak: [0-9]* unreferenced/,/^ *\(not \)\{0,1\}ok [0-9]/p' "$O/ktap.log" |
+		sed 's/^ */# /'
+fi
+echo "# debug lane: kernel $((t1 - t0))s, tests $((t2 - t1))s; logs in $O"
+tail -n1 "$O/run.log"
+exit "$rc"
