@@ -92,13 +92,13 @@ check "reregister with a wiped SA: every group back" \
 check_eq "join states restored" "0x3" "$(joinstate $G)"
 check_eq "counters: reregister, groups re-joined" "1 $n" \
 	"$(cat $SYS/sm_reregisters) $(cat $SYS/group_rejoins)"
-check "e creates ff12:401b:ffff::5 with a 1 s linger, then leaves" \
-	sh -c "mcctl join $P ff12:401b:ffff::5 owner e create linger 1000 &&
+check "e creates ff12:401b:ffff::5 with a 4 s linger, then leaves" \
+	sh -c "mcctl join $P ff12:401b:ffff::5 owner e create linger 4000 &&
 	       mcctl leave $P ff12:401b:ffff::5 owner e"
 check_eq "it lingers" lingering "$(state_of ff12:401b:ffff::5)"
 check "e takes it back with a join state it does not hold" \
 	mcctl join "$P" ff12:401b:ffff::5 owner e state sendonly-full
-sleep 2
+sleep 5
 check_eq "past the linger time it is still held, joined, by e" "joined 1" \
 	"$(mcctl -j show $P ff12:401b:ffff::5 | jq -r '.state + " " + (.holders | length | tostring)')"
 check "rmmod leaves the SA's groups" sh -c "rmmod ib_mcgroups && [ \$(grep -c '^member ' $D/sa_db) = 0 ]"
