@@ -94,7 +94,7 @@ eval "$J4; $J6" >/dev/null
 test_sweep "dump under failslab" : : mcctl list
 test_sweep "show under failslab" : : mcctl show $P $G4
 check_eq "the dumped groups are intact" 2 "$(mcctl -j list $P | jq length)"
-eval "$CLEAN"
+eval "$CLEAN" >/dev/null
 check "mcctl works again" sh -c "$J4 && mcctl list | grep -q $G4 && $CLEAN"
 check "ib_mcgroups unloads" mcg_unload
 ktap_finish
