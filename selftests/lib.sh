@@ -451,3 +451,20 @@ mcast_has() {
 		igmp6_has "$@"
 	fi
 }
+
+# mcast_recv_while_sending MGID COUNT: a receiver on $MCG_DEV1, COUNT
+# datagrams to MGID from $MCG_DEV0; prints how many the receiver got (-1 if
+# it said nothing), its own output going to stderr.
+mcast_recv_while_sending() {
+	local mgid=$1 count=$2 log=/tmp/recv.$$ n pid
+
+	mcast_ud recv -d "$MCG_DEV1" -g "$mgid" -c "$count" -t 3000 >"$log" 2>&1 &
+	pid=$!
+	wait_for -t 5 grep -q listening "$log"
+	mcast_ud send -d "$MCG_DEV0" -g "$mgid" -c "$count" >&2
+	wait "$pid"
+	sed 's/^/  recv: /' "$log" >&2
+	n=$(sed -n 's/^received \([0-9]*\)$/\1/p' "$log")
+	rm -f "$log"
+	echo "${n:--1}"
+}

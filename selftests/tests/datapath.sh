@@ -11,34 +11,19 @@ mcg_require_mcctl
 
 COUNT=20
 
-# recv_while_sending MGID: receiver on rxe1, COUNT datagrams from rxe0;
-# prints what the receiver got.
-recv_while_sending() {
-	local mgid=$1 log=/tmp/recv.$$ n
-
-	mcast_ud recv -d "$MCG_DEV1" -g "$mgid" -c "$COUNT" -t 3000 >"$log" 2>&1 &
-	local pid=$!
-	wait_for -t 5 grep -q listening "$log"
-	mcast_ud send -d "$MCG_DEV0" -g "$mgid" -c "$COUNT" >&2
-	wait "$pid"
-	n=$(sed -n 's/^received \([0-9]*\)$/\1/p' "$log")
-	rm -f "$log"
-	echo "${n:--1}"
-}
-
 # run_case NAME GROUP MGID
 run_case() {
 	local name=$1 grp=$2 mgid=$3
 
 	check_eq "$name: before the join, 0 of $COUNT received" 0 \
-		"$(recv_while_sending "$mgid")"
+		"$(mcast_recv_while_sending "$mgid" "$COUNT")"
 	check "$name: ib_mcgroups joins $grp on $MCG_DEV1/1" \
 		mcctl join "$MCG_DEV1/1" "$grp" owner datapath
 	check_eq "$name: while held, $COUNT of $COUNT received" "$COUNT" \
-		"$(recv_while_sending "$mgid")"
+		"$(mcast_recv_while_sending "$mgid" "$COUNT")"
 	check "$name: leave" mcctl leave "$MCG_DEV1/1" "$grp" owner datapath
 	check_eq "$name: after the leave, 0 of $COUNT received" 0 \
-		"$(recv_while_sending "$mgid")"
+		"$(mcast_recv_while_sending "$mgid" "$COUNT")"
 }
 
 ktap_plan 12

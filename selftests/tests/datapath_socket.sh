@@ -8,27 +8,11 @@
 
 COUNT=20
 
-# recv_while_sending MGID: start a receiver on rxe1, send COUNT datagrams from
-# rxe0, print the receiver's count.
-recv_while_sending() {
-	local mgid=$1 log=/tmp/recv.$$ n
-
-	mcast_ud recv -d "$MCG_DEV1" -g "$mgid" -c "$COUNT" -t 3000 >"$log" 2>&1 &
-	local pid=$!
-	wait_for -t 5 grep -q listening "$log"
-	mcast_ud send -d "$MCG_DEV0" -g "$mgid" -c "$COUNT" >&2
-	wait "$pid"
-	sed 's/^/  recv: /' "$log" >&2
-	n=$(sed -n 's/^received \([0-9]*\)$/\1/p' "$log")
-	rm -f "$log"
-	echo "${n:--1}"
-}
-
 # run_case FAMILY GROUP MGID
 run_case() {
 	local fam=$1 grp=$2 mgid=$3 pid n
 
-	n=$(recv_while_sending "$mgid" 2>/tmp/diag.$$)
+	n=$(mcast_recv_while_sending "$mgid" "$COUNT" 2>/tmp/diag.$$)
 	ktap_diag "$(cat /tmp/diag.$$)"
 	check_eq "$fam: no membership on $MCG_IF1, nothing received" 0 "$n"
 
@@ -40,7 +24,7 @@ run_case() {
 		ktap_diag "$(cat /tmp/join.$$)"
 	fi
 
-	n=$(recv_while_sending "$mgid" 2>/tmp/diag.$$)
+	n=$(mcast_recv_while_sending "$mgid" "$COUNT" 2>/tmp/diag.$$)
 	ktap_diag "$(cat /tmp/diag.$$)"
 	check_eq "$fam: membership held, all $COUNT datagrams received" "$COUNT" "$n"
 
@@ -48,7 +32,7 @@ run_case() {
 	wait "$pid" 2>/dev/null
 	check "$fam: membership dropped with the socket" \
 		wait_for_not -t 5 mcast_has "$MCG_IF1" "$grp"
-	n=$(recv_while_sending "$mgid" 2>/tmp/diag.$$)
+	n=$(mcast_recv_while_sending "$mgid" "$COUNT" 2>/tmp/diag.$$)
 	ktap_diag "$(cat /tmp/diag.$$)"
 	check_eq "$fam: membership gone, nothing received" 0 "$n"
 	rm -f /tmp/diag.$$ /tmp/join.$$
