@@ -16,6 +16,7 @@
 
 #include "mcctl.h"
 #include "mcctl_args.h"
+#include "mcctl_conf.h"
 
 #ifndef VERSION
 #define VERSION		"0.1.0"
@@ -24,6 +25,7 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static struct ibmcg *h;
+const char *mcctl_config = MCCTL_CONF_PATH;
 static volatile sig_atomic_t stop;
 
 static void usage(FILE *fp)
@@ -34,14 +36,19 @@ static void usage(FILE *fp)
 		"                  [ qkey QKEY ] [ linger TIME ] [ bound ] [ create ]\n"
 		"                  [ pkey PKEY ] [ mtu MTU ] [ rate RATE ] [ sl SL ]\n"
 		"                  [ flow_label N ] [ tclass N ] [ hop_limit N ] [ scope N ]\n"
+		"       mcctl join GROUPNAME [ owner NAME ] [ state STATE ] [ bound ]\n"
 		"       mcctl leave DEV/PORT GROUP [ owner NAME ] [ state STATE ]\n"
+		"       mcctl leave GROUPNAME [ owner NAME ] [ state STATE ]\n"
 		"       mcctl leave owner NAME all [ DEV[/PORT] ]\n"
 		"       mcctl list [ DEV[/PORT] ]\n"
 		"       mcctl show DEV/PORT GROUP\n"
 		"       mcctl stats [ DEV[/PORT] ]\n"
 		"       mcctl monitor\n"
+		"       mcctl apply [ --dry-run ]\n"
 		"       mcctl help\n"
-		"where  OPTIONS := { -j[son] | -p[retty] | -V[ersion] | -h[elp] }\n"
+		"where  OPTIONS := { -j[son] | -p[retty] | -c[onfig] FILE | -V[ersion] | -h[elp] }\n"
+		"       GROUPNAME := a group or pool of the configuration file\n"
+		"                    (-c FILE, default " MCCTL_CONF_PATH ")\n"
 		"       GROUP := { IPv4 group | IPv6 group | MGID }; join: 0 or :: = the SA assigns one\n"
 		"       STATE := { full | nonmember | sendonly | sendonly-full }\n"
 		"       NAME := owner, 1..64 printable characters, no spaces (default: default)\n"
@@ -90,6 +97,8 @@ static int open_handle(void)
 {
 	int err;
 
+	if (h)
+		return 0;
 	h = ibmcg_alloc();
 	if (!h) {
 		fprintf(stderr, "mcctl: %s\n", strerror(ENOMEM));
@@ -99,33 +108,69 @@ static int open_handle(void)
 	return err ? kernel_err(err, NULL) : 0;
 }
 
+int mcctl_finish_output(void)
+{
+	return finish_output();
+}
+
+struct ibmcg *mcctl_handle(int *ret)
+{
+	*ret = open_handle();
+	return *ret ? NULL : h;
+}
+
+int mcctl_kernel_err(int err, const char *enoent_hint)
+{
+	if (err == -ENOSPC)
+		return kernel_err_hint(err, -ENOSPC,
+				       "the port holds its budget of groups or the owner its most holds");
+	return kernel_err(err, enoent_hint);
+}
+
 static int print_one_group(const struct ibmcg_group *g)
 {
 	print_group_detail(g);
 	return finish_output();
 }
 
-static int cmd_join(int argc, char **argv)
+static sigset_t bound_sigs;
+
+void mcctl_bound_block(void)
 {
-	struct ibmcg_group g;
-	struct join_cmd c;
-	sigset_t sigs;
-	int err, sig;
-
-	err = parse_join(argc, argv, &c);
-	if (err)
-		return err;
-
 	/*
 	 * A bound hold lives as long as our socket. Block the signals that
 	 * end it now, so that one arriving during the join is not lost.
 	 */
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGHUP);
+	sigemptyset(&bound_sigs);
+	sigaddset(&bound_sigs, SIGINT);
+	sigaddset(&bound_sigs, SIGTERM);
+	sigaddset(&bound_sigs, SIGHUP);
+	sigprocmask(SIG_BLOCK, &bound_sigs, NULL);
+}
+
+void mcctl_bound_wait(void)
+{
+	int sig;
+
+	/* The kernel drops the hold when we exit and the socket closes. */
+	while (sigwait(&bound_sigs, &sig))
+		;
+}
+
+static int cmd_join(int argc, char **argv)
+{
+	struct ibmcg_group g;
+	struct join_cmd c;
+	int err;
+
+	/* A DEV/PORT has a slash, the name of a declared group none. */
+	if (argc > 0 && !strchr(argv[0], '/'))
+		return join_named(argc, argv);
+	err = parse_join(argc, argv, &c);
+	if (err)
+		return err;
 	if (c.args.flags & IB_MCG_F_BOUND)
-		sigprocmask(SIG_BLOCK, &sigs, NULL);
+		mcctl_bound_block();
 
 	err = open_handle();
 	if (err)
@@ -139,10 +184,7 @@ static int cmd_join(int argc, char **argv)
 	err = finish_output();
 	if (err || !(c.args.flags & IB_MCG_F_BOUND))
 		return err;
-
-	/* The kernel drops the hold when we exit and the socket closes. */
-	while (sigwait(&sigs, &sig))
-		;
+	mcctl_bound_wait();
 	return 0;
 }
 
@@ -175,6 +217,8 @@ static int cmd_leave(int argc, char **argv)
 	struct leave_cmd c;
 	int err;
 
+	if (argc > 0 && !strchr(argv[0], '/') && !matches(argv[0], "owner"))
+		return leave_named(argc, argv);
 	err = parse_leave(argc, argv, &c);
 	if (err)
 		return err;
@@ -363,6 +407,7 @@ static const struct {
 	{ "list",	cmd_list },
 	{ "leave",	cmd_leave },
 	{ "join",	cmd_join },
+	{ "apply",	cmd_apply },
 	{ "show",	cmd_show },
 	{ "stats",	cmd_stats },
 	{ "monitor",	cmd_monitor },
@@ -376,13 +421,14 @@ int main(int argc, char **argv)
 		{ "pretty",	no_argument, NULL, 'p' },
 		{ "version",	no_argument, NULL, 'V' },
 		{ "help",	no_argument, NULL, 'h' },
+		{ "config",	required_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool json = false, pretty = false;
 	size_t i;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "+jpVh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+jpVhc:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			json = true;
@@ -397,6 +443,9 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
+		case 'c':
+			mcctl_config = optarg;
+			break;
 		default:
 			usage(stderr);
 			return EXIT_USAGE;

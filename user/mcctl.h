@@ -23,4 +23,21 @@ void print_event(const struct ibmcg_event *ev);
 void print_owner_release(const char *owner, uint32_t holds_dropped,
 			 const struct ibmcg_released *rel, size_t n);
 
+/* mcctl.c: the handle of this run, connected on first use. */
+extern const char *mcctl_config;	/* -c FILE, or MCCTL_CONF_PATH */
+/* NULL after printing why (then *ret is the exit status). */
+struct ibmcg *mcctl_handle(int *ret);
+/* Print the kernel's message for err, else the hint for -ENOENT. */
+int mcctl_kernel_err(int err, const char *enoent_hint);
+/* Write the output (JSON is written at the end); exit status. */
+int mcctl_finish_output(void);
+/* A bound hold: wait for SIGINT, SIGTERM or SIGHUP (blocked before). */
+void mcctl_bound_wait(void);
+void mcctl_bound_block(void);
+
+/* mcctl_apply.c */
+int cmd_apply(int argc, char **argv);
+int join_named(int argc, char **argv);
+int leave_named(int argc, char **argv);
+
 #endif /* MCCTL_H */

@@ -12,14 +12,31 @@
 
 #include "mcctl_args.h"
 
+const char *usage_where;
+
 int usage_err(const char *fmt, ...)
 {
+	char *msg = NULL;
+	const char *m;
 	va_list ap;
+	int len;
 
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	len = vasprintf(&msg, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	if (len < 0) {
+		fputs("mcctl: usage error\n", stderr);
+		return EXIT_USAGE;
+	}
+	m = msg;
+	if (usage_where) {
+		if (!strncmp(m, "mcctl: ", 7))
+			m += 7;
+		fprintf(stderr, "mcctl: %s: %s\n", usage_where, m);
+	} else {
+		fprintf(stderr, "%s\n", m);
+	}
+	free(msg);
 	return EXIT_USAGE;
 }
 
@@ -146,9 +163,12 @@ static int parse_owner(const char *s, const char **owner)
 	return 0;
 }
 
-/* owner NAME and state STATE, shared by join and leave. */
+/*
+ * owner NAME and state STATE, shared by join and leave; *owner_set (may be
+ * NULL) tells that owner was given.
+ */
 static int parse_holder_arg(int *argcp, char ***argvp, const char **owner,
-			    uint8_t *js, bool *used)
+			    bool *owner_set, uint8_t *js, bool *used)
 {
 	const char *why;
 	int err;
@@ -158,6 +178,8 @@ static int parse_holder_arg(int *argcp, char ***argvp, const char **owner,
 		err = next_arg(argcp, argvp);
 		if (err)
 			return err;
+		if (owner_set)
+			*owner_set = true;
 		return parse_owner(**argvp, owner);
 	} else if (matches(**argvp, "state")) {
 		err = next_arg(argcp, argvp);
@@ -172,8 +194,7 @@ static int parse_holder_arg(int *argcp, char ***argvp, const char **owner,
 	return 0;
 }
 
-/* GROUP of join: "0" or an all-zero IPv6 address asks the SA for one. */
-static bool is_sa_assigned(const char *s)
+bool is_sa_assigned(const char *s)
 {
 	static const uint8_t zero[IBMCG_GID_LEN];
 	struct in6_addr a6;
@@ -323,13 +344,10 @@ static int check_join(const struct join_cmd *c)
 
 int parse_join(int argc, char **argv, struct join_cmd *c)
 {
-	struct ibmcg_join_args *args = &c->args;
-	const char *why;
-	bool used;
 	int err;
 
 	memset(c, 0, sizeof(*c));
-	args->owner = "default";
+	c->args.owner = "default";
 	if (argc >= 2 && is_sa_assigned(argv[1])) {
 		err = parse_devport(argv[0], c->dev, &c->port, false);
 		if (err)
@@ -342,9 +360,20 @@ int parse_join(int argc, char **argv, struct join_cmd *c)
 		if (err)
 			return err;
 	}
+	return parse_join_opts(argc, argv, c);
+}
+
+int parse_join_opts(int argc, char **argv, struct join_cmd *c)
+{
+	struct ibmcg_join_args *args = &c->args;
+	const char *why;
+	bool used;
+	int err;
+
 	for (; argc > 0; argc--, argv++) {
 		err = parse_holder_arg(&argc, &argv, &args->owner,
-				       &args->join_state, &used);
+				       &c->owner_set, &args->join_state,
+				       &used);
 		if (err)
 			return err;
 		if (used)
@@ -400,7 +429,6 @@ static int parse_leave_owner(int argc, char **argv, struct leave_cmd *c)
 
 int parse_leave(int argc, char **argv, struct leave_cmd *c)
 {
-	bool used;
 	int err;
 
 	memset(c, 0, sizeof(*c));
@@ -412,9 +440,16 @@ int parse_leave(int argc, char **argv, struct leave_cmd *c)
 	err = parse_target(&argc, &argv, c->dev, &c->port, c->mgid);
 	if (err)
 		return err;
+	return parse_holder_opts(argc, argv, &c->owner, &c->join_state);
+}
+
+int parse_holder_opts(int argc, char **argv, const char **owner, uint8_t *js)
+{
+	bool used;
+	int err;
+
 	for (; argc > 0; argc--, argv++) {
-		err = parse_holder_arg(&argc, &argv, &c->owner,
-				       &c->join_state, &used);
+		err = parse_holder_arg(&argc, &argv, owner, NULL, js, &used);
 		if (err)
 			return err;
 		if (!used)

@@ -14,7 +14,12 @@
 
 #define EXIT_USAGE	2
 
+/*
+ * Print a usage error and return EXIT_USAGE. While usage_where is set
+ * (a "FILE:LINE" of the configuration file) it is named in the message.
+ */
 int usage_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+extern const char *usage_where;
 /* iproute2's matches(): arg is a non-empty prefix of word. */
 bool matches(const char *arg, const char *word);
 /* Decimal, or hexadecimal with 0x; nothing else (no octal, no sign). */
@@ -26,6 +31,8 @@ int parse_u32(const char *s, uint32_t *v);
  */
 int parse_linger(const char *s, uint32_t *ms, const char **why);
 
+/* GROUP of join: "0" or an all-zero IPv6 address asks the SA for one. */
+bool is_sa_assigned(const char *s);
 /* DEV/PORT or, with port_optional, DEV (then *port = 0). */
 int parse_devport(const char *s, char *dev, uint32_t *port,
 		  bool port_optional);
@@ -47,10 +54,17 @@ struct join_cmd {
 	uint32_t port;
 	uint8_t mgid[IBMCG_GID_LEN];
 	bool sa_assigned;		/* GROUP 0: the SA picks the MGID */
+	bool owner_set;			/* owner was given */
 	struct ibmcg_join_args args;	/* args.owner points into argv */
 };
 
 int parse_join(int argc, char **argv, struct join_cmd *c);
+/*
+ * The options after DEV/PORT GROUP, applied on top of *c (a later keyword
+ * wins): parse_join() after the target, and the configuration file and
+ * named joins with their own targets.
+ */
+int parse_join_opts(int argc, char **argv, struct join_cmd *c);
 
 /*
  * leave DEV/PORT GROUP [owner NAME] [state S]: drop holds on one group;
@@ -67,5 +81,7 @@ struct leave_cmd {
 };
 
 int parse_leave(int argc, char **argv, struct leave_cmd *c);
+/* [owner NAME] [state S]: the options of leave. */
+int parse_holder_opts(int argc, char **argv, const char **owner, uint8_t *js);
 
 #endif /* MCCTL_ARGS_H */

@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The configuration file at work: "mcctl apply [--dry-run]" makes the
+ * holds of the file's owners match it, "mcctl join NAME" and "mcctl leave
+ * NAME" join and leave a declared group (a pool's, typically) on every
+ * port it is declared on.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcctl.h"
+#include "mcctl_conf.h"
+
+static const char *const op_names[] = {
+	[PLAN_KEEP]	= "keep",
+	[PLAN_JOIN]	= "join",
+	[PLAN_UPDATE]	= "update",
+	[PLAN_LEAVE]	= "leave",
+	[PLAN_SKIP]	= "skip",
+};
+
+static void print_devport(const char *dev, uint32_t port)
+{
+	char buf[IBMCG_DEV_NAME_MAX + 12];
+
+	if (port)
+		snprintf(buf, sizeof(buf), "%s/%u", dev, port);
+	else
+		snprintf(buf, sizeof(buf), "%s", dev);
+	print_string(PRINT_FP, NULL, " %s", buf);
+	print_string(PRINT_JSON, "dev", NULL, dev);
+	if (port)
+		print_uint(PRINT_JSON, "port", NULL, port);
+}
+
+/* result: "planned", "ok" or "failed" (JSON only); error: why it failed. */
+static void print_action(const struct plan_action *a, const char *result,
+			 const char *error)
+{
+	char buf[IBMCG_MGID_STRLEN], js[IBMCG_JOIN_STATE_STRLEN];
+
+	open_json_object(NULL);
+	print_string(PRINT_ANY, "action", "%-6s", op_names[a->op]);
+	if (a->entry)
+		print_string(PRINT_ANY, "name", " %s", a->entry->name);
+	else
+		print_string(PRINT_FP, NULL, " %s", "-");
+	print_devport(a->dev, a->port);
+	print_string(PRINT_ANY, "group", " %s",
+		     ibmcg_mgid_format(a->mgid, buf, sizeof(buf)));
+	print_string(PRINT_ANY, "owner", " owner %s", a->owner);
+	print_string(PRINT_ANY, "state", " state %s",
+		     ibmcg_join_state_format(a->join_state, js, sizeof(js)));
+	if (a->op == PLAN_UPDATE) {
+		print_uint(PRINT_ANY, "linger_was_ms", " linger %u",
+			   a->linger_was);
+		print_uint(PRINT_ANY, "linger_ms", " -> %u ms",
+			   a->args.linger_ms);
+	} else if (a->op == PLAN_JOIN && a->args.set_linger) {
+		print_uint(PRINT_ANY, "linger_ms", " linger %u ms",
+			   a->args.linger_ms);
+	}
+	if (a->op == PLAN_LEAVE)
+		print_string(PRINT_FP, NULL, "%s", " (not declared)");
+	if (a->op == PLAN_SKIP)
+		print_string(PRINT_ANY, "why", " (%s)",
+			     "no such device or port");
+	print_string(PRINT_JSON, "result", NULL, result);
+	if (error)
+		print_string(PRINT_ANY, "error", ": %s", error);
+	print_nl();
+	close_json_object();
+}
+
+/* Do one action; 0, or -errno with the kernel's message in *msg. */
+static int do_action(struct ibmcg *h, const struct plan_action *a,
+		     const char **msg)
+{
+	int err = 0;
+
+	switch (a->op) {
+	case PLAN_JOIN:
+	case PLAN_UPDATE:
+		err = ibmcg_join(h, a->dev, a->port, a->mgid, &a->args, NULL);
+		break;
+	case PLAN_LEAVE:
+		err = ibmcg_leave(h, a->dev, a->port, a->mgid, a->owner,
+				  a->join_state, NULL);
+		/* Gone already (the device went away, say): nothing held. */
+		if (err == -ENOENT)
+			err = 0;
+		break;
+	case PLAN_KEEP:
+	case PLAN_SKIP:
+		break;
+	}
+	if (err)
+		*msg = ibmcg_strerror(h, err);
+	return err;
+}
+
+static int usage_apply(const char *arg)
+{
+	return usage_err("mcctl: unknown apply option '%s': expected 'apply [ --dry-run ]'",
+			 arg);
+}
+
+int cmd_apply(int argc, char **argv)
+{
+	struct ibmcg_group *groups = NULL;
+	struct ibmcg_port *ports = NULL;
+	struct plan_action *acts = NULL;
+	size_t i, nports = 0, ngroups = 0, n = 0, count[PLAN_SKIP + 1] = { 0 };
+	size_t failed = 0;
+	bool dry_run = false;
+	struct ibmcg *h;
+	struct conf c;
+	int ret, err;
+
+	for (; argc > 0; argc--, argv++) {
+		if (!strcmp(*argv, "--dry-run") || !strcmp(*argv, "-n"))
+			dry_run = true;
+		else
+			return usage_apply(*argv);
+	}
+	ret = conf_load(mcctl_config, &c);
+	if (ret)
+		return ret;
+	h = mcctl_handle(&ret);
+	if (!h)
+		goto out;
+	err = ibmcg_port_dump(h, NULL, &ports, &nports);
+	if (!err)
+		err = ibmcg_group_dump(h, NULL, 0, &groups, &ngroups);
+	if (!err)
+		err = conf_plan(&c, ports, nports, groups, ngroups, &acts, &n);
+	if (err) {
+		ret = mcctl_kernel_err(err, NULL);
+		goto out;
+	}
+
+	open_json_object(NULL);
+	print_string(PRINT_JSON, "config", NULL, c.path);
+	print_flag(PRINT_JSON, "dry_run", NULL, dry_run);
+	open_json_array("actions");
+	for (i = 0; i < n; i++) {
+		const char *msg = NULL;
+
+		if (dry_run) {
+			print_action(&acts[i], "planned", NULL);
+		} else if (do_action(h, &acts[i], &msg)) {
+			print_action(&acts[i], "failed", msg);
+			failed++;
+			continue;
+		} else {
+			print_action(&acts[i], "ok", NULL);
+		}
+		count[acts[i].op]++;
+	}
+	close_json_array();
+	print_string(PRINT_FP, NULL, "%s:", dry_run ? "plan" : "apply");
+	print_uint(PRINT_ANY, "join", dry_run ? " %u to join," : " %u joined,",
+		   count[PLAN_JOIN]);
+	print_uint(PRINT_ANY, "update",
+		   dry_run ? " %u to update," : " %u updated,",
+		   count[PLAN_UPDATE]);
+	print_uint(PRINT_ANY, "leave", dry_run ? " %u to leave," : " %u left,",
+		   count[PLAN_LEAVE]);
+	print_uint(PRINT_ANY, "keep", " %u kept,", count[PLAN_KEEP]);
+	print_uint(PRINT_ANY, "skip", " %u skipped", count[PLAN_SKIP]);
+	print_uint(PRINT_ANY, "failed", ", %u failed", failed);
+	print_nl();
+	close_json_object();
+	ret = mcctl_finish_output();
+	if (!ret && failed)
+		ret = EXIT_FAILURE;
+out:
+	free(acts);
+	ibmcg_groups_free(groups, ngroups);
+	ibmcg_ports_free(ports);
+	conf_free(&c);
+	return ret;
+}
+
+/* The declared group NAME, with its configuration loaded into *c. */
+static int find_named(const char *name, struct conf *c,
+		      const struct conf_entry **e)
+{
+	int ret = conf_load(mcctl_config, c);
+
+	if (ret)
+		return ret;
+	*e = conf_find(c, name);
+	if (!*e) {
+		ret = usage_err("mcctl: no group named '%s' in %s (a DEV/PORT needs a slash)",
+				name, mcctl_config);
+		conf_free(c);
+	}
+	return ret;
+}
+
+static int no_port(const struct conf_entry *e)
+{
+	fprintf(stderr, "mcctl: group '%s' (line %u) covers no port of this node\n",
+		e->name, e->line);
+	return EXIT_FAILURE;
+}
+
+static bool holds(struct ibmcg *h, const struct ibmcg_port *p,
+		  const uint8_t *mgid, const char *owner, uint8_t js)
+{
+	struct ibmcg_group g;
+	bool found = false;
+	size_t i;
+
+	if (ibmcg_group_get(h, p->dev_name, p->port, mgid, &g))
+		return false;
+	for (i = 0; i < g.nholders; i++)
+		if (g.holders[i].join_state == js &&
+		    !strcmp(g.holders[i].owner, owner))
+			found = true;
+	ibmcg_group_free(&g);
+	return found;
+}
+
+/*
+ * join NAME [options]: the declared group on every port it covers, with
+ * its declared options; the command line's (owner, say) come on top. All
+ * or nothing: if one port fails, the holds this command took are dropped.
+ */
+int join_named(int argc, char **argv)
+{
+	struct ibmcg_port *ports = NULL;
+	struct ibmcg_group *out = NULL;
+	const struct conf_entry *e;
+	size_t i, k, nports = 0, nout = 0;
+	bool *taken = NULL;
+	struct join_cmd j;
+	struct ibmcg *h;
+	struct conf c;
+	uint8_t js;
+	int ret, err = 0;
+
+	ret = find_named(argv[0], &c, &e);
+	if (ret)
+		return ret;
+	j = e->join;
+	j.args.owner = "default";
+	j.owner_set = false;
+	ret = parse_join_opts(argc - 1, argv + 1, &j);
+	if (ret)
+		goto out;
+	js = j.args.join_state ? j.args.join_state : IB_MCG_JOIN_FULL;
+	if (j.args.flags & IB_MCG_F_BOUND)
+		mcctl_bound_block();
+	h = mcctl_handle(&ret);
+	if (!h)
+		goto out;
+	err = ibmcg_port_dump(h, NULL, &ports, &nports);
+	if (err) {
+		ret = mcctl_kernel_err(err, NULL);
+		goto out;
+	}
+	out = calloc(nports ? nports : 1, sizeof(*out));
+	taken = calloc(nports ? nports : 1, sizeof(*taken));
+	if (!out || !taken) {
+		ret = mcctl_kernel_err(-ENOMEM, NULL);
+		goto out;
+	}
+	for (i = 0; i < nports; i++) {
+		if (!conf_covers(e, &ports[i]))
+			continue;
+		taken[i] = !holds(h, &ports[i], j.mgid, j.args.owner, js);
+		err = ibmcg_join(h, ports[i].dev_name, ports[i].port, j.mgid,
+				 &j.args, &out[nout]);
+		if (err) {
+			taken[i] = false;
+			break;
+		}
+		nout++;
+	}
+	if (err) {
+		ret = mcctl_kernel_err(err, NULL);
+		fprintf(stderr, "mcctl: failed on %s/%u", ports[i].dev_name,
+			ports[i].port);
+		for (k = 0; k < i; k++)
+			if (taken[k])
+				ibmcg_leave(h, ports[k].dev_name,
+					    ports[k].port, j.mgid,
+					    j.args.owner, js, NULL);
+		fprintf(stderr, "%s\n", nout ?
+			"; the holds this command took on other ports are dropped" : "");
+		goto out;
+	}
+	if (!nout) {
+		ret = no_port(e);
+		goto out;
+	}
+	open_json_array(NULL);
+	for (i = 0; i < nout; i++)
+		print_group_detail(&out[i]);
+	close_json_array();
+	ret = mcctl_finish_output();
+	if (!ret && (j.args.flags & IB_MCG_F_BOUND))
+		mcctl_bound_wait();
+out:
+	for (i = 0; out && i < nout; i++)
+		ibmcg_group_free(&out[i]);
+	free(out);
+	free(taken);
+	ibmcg_ports_free(ports);
+	conf_free(&c);
+	return ret;
+}
+
+/* leave NAME [owner O] [state S]: on every port the group covers. */
+int leave_named(int argc, char **argv)
+{
+	struct ibmcg_port *ports = NULL;
+	const char *owner = "default";
+	const struct conf_entry *e;
+	size_t i, covered = 0, left = 0;
+	struct ibmcg_group g;
+	uint8_t js = 0;
+	struct ibmcg *h;
+	struct conf c;
+	int ret, err;
+
+	ret = find_named(argv[0], &c, &e);
+	if (ret)
+		return ret;
+	ret = parse_holder_opts(argc - 1, argv + 1, &owner, &js);
+	if (ret)
+		goto out;
+	h = mcctl_handle(&ret);
+	if (!h)
+		goto out;
+	err = ibmcg_port_dump(h, NULL, &ports, &covered);
+	if (err) {
+		ret = mcctl_kernel_err(err, NULL);
+		goto out;
+	}
+	open_json_array(NULL);
+	for (i = 0; i < covered; i++) {
+		if (!conf_covers(e, &ports[i]))
+			continue;
+		err = ibmcg_leave(h, ports[i].dev_name, ports[i].port,
+				  e->join.mgid, owner, js, &g);
+		if (err == -ENOENT)
+			continue;
+		if (err) {
+			fprintf(stderr, "mcctl: %s/%u: %s\n", ports[i].dev_name,
+				ports[i].port, ibmcg_strerror(h, err));
+			ret = EXIT_FAILURE;
+			continue;
+		}
+		print_group_detail(&g);
+		ibmcg_group_free(&g);
+		left++;
+	}
+	close_json_array();
+	err = mcctl_finish_output();
+	if (!ret)
+		ret = err;
+	if (!ret && !left) {
+		fprintf(stderr, "mcctl: owner '%s' holds nothing matching on group '%s'\n",
+			owner, e->name);
+		ret = EXIT_FAILURE;
+	}
+out:
+	ibmcg_ports_free(ports);
+	conf_free(&c);
+	return ret;
+}

@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Unit tests of the configuration file: parsing and its error messages,
+ * which ports a target covers, and the plan of "mcctl apply" against
+ * made-up kernel state (ports and groups as the dumps would return them).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdlib.h>
+
+#include "mcctl_conf.h"
+#include "ktap.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+static char *errbuf;
+static size_t errlen;
+
+/* Parse text as "test.conf"; stderr is captured into errbuf. */
+static int parse(const char *text, struct conf *c)
+{
+	FILE *saved = stderr, *fp;
+	int ret;
+
+	free(errbuf);
+	errbuf = NULL;
+	stderr = open_memstream(&errbuf, &errlen);
+	fp = fmemopen((void *)text, strlen(text), "r");
+	ret = conf_parse(fp, "test.conf", c);
+	fclose(fp);
+	fclose(stderr);
+	stderr = saved;
+	if (errlen && errbuf[errlen - 1] == '\n')
+		errbuf[--errlen] = '\0';
+	return ret;
+}
+
+static void mgid_of(const char *s, uint8_t *mgid)
+{
+	if (ibmcg_mgid_parse(s, mgid, NULL))
+		abort();
+}
+
+static void parse_all_forms(void)
+{
+	static const char text[] =
+		"# declared groups\n"
+		"\n"
+		"group mgmt   mlx5_0/1 ff12:401b:ffff::1 create qkey 0x1b mtu 2048 linger 30s\n"
+		"  group tele all-ib ff15:401b::10 state sendonly  # trailing\n"
+		"pool  jobs0  all-roce 239.1.1.1 linger 5m\n"
+		"group dev    mlx5_1 ff12:401b::2 owner admin\n"
+		"group every  all    ff12:401b::3 \\\n"
+		"      create \\\n"
+		"      pkey 0x8001\n"
+		"owner boot\n";
+	const struct conf_entry *e;
+	uint8_t mgid[16];
+	struct conf c;
+
+	EXPECT(parse(text, &c) == 0);
+	EXPECT_STR(errbuf, "");
+	EXPECT(c.n == 5);
+	EXPECT_STR(c.owner, "boot");
+
+	e = conf_find(&c, "mgmt");
+	EXPECT(e && e->kind == CONF_GROUP && e->target == TARGET_PORT);
+	EXPECT(e && !strcmp(e->dev, "mlx5_0") && e->port == 1 &&
+	       e->line == 3);
+	mgid_of("ff12:401b:ffff::1", mgid);
+	EXPECT(e && !memcmp(e->join.mgid, mgid, 16));
+	EXPECT(e && e->join.args.create && e->join.args.set_qkey &&
+	       e->join.args.qkey == 0x1b && e->join.args.set_mtu &&
+	       e->join.args.mtu == 4 && e->join.args.linger_ms == 30000);
+	EXPECT(e && !e->join.owner_set);
+	EXPECT_STR(e ? conf_entry_owner(&c, e) : NULL, "boot");
+
+	e = conf_find(&c, "tele");
+	EXPECT(e && e->target == TARGET_ALL_IB &&
+	       e->join.args.join_state == IB_MCG_JOIN_SENDONLY_NON_MEMBER);
+	e = conf_find(&c, "jobs0");
+	EXPECT(e && e->kind == CONF_POOL && e->target == TARGET_ALL_ROCE &&
+	       e->join.args.linger_ms == 300000);
+	e = conf_find(&c, "dev");
+	EXPECT(e && e->target == TARGET_DEV && !strcmp(e->dev, "mlx5_1") &&
+	       e->port == 0);
+	EXPECT_STR(e ? conf_entry_owner(&c, e) : NULL, "admin");
+	e = conf_find(&c, "every");
+	EXPECT(e && e->target == TARGET_ALL && e->line == 7 &&
+	       e->join.args.set_pkey && e->join.args.pkey == 0x8001);
+	EXPECT(!conf_find(&c, "nope"));
+	conf_free(&c);
+
+	EXPECT(parse("# nothing\n\n", &c) == 0);
+	EXPECT(c.n == 0);
+	EXPECT_STR(c.owner, MCCTL_CONF_OWNER);
+	conf_free(&c);
+}
+
+static void parse_errors(void)
+{
+	static const struct {
+		const char *text;
+		const char *msg;
+	} cases[] = {
+		{ "grup a rxe0/1 239.1.1.1\n",
+		  "mcctl: test.conf:1: unknown keyword 'grup': expected owner, group or pool" },
+		{ "\ngroup a rxe0/1\n",
+		  "mcctl: test.conf:2: expected 'group NAME TARGET GROUP [ options ]'" },
+		{ "group a rxe0/1 239.1.1.1\npool a rxe0/1 239.1.1.2\n",
+		  "mcctl: test.conf:2: 'a' is already declared on line 1" },
+		{ "group -a rxe0/1 239.1.1.1\n",
+		  "mcctl: test.conf:1: name '-a' must start with a letter or digit" },
+		{ "group a/b rxe0/1 239.1.1.1\n",
+		  "mcctl: test.conf:1: name 'a/b': only letters, digits and _ . : + - are allowed" },
+		{ "group a rxe0/x 239.1.1.1\n",
+		  "mcctl: test.conf:1: invalid target 'rxe0/x': missing or malformed port number; expected DEV/PORT, DEV, all, all-ib or all-roce" },
+		{ "group a rxe0/1 10.0.0.1\n",
+		  "mcctl: test.conf:1: invalid group '10.0.0.1': not an IPv4 multicast group (224.0.0.0/4)" },
+		{ "group a rxe0/1 :: create\n",
+		  "mcctl: test.conf:1: an SA-assigned MGID (0) cannot be declared: every apply would create another group" },
+		{ "group a rxe0/1 0\n",
+		  "mcctl: test.conf:1: an SA-assigned MGID (0) cannot be declared: every apply would create another group" },
+		{ "group a rxe0/1 239.1.1.1 bound\n",
+		  "mcctl: test.conf:1: 'bound' ends a hold with the process that took it; declared holds outlive mcctl" },
+		{ "pool p all 239.1.1.1 owner x\n",
+		  "mcctl: test.conf:1: a pool has no owner: jobs join it by name with their own ('mcctl join p owner job:42')" },
+		{ "owner a\nowner b\n",
+		  "mcctl: test.conf:2: a second owner line: the file has one owner (a group line may name its own)" },
+		{ "owner\n", "mcctl: test.conf:1: expected 'owner NAME'" },
+		{ "group a all-ib 239.1.1.1\n",
+		  "mcctl: test.conf:1: an IPv4 group is a RoCE group: all-ib covers no RoCE port" },
+		{ "group a rxe0/1 239.1.1.1 qkey\n",
+		  "mcctl: test.conf:1: missing value for 'qkey'" },
+		{ "group a rxe0/1 239.1.1.1 colour red\n",
+		  "mcctl: test.conf:1: Unknown parameter 'colour'." },
+		{ "group a rxe0/1 239.1.1.1 pkey 5\n",
+		  "mcctl: test.conf:1: pkey is an InfiniBand create parameter, and an IPv4 group is a RoCE group" },
+		{ "\n\ngroup a rxe0/1 \\\n239.1.1.1 mtu 3000\n",
+		  "mcctl: test.conf:3: invalid mtu '3000': expected 256, 512, 1024, 2048 or 4096 (bytes)" },
+		{ "group a rxe0/1 239.1.1.1 \\\n",
+		  "mcctl: test.conf:1: the last line ends with a backslash" },
+	};
+	struct conf c;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		if (parse(cases[i].text, &c) != EXIT_USAGE) {
+			ktap_case_ok = false;
+			printf("# case %zu accepted\n", i);
+			conf_free(&c);
+			continue;
+		}
+		EXPECT(c.n == 0 && !c.entries);
+		EXPECT_STR(errbuf, cases[i].msg);
+	}
+	/* Messages outside the file carry no location afterwards. */
+	EXPECT(usage_where == NULL);
+}
+
+#define PORT(d, n, ll, be) \
+	{ .dev_name = d, .port = n, .link_layer = IB_MCG_LINK_LAYER_##ll, \
+	  .backend = IB_MCG_BACKEND_##be }
+
+static const struct ibmcg_port ports[] = {
+	PORT("mlx5_0", 1, INFINIBAND, IB_SA),
+	PORT("mlx5_0", 2, INFINIBAND, IB_SA),
+	PORT("rxe0", 1, ETHERNET, ROCE),
+	PORT("odd0", 1, UNSPEC, NONE),
+};
+
+static void covers(void)
+{
+	static const struct {
+		const char *line;
+		const char *covered;	/* one letter per port: y/n */
+	} cases[] = {
+		{ "group a mlx5_0/2 ff12::1\n", "nynn" },
+		{ "group a mlx5_0 ff12::1\n", "yynn" },
+		{ "group a odd0/1 ff12::1\n", "nnny" },
+		{ "group a odd0 ff12::1\n", "nnnn" },
+		{ "group a all ff12::1\n", "yyyn" },
+		{ "group a all ff0e::1\n", "yyyn" },
+		{ "group a all 239.1.1.1\n", "nnyn" },
+		{ "group a mlx5_0/1 239.1.1.1\n", "ynnn" },
+		{ "group a all-ib ff12::1\n", "yynn" },
+		{ "group a all-roce ff12::1\n", "nnyn" },
+	};
+	struct conf c;
+	size_t i, p;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		if (parse(cases[i].line, &c) || c.n != 1) {
+			ktap_case_ok = false;
+			printf("# case %zu: %s\n", i, errbuf);
+			continue;
+		}
+		for (p = 0; p < ARRAY_SIZE(ports); p++)
+			if (conf_covers(&c.entries[0], &ports[p]) !=
+			    (cases[i].covered[p] == 'y')) {
+				ktap_case_ok = false;
+				printf("# case %zu, port %zu\n", i, p);
+			}
+		conf_free(&c);
+	}
+}
+
+/* A made-up group as a dump returns it, with up to 3 holders. */
+static struct ibmcg_group group(const char *dev, uint32_t port,
+				const char *mgid, uint8_t state,
+				uint32_t linger_ms, size_t nholders,
+				struct ibmcg_holder *holders)
+{
+	struct ibmcg_group g = {
+		.port = port, .state = state, .linger_ms = linger_ms,
+		.nholders = nholders, .holders = holders,
+	};
+
+	snprintf(g.dev_name, sizeof(g.dev_name), "%s", dev);
+	mgid_of(mgid, g.mgid);
+	return g;
+}
+
+#define HOLDER(o, js)	{ .owner = o, .join_state = IB_MCG_JOIN_##js }
+
+/* "op name dev/port group owner state", one per action. */
+static void describe(const struct plan_action *a, char *buf, size_t len)
+{
+	static const char *const ops[] = {
+		"keep", "join", "update", "leave", "skip",
+	};
+	char g[IBMCG_MGID_STRLEN], js[IBMCG_JOIN_STATE_STRLEN];
+
+	snprintf(buf, len, "%s %s %s/%u %s %s %s", ops[a->op],
+		 a->entry ? a->entry->name : "-", a->dev, a->port,
+		 ibmcg_mgid_format(a->mgid, g, sizeof(g)), a->owner,
+		 ibmcg_join_state_format(a->join_state, js, sizeof(js)));
+}
+
+static void expect_plan(const struct conf *c, const struct ibmcg_group *gs,
+			size_t ng, const char *const *want, size_t nwant)
+{
+	struct plan_action *acts;
+	char buf[256];
+	size_t i, n;
+
+	if (conf_plan(c, ports, ARRAY_SIZE(ports), gs, ng, &acts, &n)) {
+		ktap_case_ok = false;
+		printf("# conf_plan failed\n");
+		return;
+	}
+	if (n != nwant) {
+		ktap_case_ok = false;
+		printf("# %zu actions, want %zu\n", n, nwant);
+	}
+	for (i = 0; i < n; i++) {
+		describe(&acts[i], buf, sizeof(buf));
+		if (i >= nwant || strcmp(buf, want[i])) {
+			ktap_case_ok = false;
+			printf("# action %zu: got \"%s\", want \"%s\"\n", i,
+			       buf, i < nwant ? want[i] : "(none)");
+		}
+		/* What apply passes to ibmcg_join() names the owner. */
+		if (acts[i].op == PLAN_JOIN || acts[i].op == PLAN_UPDATE)
+			EXPECT(acts[i].args.owner == acts[i].owner &&
+			       acts[i].args.join_state == acts[i].join_state);
+	}
+	free(acts);
+}
+
+static const char plan_conf[] =
+	"group mgmt mlx5_0/1 ff12:401b::1 create linger 10s\n"
+	"group tele all ff12:401b::2 state sendonly\n"
+	"group v4   all 239.1.1.1 owner admin\n"
+	"group gone mlx9 ff12:401b::3\n"
+	"pool  jobs all ff12:401b::100\n";
+
+static void plan_from_nothing(void)
+{
+	static const char *const want[] = {
+		"join mgmt mlx5_0/1 ff12:401b::1 config full",
+		"join tele mlx5_0/1 ff12:401b::2 config sendonly",
+		"join tele mlx5_0/2 ff12:401b::2 config sendonly",
+		"join tele rxe0/1 ff12:401b::2 config sendonly",
+		"join v4 rxe0/1 239.1.1.1 admin full",
+		"skip gone mlx9/0 ff12:401b::3 config full",
+	};
+	struct conf c;
+
+	EXPECT(parse(plan_conf, &c) == 0);
+	expect_plan(&c, NULL, 0, want, ARRAY_SIZE(want));
+	conf_free(&c);
+}
+
+static void plan_keeps_updates_leaves(void)
+{
+	struct ibmcg_holder h_mgmt[] = {
+		HOLDER("config", FULL), HOLDER("job:7", FULL),
+	};
+	struct ibmcg_holder h_tele[] = { HOLDER("config", SENDONLY_NON_MEMBER) };
+	/* tele's hold on rxe0 is full where sendonly is declared */
+	struct ibmcg_holder h_tele_rxe[] = { HOLDER("config", FULL) };
+	struct ibmcg_holder h_v4[] = { HOLDER("admin", FULL) };
+	/* held by the file's owner, declared nowhere */
+	struct ibmcg_holder h_old[] = {
+		HOLDER("config", FULL), HOLDER("other", FULL),
+	};
+	/* another owner's group: not apply's business */
+	struct ibmcg_holder h_job[] = { HOLDER("job:7", FULL) };
+	struct ibmcg_holder h_pool[] = { HOLDER("job:9", FULL) };
+	struct ibmcg_group gs[] = {
+		group("mlx5_0", 1, "ff12:401b::1", IB_MCG_STATE_JOINED,
+		      5000, 2, h_mgmt),
+		group("mlx5_0", 1, "ff12:401b::2", IB_MCG_STATE_JOINED, 0,
+		      1, h_tele),
+		group("mlx5_0", 2, "ff12:401b::2", IB_MCG_STATE_RETRY_WAIT,
+		      0, 1, h_tele),
+		group("rxe0", 1, "ff12:401b::2", IB_MCG_STATE_JOINED, 0, 1,
+		      h_tele_rxe),
+		group("rxe0", 1, "239.1.1.1", IB_MCG_STATE_JOINED, 0, 1,
+		      h_v4),
+		group("mlx5_0", 2, "ff12:401b::9", IB_MCG_STATE_JOINED, 0, 2,
+		      h_old),
+		group("mlx5_0", 2, "ff12:401b::10", IB_MCG_STATE_JOINED, 0, 1,
+		      h_job),
+		group("rxe0", 1, "ff12:401b::100", IB_MCG_STATE_JOINED, 0, 1,
+		      h_pool),
+	};
+	static const char *const want[] = {
+		"update mgmt mlx5_0/1 ff12:401b::1 config full",
+		"keep tele mlx5_0/1 ff12:401b::2 config sendonly",
+		"keep tele mlx5_0/2 ff12:401b::2 config sendonly",
+		"join tele rxe0/1 ff12:401b::2 config sendonly",
+		"keep v4 rxe0/1 239.1.1.1 admin full",
+		"skip gone mlx9/0 ff12:401b::3 config full",
+		"leave - rxe0/1 ff12:401b::2 config full",
+		"leave - mlx5_0/2 ff12:401b::9 config full",
+	};
+	struct plan_action *acts;
+	struct conf c;
+	size_t n;
+
+	EXPECT(parse(plan_conf, &c) == 0);
+	expect_plan(&c, gs, ARRAY_SIZE(gs), want, ARRAY_SIZE(want));
+	EXPECT(conf_plan(&c, ports, ARRAY_SIZE(ports), gs, ARRAY_SIZE(gs),
+			 &acts, &n) == 0);
+	EXPECT(n > 0 && acts[0].op == PLAN_UPDATE && acts[0].linger_was == 5000 &&
+	       acts[0].args.linger_ms == 10000 && acts[0].args.create);
+	free(acts);
+	conf_free(&c);
+}
+
+static void plan_lingering_and_duplicates(void)
+{
+	struct ibmcg_holder none[1];
+	struct ibmcg_group gs[] = {
+		/* lingering: held by nobody, so the hold must be taken */
+		group("mlx5_0", 1, "ff12:401b::1", IB_MCG_STATE_LINGERING,
+		      10000, 0, none),
+	};
+	static const char text[] =
+		"group a mlx5_0/1 ff12:401b::1\n"
+		"group b mlx5_0 ff12:401b::1\n";
+	static const char *const want[] = {
+		"join a mlx5_0/1 ff12:401b::1 config full",
+		"join b mlx5_0/2 ff12:401b::1 config full",
+	};
+	struct conf c;
+
+	EXPECT(parse(text, &c) == 0);
+	expect_plan(&c, gs, ARRAY_SIZE(gs), want, ARRAY_SIZE(want));
+	conf_free(&c);
+}
+
+static void plan_empty_file_releases_own_holds(void)
+{
+	struct ibmcg_holder hs[] = {
+		HOLDER("config", FULL), HOLDER("config", SENDONLY_NON_MEMBER),
+		HOLDER("admin", FULL),
+	};
+	struct ibmcg_group gs[] = {
+		group("rxe0", 1, "239.1.1.1", IB_MCG_STATE_JOINED, 0, 3, hs),
+	};
+	static const char *const want[] = {
+		"leave - rxe0/1 239.1.1.1 config full",
+		"leave - rxe0/1 239.1.1.1 config sendonly",
+	};
+	struct conf c;
+
+	EXPECT(parse("# nothing declared\n", &c) == 0);
+	expect_plan(&c, gs, ARRAY_SIZE(gs), want, ARRAY_SIZE(want));
+	conf_free(&c);
+}
+
+static const struct ktap_case cases[] = {
+	KTAP_CASE(parse_all_forms),
+	KTAP_CASE(parse_errors),
+	KTAP_CASE(covers),
+	KTAP_CASE(plan_from_nothing),
+	KTAP_CASE(plan_keeps_updates_leaves),
+	KTAP_CASE(plan_lingering_and_duplicates),
+	KTAP_CASE(plan_empty_file_releases_own_holds),
+};
+
+KTAP_MAIN(cases)
