@@ -392,7 +392,36 @@ static void plan_empty_file_releases_own_holds(void)
 	conf_free(&c);
 }
 
+/* The installed example, with its commented-out examples taken in. */
+static void example_file(void)
+{
+	char *text = NULL, line[512];
+	size_t len = 0;
+	struct conf c;
+	FILE *in, *out;
+
+	EXPECT(conf_load("ib_mcgroups.conf", &c) == 0);
+	EXPECT(c.n == 0);
+	EXPECT_STR(c.owner, "config");
+	conf_free(&c);
+
+	in = fopen("ib_mcgroups.conf", "r");
+	out = open_memstream(&text, &len);
+	while (in && fgets(line, sizeof(line), in))
+		fputs(!strncmp(line, "# group ", 8) || !strncmp(line, "# pool ", 7) ?
+		      line + 2 : line, out);
+	if (in)
+		fclose(in);
+	fclose(out);
+	EXPECT(parse(text, &c) == 0);
+	EXPECT_STR(errbuf, "");
+	EXPECT(c.n == 5);
+	conf_free(&c);
+	free(text);
+}
+
 static const struct ktap_case cases[] = {
+	KTAP_CASE(example_file),
 	KTAP_CASE(parse_all_forms),
 	KTAP_CASE(parse_errors),
 	KTAP_CASE(covers),

@@ -1,0 +1,48 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# "make install" into a scratch DESTDIR: every file lands where systemd,
+# udev and man look, the unit runs the mcctl that was installed, and a
+# second install keeps the admin's configuration.
+cd "$(dirname "$0")/.." || exit 1
+D=$(mktemp -d)
+trap 'rm -rf "$D"' EXIT
+n=0
+fails=0
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		fails=$((fails + 1))
+	fi
+}
+
+echo "TAP version 13"
+echo "1..7"
+make -s install DESTDIR="$D" PREFIX=/usr >"$D.log" 2>&1
+ok $? "make install DESTDIR=... PREFIX=/usr"
+for f in /usr/sbin/mcctl /usr/share/man/man8/mcctl.8 \
+	 /usr/share/man/man5/ib_mcgroups.conf.5 \
+	 /usr/lib/udev/rules.d/90-ib_mcgroups.rules /etc/ib_mcgroups.conf; do
+	[ -e "$D$f" ] || { echo "# missing $f"; missing=1; }
+done
+ok "${missing:-0}" "mcctl, man pages, udev rule and configuration installed"
+unit=$D/usr/lib/systemd/system/ib_mcgroups.service
+exe=$(sed -n 's/^ExecStart=//p' "$unit")
+[ "$exe" = "/usr/sbin/mcctl apply" ] && [ -x "$D${exe% apply}" ]
+ok $? "the unit runs the installed mcctl ($exe)"
+grep -q '@SBINDIR@' "$unit"
+[ $? -ne 0 ]
+ok $? "no placeholder is left in the unit"
+[ "$(grep -c 'try-reload-or-restart ib_mcgroups.service' \
+	"$D/usr/lib/udev/rules.d/90-ib_mcgroups.rules")" = 2 ]
+ok $? "the udev rule reloads that unit on device and module add"
+echo "group mine all 239.9.9.9" >>"$D/etc/ib_mcgroups.conf"
+make -s install DESTDIR="$D" PREFIX=/usr >>"$D.log" 2>&1
+ok $? "a second make install"
+grep -q "group mine" "$D/etc/ib_mcgroups.conf"
+ok $? "keeps the admin's /etc/ib_mcgroups.conf"
+rm -f "$D.log"
+[ "$fails" -eq 0 ]
