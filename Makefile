@@ -22,6 +22,8 @@ DEB_PACKAGES := build-essential pkg-config linux-image-amd64 \
 	kmod cpio xz-utils iproute2 util-linux rdma-core ibverbs-providers \
 	ibverbs-utils libibverbs-dev libnl-3-dev libnl-genl-3-dev \
 	libjson-c-dev sparse perl jq infiniband-diags libibumad-dev
+# shellcheck: style.sh checks the scripts of contrib/.
+DEB_PACKAGES += shellcheck
 
 # What check-debug needs on top of DEB_PACKAGES (not in CI's list).
 DEBUG_PACKAGES := bc bison flex libelf-dev libssl-dev

@@ -75,5 +75,15 @@ for mod in kernel selftests/simhca; do
 	fi
 done
 
+# The scripts admins install (contrib/): POSIX sh, run by slurmd.
+if command -v shellcheck >/dev/null; then
+	shellcheck -s sh "$TOP"/contrib/slurm/ib_mcgroups-prolog \
+		"$TOP"/contrib/slurm/ib_mcgroups-epilog >"$O/out" 2>&1
+	result $? "contrib/slurm scripts: shellcheck clean"
+else
+	echo "shellcheck not installed" >"$O/out"
+	result 1 "contrib/slurm scripts: shellcheck clean"
+fi
+
 echo "$((n - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]

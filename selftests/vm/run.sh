@@ -230,8 +230,9 @@ else
 	log "note: $TOP/user/mcctl not built"
 fi
 
-# tests, tools and the guest scripts
+# tests, tools and the guest scripts; contrib/ for the tests of its scripts
 cp -a "$TOP/selftests/." "$ROOT/selftests/"
+cp -a "$TOP/contrib" "$ROOT/contrib"
 rm -rf "$ROOT/selftests/vm" "$ROOT/selftests/tools" "$ROOT/selftests/simhca"
 find "$ROOT/selftests" \( -name '*.c' -o -name '*.h' -o -name Makefile \) -delete
 for p in $TOOLS $C_TESTS; do
