@@ -41,7 +41,7 @@ holds_of() {
 		'.[] | select(any(.holders[]?; .owner == $o)) | "\(.dev)/\(.port) \(.group)"' | sort | tr '\n' ' '
 }
 
-ktap_plan 32
+ktap_plan 36
 check "set up rxe0 <-> rxe1" mcg_setup_rxe || ktap_skip_all "no rxe devices"
 check "load ib_mcgroups" mcg_load
 defer mcg_unload
@@ -101,6 +101,15 @@ check_eq "the pool group lingers on both ports" "lingering lingering" \
 hits=$(cat $SYS1/linger_hits)
 check "the next job joins within the linger time" mc join jobs0 owner job:43
 check_eq "and takes the lingering membership back" $((hits + 1)) "$(cat $SYS1/linger_hits)"
+
+# An HCA reset or rxe re-add: the module drops the device's groups, the
+# udev rule runs apply, which takes the declared ones back.
+check "rdma link delete $MCG_DEV0 (a device reset)" rdma link delete "$MCG_DEV0"
+check "and add it again" mcg_setup_rxe
+check_eq "apply after the re-add joins its declared groups again" "2 0 0 0 1 0" \
+	"$(summary "$(mc -j apply)")"
+check_eq "boot and admin hold them" "$MCG_DEV0/1 239.20.0.1 |$MCG_DEV0/1 ff0e::20 " \
+	"$(holds_of boot)|$(holds_of admin)"
 
 err=$(mc join nosuch owner job:1 2>&1; echo "exit $?")
 check_eq "an unknown name is a usage error" \
