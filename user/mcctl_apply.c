@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mcctl.h"
 #include "mcctl_conf.h"
@@ -188,8 +189,15 @@ out:
 static int find_named(const char *name, struct conf *c,
 		      const struct conf_entry **e)
 {
-	int ret = conf_load(mcctl_config, c);
+	int ret;
 
+	/* "join rxe0 239.1.1.1" is more likely a missing port than a name. */
+	if (access(mcctl_config, R_OK)) {
+		memset(c, 0, sizeof(*c));
+		return usage_err("mcctl: '%s' is not a DEV/PORT, and no group of that name can be looked up: cannot read %s: %s",
+				 name, mcctl_config, strerror(errno));
+	}
+	ret = conf_load(mcctl_config, c);
 	if (ret)
 		return ret;
 	*e = conf_find(c, name);
