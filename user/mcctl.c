@@ -16,6 +16,7 @@
 
 #include "mcctl.h"
 #include "mcctl_args.h"
+#include "mcctl_diag.h"
 
 #ifndef VERSION
 #define VERSION		"0.1.0"
@@ -40,6 +41,7 @@ static void usage(FILE *fp)
 		"       mcctl show DEV/PORT GROUP\n"
 		"       mcctl stats [ DEV[/PORT] ]\n"
 		"       mcctl monitor\n"
+		"       mcctl diag GROUP [ DEV/PORT ]\n"
 		"       mcctl help\n"
 		"where  OPTIONS := { -j[son] | -p[retty] | -V[ersion] | -h[elp] }\n"
 		"       GROUP := { IPv4 group | IPv6 group | MGID }; join: 0 or :: = the SA assigns one\n"
@@ -366,6 +368,7 @@ static const struct {
 	{ "show",	cmd_show },
 	{ "stats",	cmd_stats },
 	{ "monitor",	cmd_monitor },
+	{ "diag",	cmd_diag },
 	{ "help",	cmd_help },
 };
 
