@@ -12,6 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef HAVE_VERBS
+#include <infiniband/verbs.h>
+#endif
+
 #include "mcctl.h"
 #include "mcctl_args.h"
 #include "mcctl_diag.h"
@@ -104,6 +108,47 @@ static void sysfs_facts(struct diag_facts *f)
 		strcpy(f->netdev, buf);
 }
 
+/*
+ * The port's active MTU: on RoCE from the netdev's MTU, as the kernel
+ * computes it; on InfiniBand only libibverbs knows it (and only for
+ * devices with a user-space provider).
+ */
+static void mtu_facts(struct diag_facts *f)
+{
+	char buf[32];
+
+	if (f->link_layer == IB_MCG_LINK_LAYER_ETHERNET) {
+		if (f->netdev[0] &&
+		    !read_line(buf, sizeof(buf), "/sys/class/net/%s/mtu",
+			       f->netdev))
+			f->port_mtu = diag_roce_mtu(strtoul(buf, NULL, 10));
+		return;
+	}
+#ifdef HAVE_VERBS
+	{
+		struct ibv_device **list;
+		struct ibv_port_attr pa;
+		struct ibv_context *ctx;
+		int i, n;
+
+		list = ibv_get_device_list(&n);
+		for (i = 0; list && i < n; i++) {
+			if (strcmp(ibv_get_device_name(list[i]), f->dev))
+				continue;
+			ctx = ibv_open_device(list[i]);
+			if (!ctx)
+				break;
+			if (!ibv_query_port(ctx, f->port, &pa))
+				f->port_mtu = pa.active_mtu;
+			ibv_close_device(ctx);
+			break;
+		}
+		if (list)
+			ibv_free_device_list(list);
+	}
+#endif
+}
+
 static void mc_facts(struct diag_facts *f)
 {
 	bool v4 = diag_mgid_is_ipv4(f->mgid);
@@ -179,6 +224,7 @@ static int gather(struct ibmcg *h, struct diag_facts *f,
 		else if (err != -ENOENT)
 			return err;
 	}
+	mtu_facts(f);
 	if (f->link_layer == IB_MCG_LINK_LAYER_INFINIBAND)
 		sa_facts(f);
 	else if (f->link_layer == IB_MCG_LINK_LAYER_ETHERNET)

@@ -123,6 +123,8 @@ int diag_igmp_users(FILE *fp, const char *dev, const uint8_t mgid[16]);
 int diag_igmp6_users(FILE *fp, const char *dev, const uint8_t mgid[16]);
 /* sysfs "rate": "100 Gb/sec (4X EDR)" -> 1000 (tenths of Gb/s), 0 if not */
 unsigned int diag_parse_rate(const char *s);
+/* enum ib_mtu of a RoCE port on a netdev of this MTU, 0 if too small */
+int diag_roce_mtu(unsigned int netdev_mtu);
 /* tenths of Gb/s of an enum ib_rate, 0 if unknown */
 unsigned int diag_ib_rate_tenths(uint8_t rate);
 /* IPv4-mapped MGID (::ffff:a.b.c.d): a RoCE IPv4 group */

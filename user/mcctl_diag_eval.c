@@ -70,6 +70,19 @@ static void fix(struct diag_result *r, const char *fmt, ...)
 	va_end(ap);
 }
 
+static void append(struct diag_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void append(struct diag_result *r, const char *fmt, ...)
+{
+	size_t len = strlen(r->detail);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->detail + len, sizeof(r->detail) - len, fmt, ap);
+	va_end(ap);
+}
+
 static bool is_ib(const struct diag_facts *f)
 {
 	return f->link_layer == IB_MCG_LINK_LAYER_INFINIBAND;
@@ -241,7 +254,10 @@ static void check_hold(struct ctx *c)
 			 ", error %u (%s)", g->error, strerror(g->error));
 	snprintf(r->detail + strlen(r->detail),
 		 sizeof(r->detail) - strlen(r->detail), "; holders %s", who);
-	fix(r, "%s", reason_fix(f, g->reason));
+	if (!port_active(f) && f->port_state)
+		fix(r, "bring the port to ACTIVE first (see port); the group is joined when it is");
+	else
+		fix(r, "%s", reason_fix(f, g->reason));
 }
 
 /* The group's P_Key: the SA's record, else the one the hold was joined with. */
@@ -306,10 +322,13 @@ static enum diag_res check_pkey(struct ctx *c)
 		    pkey & 0x7fff);
 		return DIAG_WARN;
 	}
-	r = add(c, "pkey", DIAG_FAIL, "P_Key 0x%04x is not in the port's P_Key table (%zu entries)",
-		pkey, f->npkeys);
-	fix(r, "add partition 0x%04x to this port in the subnet manager (opensm: partitions.conf) and let it sweep",
-	    pkey & 0x7fff);
+	r = add(c, "pkey", DIAG_FAIL, "P_Key 0x%04x is not in the port's P_Key table (",
+		pkey);
+	for (i = 0; i < f->npkeys && i < 8; i++)
+		append(r, "%s0x%04x", i ? " " : "", f->pkeys[i]);
+	append(r, "%s)", f->npkeys > 8 ? " ..." : "");
+	fix(r, "add the port to partition 0x%04x as a full member in the subnet manager (opensm: partitions.conf, e.g. 0x%04x: ALL=full) and let it sweep",
+	    pkey | 0x8000, pkey & 0x7fff);
 	return DIAG_FAIL;
 }
 
@@ -401,19 +420,6 @@ unsigned int diag_ib_rate_tenths(uint8_t rate)
 	return rate < sizeof(t) / sizeof(t[0]) ? t[rate] : 0;
 }
 
-static void append(struct diag_result *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void append(struct diag_result *r, const char *fmt, ...)
-{
-	size_t len = strlen(r->detail);
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(r->detail + len, sizeof(r->detail) - len, fmt, ap);
-	va_end(ap);
-}
-
 static void check_params(struct ctx *c)
 {
 	const struct diag_facts *f = c->f;
@@ -471,6 +477,34 @@ static void check_params(struct ctx *c)
 		append(r, ", rate %u.%u Gb/s", rate / 10, rate % 10);
 	if (rate && f->port_rate)
 		append(r, " (port %u.%u)", f->port_rate / 10, f->port_rate % 10);
+}
+
+/* RoCE: the held record's MTU against the port's, which follows the netdev. */
+static void check_params_roce(struct ctx *c)
+{
+	const struct diag_facts *f = c->f;
+	const struct ibmcg_group *g = f->group;
+	struct diag_result *r;
+
+	if (!g || !IBMCG_HAS(g, IB_MCG_A_MTU)) {
+		add(c, "params", DIAG_SKIP, "no held record to compare");
+		return;
+	}
+	if (!f->port_mtu) {
+		add(c, "params", DIAG_SKIP, "the port's active MTU is unknown");
+		return;
+	}
+	if (g->mtu > f->port_mtu) {
+		r = add(c, "params", DIAG_FAIL,
+			"the held record's MTU %d is larger than the port's active MTU %d (netdev MTU lowered after the join?)",
+			ibmcg_mtu_to_bytes(g->mtu),
+			ibmcg_mtu_to_bytes(f->port_mtu));
+		fix(r, "leave and join the group again so that its record takes the port's MTU; senders must keep datagrams within %d bytes",
+		    ibmcg_mtu_to_bytes(f->port_mtu));
+		return;
+	}
+	add(c, "params", DIAG_PASS, "mtu %d (port %d)",
+	    ibmcg_mtu_to_bytes(g->mtu), ibmcg_mtu_to_bytes(f->port_mtu));
 }
 
 static void check_table(struct ctx *c)
@@ -568,6 +602,8 @@ size_t diag_evaluate(const struct diag_facts *f, struct diag_result *r,
 		check_sa(&c, pkey_res);
 		check_params(&c);
 	}
+	if (is_roce(f))
+		check_params_roce(&c);
 	check_table(&c);
 	if (is_roce(f))
 		check_mc(&c);
@@ -671,6 +707,18 @@ int diag_igmp6_users(FILE *fp, const char *dev, const uint8_t mgid[16])
 			found = users;
 	}
 	return seen ? found : -1;
+}
+
+int diag_roce_mtu(unsigned int netdev_mtu)
+{
+	/* GRH, UDP, BTH, XRC and AtomicETH headers, ICRC: as iboe_get_mtu() */
+	int room = (int)netdev_mtu - (40 + 8 + 12 + 4 + 28 + 4);
+	int mtu;
+
+	for (mtu = 5; mtu > 0; mtu--)
+		if (room >= ibmcg_mtu_to_bytes(mtu))
+			return mtu;
+	return 0;
 }
 
 unsigned int diag_parse_rate(const char *s)

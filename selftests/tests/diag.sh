@@ -60,7 +60,7 @@ if mcg_setup_rxe && mcg_load; then
 	check_eq "healthy group: exit 0" 0 $?
 	ktap_diag "$out"
 	check "every check passes, IGMP included" all_pass 239.1.1.1 $R
-	check_eq "the checks of a RoCE port" "port hold mcast_table igmp" \
+	check_eq "the checks of a RoCE port" "port hold params mcast_table igmp" \
 		"$(mcctl -j diag 239.1.1.1 $R | jq -r '[.[0].checks[].check] | join(" ")')"
 	check_eq "without DEV/PORT: the one port holding it" "1 rxe0 1 PASS" \
 		"$(mcctl -j diag 239.1.1.1 | jq -r '"\(length) \(.[0].dev) \(.[0].port) \(.[0].result)"')"

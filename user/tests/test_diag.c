@@ -26,7 +26,9 @@ static size_t nres;
 static void roce_facts(void)
 {
 	memset(&grp, 0, sizeof(grp));
-	grp.present = A(STATE) | A(JOIN_STATE) | A(QKEY) | A(PKEY) | A(MLID);
+	grp.present = A(STATE) | A(JOIN_STATE) | A(QKEY) | A(PKEY) | A(MLID) |
+		      A(MTU);
+	grp.mtu = 3;
 	ibmcg_mgid_parse("239.1.1.1", grp.mgid, NULL);
 	grp.state = IB_MCG_STATE_JOINED;
 	grp.reason = IB_MCG_REASON_JOIN;
@@ -43,6 +45,7 @@ static void roce_facts(void)
 	memcpy(facts.mgid, grp.mgid, 16);
 	facts.link_layer = IB_MCG_LINK_LAYER_ETHERNET;
 	facts.port_state = 4;
+	facts.port_mtu = 3;
 	strcpy(facts.netdev, "veth0");
 	facts.module_loaded = true;
 	facts.port_known = true;
@@ -59,6 +62,7 @@ static void ib_facts(void)
 	ibmcg_mgid_parse("ff12:401b:ffff::1", grp.mgid, NULL);
 	grp.backend = IB_MCG_BACKEND_IB_SA;
 	grp.mlid = 0xc000;
+	grp.mtu = 5;
 	grp.present |= A(PORT_GID);
 	grp.port_gid[0] = 0xfe;
 	grp.port_gid[1] = 0x80;
@@ -71,6 +75,7 @@ static void ib_facts(void)
 	facts.lid = 1;
 	facts.sm_lid = 2;
 	facts.port_rate = 1000;
+	facts.port_mtu = 0;
 	facts.pkeys_known = true;
 	facts.npkeys = 2;
 	facts.pkeys[0] = 0xffff;
@@ -134,7 +139,8 @@ static void roce_healthy(void)
 {
 	roce_facts();
 	eval();
-	EXPECT_STR(summary(), "port:PASS hold:PASS mcast_table:PASS igmp:PASS");
+	EXPECT_STR(summary(), "port:PASS hold:PASS params:PASS mcast_table:PASS igmp:PASS");
+	EXPECT(has("params", DIAG_PASS, "mtu 1024 (port 1024)", NULL));
 	EXPECT(diag_overall(res, nres) == DIAG_PASS);
 	EXPECT(has("port", DIAG_PASS, "netdev veth0", NULL));
 	EXPECT(has("hold", DIAG_PASS, "2 holder(s): job:42, admin", NULL));
@@ -148,7 +154,7 @@ static void roce_not_held(void)
 	facts.group = NULL;
 	facts.mc = DIAG_MC_ABSENT;
 	eval();
-	EXPECT_STR(summary(), "port:PASS hold:FAIL mcast_table:PASS igmp:FAIL");
+	EXPECT_STR(summary(), "port:PASS hold:FAIL params:SKIP mcast_table:PASS igmp:FAIL");
 	EXPECT(has("hold", DIAG_FAIL, "239.1.1.1 is not held",
 		   "mcctl join rxe0/1 239.1.1.1 owner NAME"));
 	EXPECT(diag_overall(res, nres) == DIAG_FAIL);
@@ -249,6 +255,7 @@ static void ib_port_down(void)
 	grp.reason = IB_MCG_REASON_PORT_DOWN;
 	eval();
 	EXPECT(has("port", DIAG_FAIL, "state DOWN, link layer InfiniBand", "cable"));
+	EXPECT(has("hold", DIAG_FAIL, "reason port-down", "ACTIVE first"));
 	EXPECT(has("sa_record", DIAG_SKIP, "not ACTIVE", NULL));
 	EXPECT(has("params", DIAG_SKIP, NULL, NULL));
 	facts.port_state = 2;
@@ -263,7 +270,8 @@ static void ib_pkey(void)
 	facts.sa = DIAG_SA_NO_GROUP;	/* the SA hides it */
 	eval();
 	EXPECT(has("pkey", DIAG_FAIL, "0x8002 is not in the port's P_Key table",
-		   "add partition 0x0002"));
+		   "partition 0x8002 as a full member"));
+	EXPECT(has("pkey", DIAG_FAIL, "table (0xffff 0x8001)", NULL));
 	EXPECT(has("sa_record", DIAG_SKIP, "hides groups", NULL));
 
 	grp.pkey = 0x8001;
@@ -325,6 +333,23 @@ static void ib_params(void)
 	EXPECT(has("params", DIAG_FAIL, "rate 100.0 Gb/s is faster than the port's 40.0 Gb/s", NULL));
 }
 
+static void roce_mtu(void)
+{
+	roce_facts();
+	grp.mtu = 5;
+	eval();
+	EXPECT(has("params", DIAG_FAIL, "MTU 4096 is larger than the port's active MTU 1024",
+		   "within 1024 bytes"));
+	facts.port_mtu = 0;
+	eval();
+	EXPECT(has("params", DIAG_SKIP, "unknown", NULL));
+	EXPECT(diag_roce_mtu(1500) == 3);
+	EXPECT(diag_roce_mtu(9000) == 5);
+	EXPECT(diag_roce_mtu(4096 + 96) == 5);
+	EXPECT(diag_roce_mtu(4096 + 95) == 4);
+	EXPECT(diag_roce_mtu(300) == 0);
+}
+
 static void mcast_table(void)
 {
 	roce_facts();
@@ -370,6 +395,7 @@ static void output_text(void)
 		   "  PASS port        ACTIVE, link layer Ethernet, netdev veth0\n"
 		   "  FAIL hold        239.1.1.1 is not held by ib_mcgroups on rxe0/1\n"
 		   "       fix: mcctl join rxe0/1 239.1.1.1 owner NAME (joins by applications through rdma_cm are not shown here)\n"
+		   "  SKIP params      no held record to compare\n"
 		   "  SKIP mcast_table the HCA reports no multicast table size (max_mcast_grp 0)\n"
 		   "  FAIL igmp        veth0 has no IGMP membership of 239.1.1.1: switches do not forward the group to it\n"
 		   "       fix: mcctl join rxe0/1 239.1.1.1 owner NAME\n");
@@ -490,6 +516,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(ib_pkey),
 	KTAP_CASE(ib_sa_record),
 	KTAP_CASE(ib_params),
+	KTAP_CASE(roce_mtu),
 	KTAP_CASE(mcast_table),
 	KTAP_CASE(output_text),
 	KTAP_CASE(output_json),
