@@ -327,7 +327,7 @@ static enum diag_res check_pkey(struct ctx *c)
 	for (i = 0; i < f->npkeys && i < 8; i++)
 		append(r, "%s0x%04x", i ? " " : "", f->pkeys[i]);
 	append(r, "%s)", f->npkeys > 8 ? " ..." : "");
-	fix(r, "add the port to partition 0x%04x as a full member in the subnet manager (opensm: partitions.conf, e.g. 0x%04x: ALL=full) and let it sweep",
+	fix(r, "add the port to partition 0x%04x as a full member in the subnet manager (opensm partitions.conf: NAME=0x%04x: ALL=full;) and let it sweep",
 	    pkey | 0x8000, pkey & 0x7fff);
 	return DIAG_FAIL;
 }
