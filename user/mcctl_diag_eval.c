@@ -19,7 +19,7 @@ static const char *const port_state_names[] = {
 	"unknown", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER",
 };
 
-static const char *res_names[] = {
+static const char * const res_names[] = {
 	[DIAG_PASS] = "PASS", [DIAG_WARN] = "WARN",
 	[DIAG_SKIP] = "SKIP", [DIAG_FAIL] = "FAIL",
 };

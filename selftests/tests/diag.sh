@@ -4,7 +4,8 @@
 # MLD included) and a group not held fails the hold check; on simhca a
 # healthy InfiniBand group passes with the SA's record, and each injected
 # fault fails its own check: P_Key removed from the port's table, the SA
-# record deleted behind the module's back, the port down. -j is parsed
+# record deleted behind the module's back, the port's membership deleted
+# while another port keeps the group, the port down. -j is parsed
 # with jq; usage errors exit 2.
 # timeout: 240
 . "$(dirname "$0")/../lib.sh"
@@ -44,7 +45,7 @@ unload() {
 	return 0
 }
 
-ktap_plan 35
+ktap_plan 39
 defer unload
 
 # --- usage ---------------------------------------------------------------------
@@ -90,11 +91,11 @@ fi
 
 # --- simhca ----------------------------------------------------------------------
 if ! modinfo simhca >/dev/null 2>&1; then
-	for i in $(seq 20); do ktap_skip "simhca" "simhca.ko not built"; done
+	for i in $(seq 24); do ktap_skip "simhca" "simhca.ko not built"; done
 	ktap_finish
 fi
 modprobe ib_umad
-check "load simhca and ib_mcgroups" sh -c "modprobe simhca &&
+check "load simhca (two ports) and ib_mcgroups" sh -c "modprobe simhca nports=2 &&
 	modprobe ib_mcgroups settle_ms=300 backoff_base_ms=200"
 
 mcctl join $I $G owner diag create >/dev/null
@@ -144,6 +145,24 @@ ktap_diag "$out"
 check_eq "the sa_record check fails" FAIL "$(result $G $I sa_record)"
 check_eq "while the hold still looks joined" "PASS joined" \
 	"$(result $G $I hold) $(state_of $I $G)"
+
+# Port 2 keeps the group in the SA, port 1's membership goes.
+G2=ff12:401b:ffff::2
+mcctl join simhca0/2 $G2 owner diag create >/dev/null
+mcctl join $I $G2 owner diag >/dev/null
+check "sa_mcm deletes port 1's membership of a group port 2 keeps" \
+	sa_mcm -d simhca0 -p 1 delete mgid=$G2 port_gid=self join=1
+out=$(mcctl diag $G2)
+check_eq "not a member: exit 1" 1 $?
+ktap_diag "$out"
+check_eq "without DEV/PORT: both ports, port 1 fails, port 2 passes" \
+	"simhca0/1 FAIL simhca0/2 PASS" \
+	"$(mcctl -j diag $G2 | jq -r 'sort_by(.port) | map("\(.dev)/\(.port) \(.result)") | join(" ")')"
+check "port 1: the group exists but the port is no member" sh -c \
+	"mcctl -j diag $G2 $I | jq -e '.[0].checks[] | select(.check == \"sa_record\") |
+		.result == \"FAIL\" and (.detail | test(\"not a member\"))'"
+mcctl leave $I $G2 owner diag >/dev/null 2>&1
+mcctl leave simhca0/2 $G2 owner diag >/dev/null
 
 # The port goes down.
 echo down >$D/port1/state
