@@ -17,6 +17,7 @@
 #include "mcctl.h"
 #include "mcctl_args.h"
 #include "mcctl_conf.h"
+#include "mcctl_diag.h"
 
 #ifndef VERSION
 #define VERSION		"0.1.0"
@@ -45,6 +46,7 @@ static void usage(FILE *fp)
 		"       mcctl stats [ DEV[/PORT] ]\n"
 		"       mcctl monitor\n"
 		"       mcctl apply [ --dry-run ]\n"
+		"       mcctl diag GROUP [ DEV/PORT ]\n"
 		"       mcctl help\n"
 		"where  OPTIONS := { -j[son] | -p[retty] | -c[onfig] FILE | -V[ersion] | -h[elp] }\n"
 		"       GROUPNAME := a group or pool of the configuration file\n"
@@ -411,6 +413,7 @@ static const struct {
 	{ "show",	cmd_show },
 	{ "stats",	cmd_stats },
 	{ "monitor",	cmd_monitor },
+	{ "diag",	cmd_diag },
 	{ "help",	cmd_help },
 };
 

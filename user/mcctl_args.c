@@ -301,8 +301,7 @@ static int parse_create_arg(int *argcp, char ***argvp,
 	return 0;
 }
 
-/* The create parameter the kernel takes on InfiniBand only, if any. */
-static const char *ib_only_param(const struct ibmcg_join_args *a)
+const char *ib_only_param(const struct ibmcg_join_args *a)
 {
 	if (a->set_pkey)
 		return "pkey";

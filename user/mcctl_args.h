@@ -31,6 +31,8 @@ int parse_u32(const char *s, uint32_t *v);
  */
 int parse_linger(const char *s, uint32_t *ms, const char **why);
 
+/* The create parameter the kernel takes on InfiniBand only, if any. */
+const char *ib_only_param(const struct ibmcg_join_args *a);
 /* GROUP of join: "0" or an all-zero IPv6 address asks the SA for one. */
 bool is_sa_assigned(const char *s);
 /* DEV/PORT or, with port_optional, DEV (then *port = 0). */

@@ -124,6 +124,9 @@ static int parse_entry(struct conf *c, struct conf_entry *e)
 				 e->name);
 	if (e->target == TARGET_ALL_IB && is_v4mapped(j->mgid))
 		return usage_err("an IPv4 group is a RoCE group: all-ib covers no RoCE port");
+	if (e->target == TARGET_ALL_ROCE && ib_only_param(&j->args))
+		return usage_err("%s is an InfiniBand create parameter: all-roce covers no InfiniBand port",
+				 ib_only_param(&j->args));
 	return 0;
 }
 
@@ -306,9 +309,15 @@ bool conf_covers(const struct conf_entry *e, const struct ibmcg_port *p)
 {
 	bool usable = p->backend != IB_MCG_BACKEND_NONE;
 
-	/* A multi-port target leaves IPv4 groups to the RoCE ports. */
+	/*
+	 * A multi-port target leaves IPv4 groups to the RoCE ports, and
+	 * groups with InfiniBand create parameters to the InfiniBand ones.
+	 */
 	if (e->target != TARGET_PORT && is_v4mapped(e->join.mgid) &&
 	    p->link_layer == IB_MCG_LINK_LAYER_INFINIBAND)
+		return false;
+	if (e->target != TARGET_PORT && ib_only_param(&e->join.args) &&
+	    p->link_layer == IB_MCG_LINK_LAYER_ETHERNET)
 		return false;
 	switch (e->target) {
 	case TARGET_PORT:

@@ -130,6 +130,8 @@ static void parse_errors(void)
 		{ "owner\n", "mcctl: test.conf:1: expected 'owner NAME'" },
 		{ "group a all-ib 239.1.1.1\n",
 		  "mcctl: test.conf:1: an IPv4 group is a RoCE group: all-ib covers no RoCE port" },
+		{ "group a all-roce ff12::1 pkey 0x8001\n",
+		  "mcctl: test.conf:1: pkey is an InfiniBand create parameter: all-roce covers no InfiniBand port" },
 		{ "group a rxe0/1 239.1.1.1 qkey\n",
 		  "mcctl: test.conf:1: missing value for 'qkey'" },
 		{ "group a rxe0/1 239.1.1.1 colour red\n",
@@ -185,6 +187,10 @@ static void covers(void)
 		{ "group a mlx5_0/1 239.1.1.1\n", "ynnn" },
 		{ "group a all-ib ff12::1\n", "yynn" },
 		{ "group a all-roce ff12::1\n", "nnyn" },
+		/* InfiniBand create parameters: InfiniBand ports only */
+		{ "group a all ff12::1 mtu 2048\n", "yynn" },
+		{ "group a all ff12::1 create qkey 5\n", "yyyn" },
+		{ "group a rxe0/1 ff12::1 sl 1\n", "nnyn" },
 	};
 	struct conf c;
 	size_t i, p;
