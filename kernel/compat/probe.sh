@@ -47,7 +47,7 @@ if [ -n "$OFA_DIR" ]; then
 	OFA_DIR=$(cd "$OFA_DIR" && pwd -P)
 fi
 
-mapfile -t PROBES < <(cd "$HERE/probes" && ls -1 ./*.c | sed 's|^\./||; s|\.c$||' | sort)
+mapfile -t PROBES < <(cd "$HERE/probes" && for f in *.c; do echo "${f%.c}"; done | sort)
 
 # What the results depend on: the tree, its configuration, OFA and the probes.
 key=$({
