@@ -45,6 +45,7 @@ part style "$TOP/selftests/style.sh"
 part unit make -s -C "$TOP/user" check
 part build "$TOP/selftests/host/build_test.sh"
 part vm "$TOP/selftests/vm/run.sh" "$@"
+part dkms "$TOP/selftests/dkms/dkms_vm.sh"
 
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"
