@@ -103,13 +103,15 @@ dkms-source:
 
 # Replaces an installed copy of the same version.
 dkms-install: dkms-source
-	-$(DKMS) remove $(DKMS_ARGS) $(DKMS_SRCTREE_ARG) -m $(PKG_NAME) -v $(PKG_VERSION) --all >/dev/null 2>&1
+	if $(DKMS) status $(DKMS_ARGS) $(DKMS_SRCTREE_ARG) -m $(PKG_NAME) -v $(PKG_VERSION) 2>/dev/null | grep -q .; then \
+		$(DKMS) remove $(DKMS_ARGS) $(DKMS_SRCTREE_ARG) -m $(PKG_NAME) -v $(PKG_VERSION) --all; fi
 	$(DKMS) add $(DKMS_ARGS) $(DKMS_SRCTREE_ARG) -m $(PKG_NAME) -v $(PKG_VERSION)
 	$(DKMS) build $(DKMS_ARGS) $(DKMS_SRCTREE_ARG) -m $(PKG_NAME) -v $(PKG_VERSION) -k $(DKMS_KVER)
 	$(DKMS) install $(DKMS_ARGS) $(DKMS_SRCTREE_ARG) -m $(PKG_NAME) -v $(PKG_VERSION) -k $(DKMS_KVER)
 
 dkms-uninstall:
-	-$(DKMS) remove $(DKMS_ARGS) $(DKMS_SRCTREE_ARG) -m $(PKG_NAME) -v $(PKG_VERSION) --all
+	if $(DKMS) status $(DKMS_ARGS) $(DKMS_SRCTREE_ARG) -m $(PKG_NAME) -v $(PKG_VERSION) 2>/dev/null | grep -q .; then \
+		$(DKMS) remove $(DKMS_ARGS) $(DKMS_SRCTREE_ARG) -m $(PKG_NAME) -v $(PKG_VERSION) --all; fi
 	rm -rf $(DKMS_SRC)
 
 # A source-only tarball in the layout of "dkms mktarball --source-only"

@@ -12,6 +12,9 @@
 
 #include <linux/types.h>
 
+#if !__has_include("compat_autoconf.h")
+#error "compat_autoconf.h is missing: build with make -C kernel, which runs the feature probes"
+#endif
 #include "compat_autoconf.h"
 
 /*
