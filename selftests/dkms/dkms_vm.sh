@@ -13,15 +13,16 @@
 #      run selftests/dkms/dkms_module.sh in it: modinfo filename in
 #      updates/dkms, version = VERSION, modprobe, join/list/data/leave.
 #
-#   selftests/dkms/dkms_vm.sh      (KVER, O as for run.sh; O default
-#                                   build/dkms-vm)
+#   selftests/dkms/dkms_vm.sh      (KVER as for run.sh; the build dir is
+#                                   $O/dkms-vm, default build/dkms-vm)
 #
 # Prints KTAP for the host steps, then the VM's; the last line is the total
 # "N passed, M failed". Needs dkms (make deps) and root, as the VM tests do.
 set -uo pipefail
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-export O=${O:-$TOP/build/dkms-vm}
+# Never the build dir of the other VM tests, whose logs make check keeps.
+export O=${O:-$TOP/build}/dkms-vm
 KVER=${KVER:-$("$TOP/selftests/vm/kver.sh")} || { echo "0 passed, 1 failed"; exit 1; }
 export KVER
 KSRC=/lib/modules/$KVER/build
