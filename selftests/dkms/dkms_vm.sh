@@ -21,6 +21,8 @@
 set -uo pipefail
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
+# Run from make check: the outer make's flags are not for dkms's make.
+unset MAKEFLAGS MAKELEVEL MFLAGS
 # Never the build dir of the other VM tests, whose logs make check keeps.
 export O=${O:-$TOP/build}/dkms-vm
 KVER=${KVER:-$("$TOP/selftests/vm/kver.sh")} || { echo "0 passed, 1 failed"; exit 1; }
