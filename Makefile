@@ -5,8 +5,9 @@
 #
 #   make            build the module against KDIR, mcctl and the test programs
 #   make deps       install the Debian 12 packages everything needs (as root)
-#   make check      static checks, host unit tests and the VM tests; ends
-#                   with one line "N passed, M failed[, K skipped]"
+#   make check      static checks, host unit tests (mcctl, the build), the
+#                   VM tests and the DKMS install VM test; ends with one
+#                   line "N passed, M failed[, K skipped]"
 #   make demo       boot the soft-RoCE VM and run the demo
 #   make style      checkpatch --strict, W=1 and sparse on the module
 #   make install    mcctl, libibmcg and man pages (PREFIX, DESTDIR)
