@@ -5,11 +5,28 @@
 #
 #   make            build the module against KDIR, mcctl and the test programs
 #   make deps       install the Debian 12 packages everything needs (as root)
-#   make check      static checks, host unit tests and the VM tests; ends
-#                   with one line "N passed, M failed[, K skipped]"
+#   make check      static checks, host unit tests (mcctl, the build), the
+#                   VM tests and the DKMS install VM test; ends with one
+#                   line "N passed, M failed[, K skipped]"
 #   make demo       boot the soft-RoCE VM and run the demo
 #   make style      checkpatch --strict, W=1 and sparse on the module
 #   make install    mcctl, libibmcg and man pages (PREFIX, DESTDIR)
+#
+# Installing the module (see Documentation/admin-guide.rst, "Installing"):
+#
+#   make dkms-install    copy the module sources to /usr/src/ib_mcgroups-
+#                        VERSION, then dkms add, build and install for KVER
+#                        (DKMS_KVER); it lands in /lib/modules/KVER/updates/dkms
+#   make dkms-uninstall  dkms remove (every kernel) and delete that copy
+#   make dkms-tarball    build/ib_mcgroups-VERSION-source-only.dkms.tar.gz,
+#                        for "dkms ldtarball" on another machine
+#   make install-module  the module built here, via kbuild's modules_install,
+#                        into /lib/modules/KVER/updates (INSTALL_MOD_PATH)
+#   make -C kernel print-ofa     build with MLNX_OFED/DOCA-OFED or the
+#                                kernel's ib_core, and the flags that uses
+#   make -C kernel print-compat  the compile-time feature probe results
+#
+# The version is the one in VERSION.
 #
 # KVER selects the kernel the module is built for and the VM boots; by
 # default the newest Debian kernel installed with headers.
@@ -21,7 +38,7 @@ DEB_PACKAGES := build-essential pkg-config linux-image-amd64 \
 	linux-headers-amd64 linux-source-6.1 qemu-system-x86 busybox-static \
 	kmod cpio xz-utils iproute2 util-linux rdma-core ibverbs-providers \
 	ibverbs-utils libibverbs-dev libnl-3-dev libnl-genl-3-dev \
-	libjson-c-dev sparse perl jq infiniband-diags libibumad-dev
+	libjson-c-dev sparse perl jq infiniband-diags libibumad-dev dkms
 # shellcheck: style.sh checks the scripts of contrib/.
 DEB_PACKAGES += shellcheck
 
@@ -59,6 +76,64 @@ style:
 
 install:
 	$(MAKE) -C user install
+
+# --- DKMS and module installation -------------------------------------------
+# The module sources DKMS needs, as they sit in the repository; dkms-source
+# copies them to $(DKMS_SRC) with the version written into dkms.conf.
+PKG_NAME := ib_mcgroups
+PKG_VERSION := $(shell cat VERSION)
+DKMS ?= dkms
+DKMS_SOURCE_TREE ?= /usr/src
+DKMS_SRC := $(DESTDIR)$(DKMS_SOURCE_TREE)/$(PKG_NAME)-$(PKG_VERSION)
+# Extra dkms options, e.g. "--dkmstree DIR --installtree DIR" for a private
+# tree (selftests/dkms/dkms-vm.sh); DKMS_KVER: the kernel to install for.
+DKMS_ARGS ?=
+DKMS_KVER ?= $(KVER)
+DKMS_SRCTREE_ARG := $(if $(filter-out /usr/src,$(DKMS_SOURCE_TREE)),--sourcetree $(DKMS_SOURCE_TREE))
+DKMS_TARBALL := build/$(PKG_NAME)-$(PKG_VERSION)-source-only.dkms.tar.gz
+DKMS_FILES = dkms.conf VERSION include/uapi/ib_mcgroups.h \
+	kernel/Makefile kernel/Kbuild kernel/ofa.mk kernel/compat/probe.sh \
+	$(wildcard kernel/compat/probes/*.c) \
+	$(filter-out kernel/%.mod.c,$(wildcard kernel/*.c)) \
+	$(filter-out kernel/version.h kernel/compat_autoconf.h,$(wildcard kernel/*.h))
+
+# dkms-source [DKMS_SRC=dir]: the DKMS source tree of this version
+dkms-source:
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)
+	cp --parents $(DKMS_FILES) $(DKMS_SRC)/
+	sed -i 's|^PACKAGE_VERSION=.*|PACKAGE_VERSION="$(PKG_VERSION)"|' $(DKMS_SRC)/dkms.conf
+
+# Replaces an installed copy of the same version.
+dkms-install: dkms-source
+	if $(DKMS) status $(DKMS_ARGS) $(DKMS_SRCTREE_ARG) -m $(PKG_NAME) -v $(PKG_VERSION) 2>/dev/null | grep -q .; then \
+		$(DKMS) remove $(DKMS_ARGS) $(DKMS_SRCTREE_ARG) -m $(PKG_NAME) -v $(PKG_VERSION) --all; fi
+	$(DKMS) add $(DKMS_ARGS) $(DKMS_SRCTREE_ARG) -m $(PKG_NAME) -v $(PKG_VERSION)
+	$(DKMS) build $(DKMS_ARGS) $(DKMS_SRCTREE_ARG) -m $(PKG_NAME) -v $(PKG_VERSION) -k $(DKMS_KVER)
+	$(DKMS) install $(DKMS_ARGS) $(DKMS_SRCTREE_ARG) -m $(PKG_NAME) -v $(PKG_VERSION) -k $(DKMS_KVER)
+
+dkms-uninstall:
+	if $(DKMS) status $(DKMS_ARGS) $(DKMS_SRCTREE_ARG) -m $(PKG_NAME) -v $(PKG_VERSION) 2>/dev/null | grep -q .; then \
+		$(DKMS) remove $(DKMS_ARGS) $(DKMS_SRCTREE_ARG) -m $(PKG_NAME) -v $(PKG_VERSION) --all; fi
+	rm -rf $(DKMS_SRC)
+
+# A source-only tarball in the layout of "dkms mktarball --source-only"
+# (dkms_source_tree/), for "dkms ldtarball FILE".
+dkms-tarball:
+	rm -rf build/dkms-tarball
+	$(MAKE) --no-print-directory dkms-source DESTDIR= DKMS_SRC=build/dkms-tarball/dkms_source_tree
+	tar -C build/dkms-tarball -czf $(DKMS_TARBALL) --owner=0 --group=0 dkms_source_tree
+	rm -rf build/dkms-tarball
+	@echo "$(DKMS_TARBALL)"
+
+# install-module: the module built against KDIR, by kbuild's modules_install,
+# into /lib/modules/KVER/updates (INSTALL_MOD_PATH or DESTDIR: a root dir).
+install-module: module
+	$(MAKE) -C kernel KDIR=$(KDIR) INSTALL_MOD_DIR=updates \
+		$(if $(INSTALL_MOD_PATH)$(DESTDIR),INSTALL_MOD_PATH=$(or $(INSTALL_MOD_PATH),$(DESTDIR))) \
+		modules_install
+
+.PHONY: dkms-source dkms-install dkms-uninstall dkms-tarball install-module
 
 clean:
 	$(MAKE) -C kernel clean KDIR=$(KDIR)

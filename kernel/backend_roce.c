@@ -109,7 +109,7 @@ static void roce_fill_port_gid(struct mcg_group *g, struct net_device *ndev,
 			       struct mcg_rec *rec)
 {
 	struct ib_device *ibdev = g->port->dev->ibdev;
-	u32 port_num = g->port->port_num;
+	mcg_ib_port_t port_num = g->port->port_num;
 	int i, score, best = 0, best_index = 0;
 	const struct ib_gid_attr *attr;
 	int len = ib_port_immutable_read(ibdev, port_num)->gid_tbl_len;

@@ -52,7 +52,7 @@ const struct mcg_backend_ops mcg_none_backend = {
 };
 
 static const struct mcg_backend_ops *pick_backend(struct ib_device *ibdev,
-						  u32 port_num)
+						  mcg_ib_port_t port_num)
 {
 	if (rdma_protocol_roce(ibdev, port_num))
 		return &mcg_roce_backend;
@@ -210,11 +210,15 @@ err_free:
 	return err;
 }
 
+MCG_IB_CLIENT_ADD_WRAPPER(mcg_add_one)
+
 static void mcg_remove_one(struct ib_device *ibdev, void *client_data)
 {
 	struct mcg_device *dev = client_data;
 	u32 i;
 
+	if (!dev)	/* add failed (kernels before 5.8 still call us) */
+		return;
 	ib_unregister_event_handler(&dev->event_handler);
 
 	mutex_lock(&mcg_lock);
@@ -243,7 +247,7 @@ static void mcg_rename(struct ib_device *ibdev, void *client_data)
 
 static struct ib_client mcg_client = {
 	.name	= "ib_mcgroups",
-	.add	= mcg_add_one,
+	.add	= MCG_IB_CLIENT_ADD(mcg_add_one),
 	.remove	= mcg_remove_one,
 	.rename	= mcg_rename,
 };

@@ -1109,6 +1109,9 @@ static struct genl_family mcg_family __ro_after_init = {
 	.version	= IB_MCG_GENL_VERSION,
 	.maxattr	= IB_MCG_A_MAX,
 	.parallel_ops	= true,
+#ifdef MCG_HAVE_GENL_RESV_START_OP
+	.resv_start_op	= IB_MCG_CMD_JOIN,	/* every command, strictly */
+#endif
 	.module		= THIS_MODULE,
 	.ops		= mcg_ops,
 	.n_ops		= ARRAY_SIZE(mcg_ops),

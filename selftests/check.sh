@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # Everything "make check" runs: static checks of the module, mcctl's host
-# unit tests, then every VM test. Each part prints KTAP and its own tally
+# unit tests, the build machinery's host tests (feature probes, MLNX_OFED
+# detection, DKMS files), then every VM test and the DKMS install VM test. Each part prints KTAP and its own tally
 # (shown here as a "# part: ..." comment); the last line is the total:
 # "N passed, M failed[, K skipped]". Exits non-zero if anything failed.
 set -u
@@ -42,7 +43,9 @@ part() {
 
 part style "$TOP/selftests/style.sh"
 part unit make -s -C "$TOP/user" check
+part build "$TOP/selftests/host/build_test.sh"
 part vm "$TOP/selftests/vm/run.sh" "$@"
+part dkms "$TOP/selftests/dkms/dkms_vm.sh"
 
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"

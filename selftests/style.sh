@@ -34,6 +34,9 @@ build() {
 	rm -rf "$O/$name" && mkdir -p "$O/$name" &&
 		cp "$TOP/$src"/*.[ch] "$TOP/$src/Makefile" "$O/$name/" &&
 		{ [ ! -e "$TOP/$src/Kbuild" ] || cp "$TOP/$src/Kbuild" "$O/$name/"; } &&
+		{ [ ! -e "$TOP/$src/ofa.mk" ] || cp "$TOP/$src/ofa.mk" "$O/$name/"; } &&
+		{ [ ! -d "$TOP/$src/compat" ] || cp -r "$TOP/$src/compat" "$O/$name/"; } &&
+		rm -f "$O/$name/compat_autoconf.h" &&
 		rm -f "$O/$name"/*.mod.c &&
 		mkdir -p "$O/include" && cp -r "$TOP/include/uapi" "$O/include/" &&
 		cp "$TOP/VERSION" "$O/" &&
@@ -53,8 +56,8 @@ fi
 if [ -e "$O/scripts/checkpatch.pl" ]; then
 	(cd "$TOP" && perl "$O/scripts/checkpatch.pl" --strict --no-tree \
 		--terse --show-types -f \
-		$(ls kernel/*.c selftests/simhca/*.c | grep -v '\.mod\.c$') \
-		$(ls kernel/*.h selftests/simhca/*.h | grep -v version.h) \
+		$(ls kernel/*.c kernel/compat/probes/*.c selftests/simhca/*.c | grep -v '\.mod\.c$') \
+		$(ls kernel/*.h selftests/simhca/*.h | grep -v -e version.h -e compat_autoconf.h) \
 		include/uapi/ib_mcgroups.h) >"$O/out" 2>&1
 	! grep -qE '^[^ ]+:[0-9]+: (ERROR|WARNING|CHECK):' "$O/out"
 	result $? "checkpatch --strict clean"

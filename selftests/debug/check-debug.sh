@@ -47,13 +47,15 @@ cp -a "$TOP/VERSION" "$TOP/include" "$SRC/"
 copy_mod_src() {
 	local f
 
-	for f in "$1"/*.c "$1"/*.h "$1"/Kbuild "$1"/Makefile; do
+	for f in "$1"/*.c "$1"/*.h "$1"/*.mk "$1"/Kbuild "$1"/Makefile; do
 		[ -e "$f" ] || continue
 		case "$f" in
-		*.mod.c|*/version.h) continue ;;
+		*.mod.c|*/version.h|*/compat_autoconf.h) continue ;;
 		esac
 		cp "$f" "$2/"
 	done
+	# kernel/: the feature probes (compat/probe.sh, compat/probes/)
+	[ ! -d "$1/compat" ] || cp -r "$1/compat" "$2/"
 }
 copy_mod_src "$TOP/kernel" "$SRC/kernel"
 make -s -C "$SRC/kernel" KDIR="$KDIR" >&2 || die "ib_mcgroups.ko does not build against $KDIR"

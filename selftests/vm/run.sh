@@ -4,12 +4,19 @@
 # Boot the Debian kernel in qemu with a busybox initramfs and run the
 # ib_mcgroups selftests (or the demo) in it.
 #
-#   selftests/vm/run.sh [--demo] [--keep] [--timeout SECS] [TEST...]
+#   selftests/vm/run.sh [--demo] [--keep] [--timeout SECS]
+#                       [--modules-from DIR] [TEST...]
 #
 #   --demo          run selftests/demo.sh instead of the tests
 #   --keep          after the run, leave a shell on the console (interactive;
 #                   exit the shell to power off); no overall timeout
 #   --timeout SECS  overall VM timeout (default 1500)
+#   --modules-from DIR
+#                   take ib_mcgroups.ko from the module tree
+#                   DIR/lib/modules/KVER (a DKMS --installtree, or what
+#                   make install-module INSTALL_MOD_PATH=DIR installs) and put
+#                   it at the same path in the VM (updates/dkms/...), instead
+#                   of kernel/ib_mcgroups.ko in extra/
 #   TEST...         only these tests (tests/NAME.sh or a C test NAME;
 #                   ".sh" optional); default: all
 #
@@ -56,6 +63,10 @@ while [ $# -gt 0 ]; do
 	--kernel)
 		[ $# -ge 2 ] || usage 2
 		KERNEL_DIR=$2
+		shift ;;
+	--modules-from)
+		[ $# -ge 2 ] || usage 2
+		MODULES_FROM=$2
 		shift ;;
 	-h|--help) usage 0 ;;
 	-*) echo "run.sh: unknown option $1" >&2; usage 2 ;;
@@ -183,13 +194,22 @@ copy_file /etc/libibverbs.d/rxe.driver
 MODS="crc32_generic rdma_rxe veth dummy ib_core ib_uverbs ib_umad ib_cm rdma_cm
       rdma_ucm ipv6"
 MCG_KO=${MCG_KO:-$TOP/kernel/ib_mcgroups.ko}
+MCG_KO_DEST=/lib/modules/$KVER/extra/ib_mcgroups.ko
+if [ -n "${MODULES_FROM:-}" ]; then
+	mdir=$MODULES_FROM/lib/modules/$KVER
+	[ -d "$mdir" ] || die "--modules-from: no $mdir"
+	MCG_KO=$(find "$mdir" -name 'ib_mcgroups.ko*' | head -n1)
+	[ -n "$MCG_KO" ] || die "--modules-from: no ib_mcgroups.ko in $mdir"
+	MCG_KO_DEST=/lib/modules/$KVER/${MCG_KO#"$mdir"/}
+	log "ib_mcgroups.ko from $MCG_KO, at $MCG_KO_DEST"
+fi
 if [ -f "$MCG_KO" ]; then
 	vermagic=$(modinfo -F vermagic "$MCG_KO" 2>/dev/null | awk '{print $1}')
 	[ "$vermagic" = "$KVER" ] ||
 		log "warning: $MCG_KO is built for '$vermagic', not $KVER"
 	MODS+=" $(modinfo -F depends "$MCG_KO" 2>/dev/null | tr , ' ')"
-	warn_stale "$MCG_KO" "$TOP/kernel"
-	copy_file "$MCG_KO" "/lib/modules/$KVER/extra/ib_mcgroups.ko"
+	[ -n "${MODULES_FROM:-}" ] || warn_stale "$MCG_KO" "$TOP/kernel"
+	copy_file "$MCG_KO" "$MCG_KO_DEST"
 else
 	log "note: $MCG_KO not built; tests needing it will fail or skip"
 fi
