@@ -37,14 +37,16 @@ static union ib_gid gid_v4(u8 a, u8 b, u8 c, u8 d)
 	return gid_v6(0, 0, 0, 0, 0, 0xffff, a << 8 | b, c << 8 | d);
 }
 
-/* extack's message after @err, NULL if none was set */
-#define EXPECT_MSG(test, ext, substr)					\
-	do {								\
-		KUNIT_EXPECT_NOT_ERR_OR_NULL(test, (ext)._msg);		\
-		if ((ext)._msg)						\
-			KUNIT_EXPECT_NOT_ERR_OR_NULL(test,		\
-				strstr((ext)._msg, substr));		\
-	} while (0)
+/* A refusal must have told why: extack's message contains @substr. */
+static void expect_msg(struct kunit *test, const struct netlink_ext_ack *ext,
+		       const char *substr)
+{
+	KUNIT_ASSERT_NOT_ERR_OR_NULL_MSG(test, ext->_msg,
+					 "no message, expected \"%s\"", substr);
+	KUNIT_EXPECT_TRUE_MSG(test, strstr(ext->_msg, substr),
+			      "message \"%s\" lacks \"%s\"", ext->_msg,
+			      substr);
+}
 
 /* ---- suite mcg_group: union, want, linger, create parameters ------------- */
 
@@ -190,17 +192,17 @@ static void join_limits_test(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, ext._msg);
 	KUNIT_EXPECT_EQ(test, mcg_join_limits(true, 10, 10, 0, 0, &ext),
 			-ENOSPC);
-	EXPECT_MSG(test, ext, "max_groups");
+	expect_msg(test, &ext, "max_groups");
 	ext._msg = NULL;
 	KUNIT_EXPECT_EQ(test, mcg_join_limits(true, 1, 1, 0, 0, NULL), -ENOSPC);
 	/* the owner's holds, on existing groups too */
 	KUNIT_EXPECT_EQ(test, mcg_join_limits(false, 0, 0, 4, 5, &ext), 0);
 	KUNIT_EXPECT_EQ(test, mcg_join_limits(false, 0, 0, 5, 5, &ext),
 			-ENOSPC);
-	EXPECT_MSG(test, ext, "max_owner_holds");
+	expect_msg(test, &ext, "max_owner_holds");
 	ext._msg = NULL;
 	KUNIT_EXPECT_EQ(test, mcg_join_limits(true, 3, 4, 1, 1, &ext), -ENOSPC);
-	EXPECT_MSG(test, ext, "max_owner_holds");
+	expect_msg(test, &ext, "max_owner_holds");
 }
 
 static void rejoin_check_test(struct kunit *test)
@@ -216,14 +218,14 @@ static void rejoin_check_test(struct kunit *test)
 	/* unbound hold, bound request and the reverse */
 	req.flags = IB_MCG_F_BOUND;
 	KUNIT_EXPECT_EQ(test, mcg_rejoin_check(&h, &req, &ext), -EBUSY);
-	EXPECT_MSG(test, ext, "unbound hold");
+	expect_msg(test, &ext, "unbound hold");
 	ext._msg = NULL;
 	h.flags = IB_MCG_F_BOUND;
 	h.nl_portid = 42;
 	h.nl_net = (const struct net *)&net_a;
 	req.flags = 0;
 	KUNIT_EXPECT_EQ(test, mcg_rejoin_check(&h, &req, &ext), -EBUSY);
-	EXPECT_MSG(test, ext, "a bound hold");
+	expect_msg(test, &ext, "a bound hold");
 	ext._msg = NULL;
 	/* bound: the same socket only */
 	req.flags = IB_MCG_F_BOUND;
@@ -233,7 +235,7 @@ static void rejoin_check_test(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, ext._msg);
 	req.nl_portid = 43;
 	KUNIT_EXPECT_EQ(test, mcg_rejoin_check(&h, &req, &ext), -EBUSY);
-	EXPECT_MSG(test, ext, "another socket");
+	expect_msg(test, &ext, "another socket");
 	req.nl_portid = 42;
 	req.nl_net = (const struct net *)&net_b;
 	KUNIT_EXPECT_EQ(test, mcg_rejoin_check(&h, &req, NULL), -EBUSY);
@@ -515,7 +517,7 @@ static void roce_check_v4_test(struct kunit *test)
 		g = gid_v4(bad[i][0], bad[i][1], bad[i][2], bad[i][3]);
 		KUNIT_EXPECT_EQ_MSG(test, mcg_roce_check_mgid(&g, false, &ext),
 				    -EINVAL, "%pI4", bad[i]);
-		EXPECT_MSG(test, ext, "224.0.0.0/4");
+		expect_msg(test, &ext, "224.0.0.0/4");
 	}
 }
 
@@ -532,7 +534,7 @@ static void roce_check_v6_test(struct kunit *test)
 	/* unicast, link-local unicast, the all-zero MGID */
 	g = gid_v6(0xfe80, 0, 0, 0, 0x0200, 0x5eff, 0xfe00, 0x0001);
 	KUNIT_EXPECT_EQ(test, mcg_roce_check_mgid(&g, false, &ext), -EINVAL);
-	EXPECT_MSG(test, ext, "must start with 0xff");
+	expect_msg(test, &ext, "must start with 0xff");
 	g = gid_v6(0x2001, 0xdb8, 0, 0, 0, 0, 0, 1);
 	KUNIT_EXPECT_EQ(test, mcg_roce_check_mgid(&g, false, NULL), -EINVAL);
 	KUNIT_EXPECT_EQ(test, mcg_roce_check_mgid(&z, false, NULL), -EINVAL);
@@ -540,7 +542,7 @@ static void roce_check_v6_test(struct kunit *test)
 	ext._msg = NULL;
 	g = gid_v4(239, 1, 1, 1);
 	KUNIT_EXPECT_EQ(test, mcg_roce_check_mgid(&g, true, &ext), -EINVAL);
-	EXPECT_MSG(test, ext, "RoCE has no SA");
+	expect_msg(test, &ext, "RoCE has no SA");
 	KUNIT_EXPECT_EQ(test, mcg_roce_check_mgid(&z, true, NULL), -EINVAL);
 }
 
@@ -561,7 +563,7 @@ static void ib_check_test(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, ext._msg);
 	KUNIT_EXPECT_EQ(test, mcg_ib_check_mgid(&z, IB_MCG_JOIN_NON_MEMBER,
 						&ext), -EINVAL);
-	EXPECT_MSG(test, ext, "only a full member");
+	expect_msg(test, &ext, "only a full member");
 	KUNIT_EXPECT_EQ(test,
 			mcg_ib_check_mgid(&z, IB_MCG_JOIN_SENDONLY_NON_MEMBER,
 					  NULL), -EINVAL);
@@ -570,7 +572,7 @@ static void ib_check_test(struct kunit *test)
 	g = gid_v6(0xfe80, 0, 0, 0, 0, 0, 0, 1);
 	KUNIT_EXPECT_EQ(test, mcg_ib_check_mgid(&g, IB_MCG_JOIN_FULL, &ext),
 			-EINVAL);
-	EXPECT_MSG(test, ext, "first byte must be 0xff");
+	expect_msg(test, &ext, "first byte must be 0xff");
 	g = gid_v4(239, 1, 1, 1);
 	KUNIT_EXPECT_EQ(test, mcg_ib_check_mgid(&g, IB_MCG_JOIN_FULL, NULL),
 			-EINVAL);
