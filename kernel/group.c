@@ -403,7 +403,8 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 		return err;
 
 	/* An all-zero MGID always asks the SA for a new group. */
-	g = mcg_mgid_is_zero(&req->mgid) ? NULL : mcg_group_find(port, &req->mgid);
+	g = mcg_mgid_is_zero(&req->mgid) ? NULL :
+					   mcg_group_find(port, &req->mgid);
 	if (g) {
 		if (req->has_qkey && g->rec.qkey != req->qkey) {
 			NL_SET_ERR_MSG(extack,
