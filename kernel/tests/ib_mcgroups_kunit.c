@@ -464,7 +464,7 @@ static void mgid_mapping_test(struct kunit *test)
 	union ib_gid g = gid_v4(239, 1, 2, 3), z = {};
 
 	KUNIT_EXPECT_TRUE(test, mcg_mgid_is_v4mapped(&g));
-	KUNIT_EXPECT_EQ(test, mcg_mgid_to_ipv4(&g), htonl(0xef010203));
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(mcg_mgid_to_ipv4(&g)), 0xef010203U);
 	KUNIT_EXPECT_EQ(test, g.raw[10], 0xff);
 	KUNIT_EXPECT_EQ(test, g.raw[12], 239);
 	KUNIT_EXPECT_TRUE(test, mcg_mgid_is_zero(&z));
