@@ -27,6 +27,7 @@
 #include <rdma/ib_sa.h>
 
 #include "ib_mcgroups.h"
+#include "mcg_logic.h"
 
 static unsigned int rejoin_rate = 20;
 module_param(rejoin_rate, uint, 0644);
@@ -58,11 +59,6 @@ enum { MCG_MEMB_NONE, MCG_MEMB_JOINING, MCG_MEMB_JOINED };
 static DEFINE_SPINLOCK(mcg_ib_lock);
 static struct ib_sa_client mcg_sa_client;
 
-static bool mgid_is_zero(const union ib_gid *mgid)
-{
-	return !memchr_inv(mgid->raw, 0, sizeof(mgid->raw));
-}
-
 static void kick(struct mcg_port *port, unsigned long delay)
 {
 	mod_delayed_work(mcg_wq, &port->ib.join_work, delay);
@@ -83,13 +79,8 @@ static void retry_later(struct mcg_group *g, unsigned int delay_ms)
 /* base * 2^failures, capped, then -50..+50% so that nodes spread out. */
 static unsigned int backoff_ms(unsigned int failures)
 {
-	unsigned int max = max(READ_ONCE(backoff_max_ms), 1U);
-	unsigned int d = READ_ONCE(backoff_base_ms);
-
-	while (failures-- > 1 && d < max)
-		d *= 2;
-	d = min(max(d, 1U), max);
-	return d / 2 + get_random_u32() % (d + 1);
+	return mcg_backoff_ms(failures, READ_ONCE(backoff_base_ms),
+			      READ_ONCE(backoff_max_ms), get_random_u32());
 }
 
 static void memb_free(struct mcg_port *port, struct mcg_ib_memb *m)
@@ -186,7 +177,7 @@ static void join_succeeded(struct mcg_port *port, struct mcg_ib_memb *m,
 
 	m->state = MCG_MEMB_JOINED;
 	rec_from_sa(&g->rec, sa);
-	if (mgid_is_zero(&g->mgid) && mcg_group_rekey(g, &sa->mgid)) {
+	if (mcg_mgid_is_zero(&g->mgid) && mcg_group_rekey(g, &sa->mgid)) {
 		mcg_group_abandon(g, IB_MCG_REASON_ERROR, EEXIST);
 		return;
 	}
@@ -227,7 +218,7 @@ static void join_failed(struct mcg_port *port, struct mcg_ib_memb *m,
 		atomic64_inc(&port->ib.sa_timeouts);
 
 	if (status != -ENETRESET && !g->ib.established &&
-	    (status == -EINVAL || mgid_is_zero(&g->mgid))) {
+	    (status == -EINVAL || mcg_mgid_is_zero(&g->mgid))) {
 		/*
 		 * Never joined and refused (or an SA-assigned MGID whose
 		 * answer was lost: retrying would ask for another group).
@@ -414,12 +405,13 @@ static void ib_join_work(struct work_struct *work)
 {
 	struct mcg_port *port = container_of(to_delayed_work(work),
 					     struct mcg_port, ib.join_work);
-	unsigned int rate = max(READ_ONCE(rejoin_rate), 1U);
-	unsigned int inflight = max(READ_ONCE(rejoin_inflight), 1U);
+	u64 interval = mcg_pace_interval_ns(READ_ONCE(rejoin_rate));
+	unsigned int inflight = READ_ONCE(rejoin_inflight);
 	unsigned long now = jiffies, next = 0;
 	struct mcg_group *g, *tmp;
+	unsigned int sent;
 	bool later = false;
-	u64 now_ns, interval;
+	u64 now_ns;
 
 	mutex_lock(&mcg_lock);
 	if (port->dead || !port->ib.active)
@@ -429,7 +421,7 @@ static void ib_join_work(struct work_struct *work)
 		goto out;
 	}
 	list_for_each_entry_safe(g, tmp, &port->ib.retry, ib.retry_node) {
-		if (port->ib.inflight >= inflight)
+		if (mcg_inflight_full(port->ib.inflight, inflight))
 			break;		/* done_work kicks us */
 		if (time_before(now, g->ib.retry_at)) {
 			if (!later || time_before(g->ib.retry_at, next))
@@ -456,16 +448,10 @@ static void ib_join_work(struct work_struct *work)
 		if (g->state == IB_MCG_STATE_RETRY_WAIT)
 			mcg_group_set_state(g, IB_MCG_STATE_JOINING, g->reason,
 					    g->error);
-		/*
-		 * Slots follow from the previous one, so that a wake-up a
-		 * little late (jiffies are coarse) is made up by the next;
-		 * after a pause nothing is made up: the rate holds over any
-		 * window.
-		 */
-		interval = div_u64(NSEC_PER_SEC, rate);
-		if (port->ib.next_issue_ns + interval < now_ns)
-			port->ib.next_issue_ns = now_ns;
-		port->ib.next_issue_ns += issue(port, g) * interval;
+		/* issue() does not touch the pacing state. */
+		sent = issue(port, g);
+		port->ib.next_issue_ns = mcg_pace_next(port->ib.next_issue_ns,
+						       now_ns, interval, sent);
 	}
 	if (later && !delayed_work_pending(&port->ib.join_work))
 		kick(port, max_t(long, next - now, 1));
@@ -477,19 +463,11 @@ static int ib_check(struct mcg_port *port, const struct mcg_join_req *req,
 		    struct netlink_ext_ack *extack)
 {
 	u16 index;
+	int err;
 
-	if (mgid_is_zero(&req->mgid)) {
-		if (!(req->join_state & (IB_MCG_JOIN_FULL |
-					 IB_MCG_JOIN_SENDONLY_FULL))) {
-			NL_SET_ERR_MSG(extack,
-				       "only a full member can create a group with an SA-assigned MGID");
-			return -EINVAL;
-		}
-	} else if (req->mgid.raw[0] != 0xff) {
-		NL_SET_ERR_MSG(extack,
-			       "MGID is not a multicast GID: its first byte must be 0xff");
-		return -EINVAL;
-	}
+	err = mcg_ib_check_mgid(&req->mgid, req->join_state, extack);
+	if (err)
+		return err;
 	if ((req->create.create || req->create.qkey) &&
 	    ib_find_pkey(port->dev->ibdev, port->port_num, req->create.pkey,
 			 &index)) {
@@ -552,12 +530,12 @@ static void ib_refresh(struct mcg_port *port)
 		port->ib.sm_lid = attr.sm_lid;
 	}
 	if (test_and_clear_bit(IB_EVENT_CLIENT_REREGISTER, &port->ib.events)) {
-		unsigned int settle = READ_ONCE(settle_ms);
+		unsigned int settle = mcg_settle_delay_ms(READ_ONCE(settle_ms),
+							  get_random_u32());
 
 		atomic64_inc(&port->ib.sm_reregisters);
 		port->ib.last_sm_lid = port->ib.sm_lid;
-		port->ib.settle_until = jiffies + msecs_to_jiffies(settle +
-					get_random_u32() % (settle / 2 + 1));
+		port->ib.settle_until = jiffies + msecs_to_jiffies(settle);
 		/* Nothing to re-join is no wave. */
 		if (port->ngroups)
 			wave_start(port);

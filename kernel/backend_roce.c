@@ -19,39 +19,15 @@
 #include <rdma/ib_cache.h>
 
 #include "ib_mcgroups.h"
+#include "mcg_logic.h"
 
 /* Ports with the RoCE backend, under RTNL. */
 static LIST_HEAD(mcg_roce_ports);
 
-static __be32 mgid_to_ipv4(const union ib_gid *mgid)
-{
-	return ((const struct in6_addr *)mgid->raw)->s6_addr32[3];
-}
-
 static int roce_check(struct mcg_port *port, const struct mcg_join_req *req,
 		      struct netlink_ext_ack *extack)
 {
-	const union ib_gid *mgid = &req->mgid;
-
-	if (req->create.create) {
-		NL_SET_ERR_MSG(extack,
-			       "RoCE has no SA: no SA-assigned MGID, and no create parameters but the Q_Key");
-		return -EINVAL;
-	}
-	if (mcg_mgid_is_v4mapped(mgid)) {
-		if (!ipv4_is_multicast(mgid_to_ipv4(mgid))) {
-			NL_SET_ERR_MSG(extack,
-				       "IPv4-mapped MGID is not an IPv4 multicast address (224.0.0.0/4)");
-			return -EINVAL;
-		}
-		return 0;
-	}
-	if (mgid->raw[0] != 0xff) {
-		NL_SET_ERR_MSG(extack,
-			       "MGID is not a multicast GID: it must start with 0xff, or be an IPv4-mapped multicast group");
-		return -EINVAL;
-	}
-	return 0;
+	return mcg_roce_check_mgid(&req->mgid, req->create.create, extack);
 }
 
 /* The port's netdev, through its default GID, as rdma_cm finds it. */
@@ -85,7 +61,7 @@ static int gid_score(const struct ib_gid_attr *attr, struct net_device *ndev,
 		     const union ib_gid *mgid)
 {
 	const struct in6_addr *gid = (const struct in6_addr *)attr->gid.raw;
-	bool group_ll = (mgid->raw[1] & 0xf) <= 2;
+	bool group_ll = mcg_mgid_scope_linklocal(mgid);
 	struct net_device *gid_ndev;
 	bool same_ndev;
 
@@ -144,7 +120,7 @@ static int ip_take(struct mcg_group *g, struct net_device *ndev,
 				       "port's netdev has no IPv4 configuration");
 			return -ENODEV;
 		}
-		ip_mc_inc_group(in_dev, mgid_to_ipv4(&g->mgid));
+		ip_mc_inc_group(in_dev, mcg_mgid_to_ipv4(&g->mgid));
 	} else {
 		err = ipv6_dev_mc_inc(ndev, addr);
 		if (err) {
@@ -169,7 +145,7 @@ static void ip_drop(struct mcg_group *g, struct net_device *ndev)
 	if (mcg_mgid_is_v4mapped(&g->mgid)) {
 		in_dev = __in_dev_get_rtnl(ndev);
 		if (in_dev)
-			ip_mc_dec_group(in_dev, mgid_to_ipv4(&g->mgid));
+			ip_mc_dec_group(in_dev, mcg_mgid_to_ipv4(&g->mgid));
 	} else {
 		ipv6_dev_mc_dec(ndev, (const struct in6_addr *)g->mgid.raw);
 	}

@@ -18,6 +18,7 @@
 #include <linux/timekeeping.h>
 
 #include "ib_mcgroups.h"
+#include "mcg_logic.h"
 
 static unsigned int linger_ms;
 module_param(linger_ms, uint, 0644);
@@ -98,11 +99,6 @@ struct mcg_group *mcg_group_next(struct mcg_port *port,
 	return best;
 }
 
-static bool mgid_is_zero(const union ib_gid *mgid)
-{
-	return !memchr_inv(mgid->raw, 0, sizeof(mgid->raw));
-}
-
 static void group_tree_insert(struct mcg_port *port, struct mcg_group *g)
 {
 	struct rb_node **link = &port->groups.rb_node, *parent = NULL;
@@ -123,7 +119,7 @@ static void group_tree_insert(struct mcg_port *port, struct mcg_group *g)
 /* A group asking the SA for its MGID is keyed only once it has one. */
 static void group_insert(struct mcg_port *port, struct mcg_group *g)
 {
-	if (mgid_is_zero(&g->mgid))
+	if (mcg_mgid_is_zero(&g->mgid))
 		list_add_tail(&g->unkeyed_node, &port->unkeyed);
 	else
 		group_tree_insert(port, g);
@@ -143,7 +139,7 @@ void mcg_group_put(struct mcg_group *g)
 /* The SA assigned @g its MGID. */
 int mcg_group_rekey(struct mcg_group *g, const union ib_gid *mgid)
 {
-	if (mgid_is_zero(mgid) || mcg_group_find(g->port, mgid))
+	if (mcg_mgid_is_zero(mgid) || mcg_group_find(g->port, mgid))
 		return -EEXIST;
 	list_del_init(&g->unkeyed_node);
 	g->mgid = *mgid;
@@ -212,12 +208,7 @@ struct mcg_holder *mcg_owner_next_hold(const char *name,
 
 static u8 holders_union(const struct mcg_group *g)
 {
-	const struct mcg_holder *h;
-	u8 js = 0;
-
-	list_for_each_entry(h, &g->holders, node)
-		js |= h->join_state;
-	return js;
+	return mcg_holders_union(&g->holders);
 }
 
 static void holder_link(struct mcg_group *g, struct mcg_holder *h)
@@ -302,10 +293,7 @@ static bool group_settle(struct mcg_group *g, u8 reason)
 	u8 js = holders_union(g);
 
 	if (!js) {
-		if (g->linger_ms && g->state != IB_MCG_STATE_LINGERING &&
-		    (reason == IB_MCG_REASON_LEAVE ||
-		     reason == IB_MCG_REASON_SOCKET_CLOSED ||
-		     reason == IB_MCG_REASON_OWNER_RELEASE)) {
+		if (mcg_settle_lingers(g->linger_ms, g->state, reason)) {
 			group_linger(g, reason);
 			return false;
 		}
@@ -367,62 +355,14 @@ struct mcg_holder *mcg_holder_find(struct mcg_group *g, const char *owner,
 	return NULL;
 }
 
-/* An existing (owner, join state): idempotent if it is the same kind of hold. */
-static int rejoin_check(const struct mcg_holder *h,
-			const struct mcg_join_req *req,
-			struct netlink_ext_ack *extack)
-{
-	if ((h->flags ^ req->flags) & IB_MCG_F_BOUND) {
-		if (h->flags & IB_MCG_F_BOUND)
-			NL_SET_ERR_MSG(extack,
-				       "owner already holds this group with a bound hold; leave it first");
-		else
-			NL_SET_ERR_MSG(extack,
-				       "owner already holds this group with an unbound hold; leave it first");
-		return -EBUSY;
-	}
-	if ((h->flags & IB_MCG_F_BOUND) &&
-	    (h->nl_portid != req->nl_portid || h->nl_net != req->nl_net)) {
-		NL_SET_ERR_MSG(extack,
-			       "owner's bound hold on this group belongs to another socket");
-		return -EBUSY;
-	}
-	return 0;
-}
-
-/* A join naming an existing group may repeat its parameters, not change them. */
-static bool create_matches(const struct mcg_group *g,
-			   const struct mcg_create *c)
-{
-	const struct mcg_rec *r = &g->rec;
-
-	if (!c->create || !r->valid)
-		return true;
-	return c->pkey == r->pkey && c->sl == r->sl &&
-	       c->tclass == r->tclass && c->flow_label == r->flow_label &&
-	       (!(c->has & MCG_HAS_MTU) || c->mtu == r->mtu) &&
-	       (!(c->has & MCG_HAS_RATE) || c->rate == r->rate) &&
-	       (!(c->has & MCG_HAS_HOP) || c->hop_limit == r->hop_limit);
-}
-
 /* Refuses a join that would exceed the port's budget or the owner's limit. */
 static int join_limits(const struct mcg_join_req *req, bool new_group,
 		       struct netlink_ext_ack *extack)
 {
-	unsigned int max_groups = READ_ONCE(mcg_max_groups);
-	unsigned int max_holds = READ_ONCE(mcg_max_owner_holds);
-
-	if (new_group && max_groups && req->port->ngroups >= max_groups) {
-		NL_SET_ERR_MSG(extack,
-			       "port holds its budget of groups (module parameter max_groups)");
-		return -ENOSPC;
-	}
-	if (max_holds && mcg_owner_holds(req->owner) >= max_holds) {
-		NL_SET_ERR_MSG(extack,
-			       "owner has the most holds allowed (module parameter max_owner_holds)");
-		return -ENOSPC;
-	}
-	return 0;
+	return mcg_join_limits(new_group, req->port->ngroups,
+			       READ_ONCE(mcg_max_groups),
+			       mcg_owner_holds(req->owner),
+			       READ_ONCE(mcg_max_owner_holds), extack);
 }
 
 static struct mcg_group *group_new(const struct mcg_join_req *req)
@@ -463,21 +403,22 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 		return err;
 
 	/* An all-zero MGID always asks the SA for a new group. */
-	g = mgid_is_zero(&req->mgid) ? NULL : mcg_group_find(port, &req->mgid);
+	g = mcg_mgid_is_zero(&req->mgid) ? NULL :
+					   mcg_group_find(port, &req->mgid);
 	if (g) {
 		if (req->has_qkey && g->rec.qkey != req->qkey) {
 			NL_SET_ERR_MSG(extack,
 				       "group exists with a different Q_Key");
 			return -EINVAL;
 		}
-		if (!create_matches(g, &req->create)) {
+		if (!mcg_create_matches(&g->rec, &req->create)) {
 			NL_SET_ERR_MSG(extack,
 				       "group exists with different create parameters");
 			return -EINVAL;
 		}
 		h = mcg_holder_find(g, req->owner, req->join_state);
 		if (h) {
-			err = rejoin_check(h, req, extack);
+			err = mcg_rejoin_check(h, req, extack);
 			if (err)
 				return err;
 			/* The latest join that gives a linger time sets it. */
@@ -523,9 +464,8 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 	 * A lingering group has no holders: what it holds is only kept for
 	 * a later join, which asks for exactly its own join state.
 	 */
-	want = req->join_state;
-	if (g->state != IB_MCG_STATE_LINGERING)
-		want |= g->join_state;
+	want = mcg_join_want(g->join_state, req->join_state,
+			     g->state == IB_MCG_STATE_LINGERING);
 	old_state = g->state;
 	ret = 0;
 	if (new_group || want != g->join_state ||

@@ -15,6 +15,7 @@
 #include <net/netlink.h>
 
 #include "ib_mcgroups.h"
+#include "mcg_logic.h"
 
 static struct genl_family mcg_family;
 
@@ -102,22 +103,13 @@ static int require(struct nlattr **tb, int type, const char *msg,
 static int get_string(const struct nlattr *attr, char *buf, size_t max,
 		      const char *what_bad, struct netlink_ext_ack *extack)
 {
-	const char *s = nla_data(attr);
-	int len = nla_len(attr), i;
+	int len = mcg_name_len(nla_data(attr), nla_len(attr), max);
 
-	if (len && !s[len - 1])
-		len--;
-	if (!len || len > max) {
+	if (len < 0) {
 		set_err(extack, attr, what_bad);
 		return -EINVAL;
 	}
-	for (i = 0; i < len; i++) {
-		if (s[i] < 0x21 || s[i] > 0x7e) {
-			set_err(extack, attr, what_bad);
-			return -EINVAL;
-		}
-	}
-	memcpy(buf, s, len);
+	memcpy(buf, nla_data(attr), len);
 	buf[len] = '\0';
 	return 0;
 }
@@ -219,7 +211,7 @@ static int get_join_state(struct nlattr **tb, u8 *js,
 {
 	u8 v = nla_get_u8(tb[IB_MCG_A_JOIN_STATE]);
 
-	if (v && !(v & (v - 1)) && !(v & ~IB_MCG_JOIN_ALL)) {
+	if (mcg_join_state_valid(v)) {
 		*js = v;
 		return 0;
 	}
@@ -256,7 +248,7 @@ static int get_create(struct nlattr **tb, struct mcg_join_req *req,
 	if (tb[IB_MCG_A_PKEY]) {
 		c->pkey = nla_get_u16(tb[IB_MCG_A_PKEY]);
 		c->create = true;
-		if (!(c->pkey & 0x7fff)) {
+		if (!mcg_pkey_valid(c->pkey)) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[IB_MCG_A_PKEY],
 					    "P_Key 0x0000 and 0x8000 are the invalid P_Key");
 			return -EINVAL;
@@ -374,9 +366,7 @@ static int put_rec(struct sk_buff *skb, const struct mcg_rec *rec)
 
 static u32 linger_left_ms(const struct mcg_group *g)
 {
-	long left = (long)(g->linger_until - jiffies);
-
-	return left > 0 ? jiffies_to_msecs(left) : 0;
+	return mcg_linger_left_ms(g->linger_until, jiffies);
 }
 
 /*
@@ -576,7 +566,7 @@ static int mcg_nl_join(struct sk_buff *skb, struct genl_info *info)
 	if (tb[IB_MCG_A_LINGER_MS]) {
 		req.linger_ms = nla_get_u32(tb[IB_MCG_A_LINGER_MS]);
 		req.has_linger = true;
-		if (req.linger_ms > IB_MCG_LINGER_MAX_MS) {
+		if (!mcg_linger_valid(req.linger_ms)) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[IB_MCG_A_LINGER_MS],
 					    "linger time is longer than one day");
 			return -EINVAL;

@@ -458,10 +458,21 @@ mcast_has() {
 mcast_recv_while_sending() {
 	local mgid=$1 count=$2 log=/tmp/recv.$$ n pid
 
-	mcast_ud recv -d "$MCG_DEV1" -g "$mgid" -c "$count" -t 3000 >"$log" 2>&1 &
+	# The receiver's window is not a fixed time from its start: the
+	# sender, a new process opening the device, can take seconds on a
+	# slow (debug) kernel. It waits until the sender has posted everything
+	# and exited, then 2 s more for the datagrams in flight (microseconds
+	# through rxe and veth), then SIGUSR1 makes it print its count. A
+	# receiver that got all COUNT has exited before that.
+	mcast_ud recv -d "$MCG_DEV1" -g "$mgid" -c "$count" -t 60000 >"$log" 2>&1 &
 	pid=$!
-	wait_for -t 5 grep -q listening "$log"
+	wait_for -t 10 grep -q listening "$log"
 	mcast_ud send -d "$MCG_DEV0" -g "$mgid" -c "$count" >&2
+	for n in $(seq 20); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -USR1 "$pid" 2>/dev/null
 	wait "$pid"
 	sed 's/^/  recv: /' "$log" >&2
 	n=$(sed -n 's/^received \([0-9]*\)$/\1/p' "$log")

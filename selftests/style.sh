@@ -4,6 +4,10 @@
 # Static checks of the kernel modules (ib_mcgroups, simhca), as KTAP: checkpatch --strict, a W=1
 # build and a sparse (C=2) build must all be free of warnings.
 # checkpatch.pl comes from Debian's linux-source tarball at run time.
+# The KUnit module (kernel/tests/) builds only against a kernel with
+# CONFIG_KUNIT: the debug lane's cached kernel (KUNIT_KDIR, default the
+# newest /var/cache/ib_mcgroups/kernel-*/build that has it); its two
+# checks are skipped when there is none.
 set -u
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,6 +16,15 @@ KDIR=${KDIR:-/lib/modules/$("$TOP/selftests/vm/kver.sh")/build}
 KSRC_TAR=${KSRC_TAR:-$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n1)}
 n=0
 failed=0
+skipped=0
+if [ -z "${KUNIT_KDIR:-}" ]; then
+	for d in $(ls -1dt /var/cache/ib_mcgroups/kernel-*/build 2>/dev/null); do
+		if grep -qx 'CONFIG_KUNIT=y' "$d/.config" 2>/dev/null; then
+			KUNIT_KDIR=$d
+			break
+		fi
+	done
+fi
 
 result() {
 	n=$((n + 1))
@@ -37,7 +50,9 @@ build() {
 		{ [ ! -e "$TOP/$src/ofa.mk" ] || cp "$TOP/$src/ofa.mk" "$O/$name/"; } &&
 		{ [ ! -d "$TOP/$src/compat" ] || cp -r "$TOP/$src/compat" "$O/$name/"; } &&
 		rm -f "$O/$name/compat_autoconf.h" &&
-		rm -f "$O/$name"/*.mod.c &&
+		{ [ ! -d "$TOP/$src/tests" ] || { mkdir "$O/$name/tests" &&
+			cp "$TOP/$src"/tests/*.c "$TOP/$src/tests/Kbuild" "$O/$name/tests/"; }; } &&
+		rm -f "$O/$name"/*.mod.c "$O/$name"/tests/*.mod.c &&
 		mkdir -p "$O/include" && cp -r "$TOP/include/uapi" "$O/include/" &&
 		cp "$TOP/VERSION" "$O/" &&
 		make -s -C "$O/$name" KDIR="$KDIR" "$@" >"$O/out" 2>&1 &&
@@ -46,7 +61,7 @@ build() {
 
 mkdir -p "$O"
 echo "TAP version 13"
-echo "1..5"
+echo "1..7"
 
 if [ -n "$KSRC_TAR" ] && [ ! -e "$O/scripts/checkpatch.pl" ]; then
 	tar -xf "$KSRC_TAR" -C "$O" --strip-components=1 --wildcards \
@@ -56,7 +71,7 @@ fi
 if [ -e "$O/scripts/checkpatch.pl" ]; then
 	(cd "$TOP" && perl "$O/scripts/checkpatch.pl" --strict --no-tree \
 		--terse --show-types -f \
-		$(ls kernel/*.c kernel/compat/probes/*.c selftests/simhca/*.c | grep -v '\.mod\.c$') \
+		$(ls kernel/*.c kernel/compat/probes/*.c kernel/tests/*.c selftests/simhca/*.c | grep -v '\.mod\.c$') \
 		$(ls kernel/*.h selftests/simhca/*.h | grep -v -e version.h -e compat_autoconf.h) \
 		include/uapi/ib_mcgroups.h) >"$O/out" 2>&1
 	! grep -qE '^[^ ]+:[0-9]+: (ERROR|WARNING|CHECK):' "$O/out"
@@ -88,5 +103,28 @@ else
 	result 1 "contrib/slurm scripts: shellcheck clean"
 fi
 
-echo "$((n - failed)) passed, $failed failed"
+# The KUnit module, with ib_mcgroups.ko, against a kernel with KUnit.
+if [ -n "${KUNIT_KDIR:-}" ]; then
+	KDIR=$KUNIT_KDIR build kernel W=1 && [ -f "$O/kernel/tests/ib_mcgroups_kunit.ko" ]
+	result $? "kernel/tests (KUnit) builds warning-free with W=1 against $KUNIT_KDIR"
+	if command -v sparse >/dev/null; then
+		KDIR=$KUNIT_KDIR build kernel C=2 W=1
+		result $? "kernel/tests (KUnit): sparse (C=2) clean"
+	else
+		echo "sparse not installed" >"$O/out"
+		result 1 "kernel/tests (KUnit): sparse (C=2) clean"
+	fi
+else
+	for what in "builds warning-free with W=1" "sparse (C=2) clean"; do
+		n=$((n + 1))
+		skipped=$((skipped + 1))
+		echo "ok $n kernel/tests (KUnit) $what # SKIP no kernel with CONFIG_KUNIT (selftests/debug/build-kernel.sh)"
+	done
+fi
+
+if [ "$skipped" -gt 0 ]; then
+	echo "$((n - failed - skipped)) passed, $failed failed, $skipped skipped"
+else
+	echo "$((n - failed)) passed, $failed failed"
+fi
 [ "$failed" -eq 0 ]

@@ -5,13 +5,15 @@
 # KASAN, lockdep, kmemleak, debug objects, fault injection and KUnit.
 #
 #   selftests/debug/check-debug.sh [run.sh options] [TEST...]
+#   selftests/debug/check-debug.sh kunit     # only the KUnit suites (~1 min)
 #
 # 1. build-kernel.sh builds the kernel once (cached in /var/cache/ib_mcgroups)
 # 2. ib_mcgroups.ko and simhca.ko are built against it from a copy of their
 #    sources in build/debug/src (the normal build in kernel/ is untouched)
 # 3. selftests/vm/run.sh boots it with those modules, runs the tests (all,
 #    or TEST...), then failslab.sh (join/leave/dump with their Nth
-#    allocation failed) and kmemleak_scan.sh (unload the modules, scan, cat)
+#    allocation failed), kunit.sh (the KUnit suites of the module's pure
+#    logic, kernel/tests/) and kmemleak_scan.sh (unload the modules, scan)
 # 4. any KASAN, lockdep, kmemleak, BUG:, WARNING: or refcount report fails
 #    the run and is printed in full
 #
@@ -58,8 +60,14 @@ copy_mod_src() {
 	[ ! -d "$1/compat" ] || cp -r "$1/compat" "$2/"
 }
 copy_mod_src "$TOP/kernel" "$SRC/kernel"
+# kernel/Kbuild builds tests/ (the KUnit module) when the kernel has KUnit.
+mkdir -p "$SRC/kernel/tests"
+copy_mod_src "$TOP/kernel/tests" "$SRC/kernel/tests"
 make -s -C "$SRC/kernel" KDIR="$KDIR" >&2 || die "ib_mcgroups.ko does not build against $KDIR"
 export MCG_KO=$SRC/kernel/ib_mcgroups.ko
+KUNIT_KO=$SRC/kernel/tests/ib_mcgroups_kunit.ko
+[ -f "$KUNIT_KO" ] || die "$KUNIT_KO not built (no CONFIG_KUNIT in $KDIR?)"
+export EXTRA_KOS=$KUNIT_KO
 if [ -f "$TOP/selftests/simhca/Makefile" ]; then
 	copy_mod_src "$TOP/selftests/simhca" "$SRC/simhca"
 	make -s -C "$SRC/simhca" KDIR="$KDIR" >&2 || die "simhca.ko does not build against $KDIR"
@@ -69,13 +77,21 @@ fi
 # --- 3. the tests ---------------------------------------------------------------
 # panic_on_warn=0: go on after a WARNING so that every report of the run is
 # collected (any report still fails it); kasan_multi_shot: report every
-# KASAN error, not only the first.
+# KASAN error, not only the first. kunit.enable=1: the kernel is built from
+# allnoconfig, so CONFIG_KUNIT_DEFAULT_ENABLED is off and KUnit would skip
+# every suite ("kunit: disabled"); the parameter turns it on without a
+# rebuild (no built-in suites are configured, so none run at boot).
 gcc -O2 -Wall -shared -fPIC -o "$OUT/failnth.so" "$DIR/failnth.c" ||
 	die "failnth.so does not build"
 export GUEST_FILES=$OUT/failnth.so
-export EXTRA_TESTS=$DIR/failslab.sh
+export EXTRA_TESTS="$DIR/failslab.sh $DIR/kunit.sh"
 export POST_TESTS=$DIR/kmemleak_scan.sh
-export KERNEL_APPEND="panic_on_warn=0 kasan_multi_shot"
+# "kunit" alone: just the KUnit suites, without failslab and kmemleak.
+if [ "$*" = kunit ]; then
+	EXTRA_TESTS=$DIR/kunit.sh
+	POST_TESTS=
+fi
+export KERNEL_APPEND="panic_on_warn=0 kasan_multi_shot kunit.enable=1"
 mkdir -p "$O"
 "$TOP/selftests/vm/run.sh" --kernel "$K" --timeout "${TIMEOUT:-5400}" "$@" | tee "$O/run.log"
 rc=${PIPESTATUS[0]}

@@ -9,7 +9,8 @@
  *
  * recv attaches a UD QP to MGID (ibv_attach_mcast), prints "listening" on
  * stderr once attached, and counts datagrams until COUNT arrived or
- * TIMEOUT_MS (default 2000) passed; it prints "received N" and exits 0.
+ * TIMEOUT_MS (default 2000) passed, or SIGUSR1 came (the caller has sent
+ * what it meant to); it prints "received N" and exits 0.
  * send posts COUNT datagrams to MGID (remote QPN 0xFFFFFF) and prints
  * "sent N". MGID is an IPv6-notation GID ("ff0e::1234",
  * "::ffff:239.1.1.1") or a dotted IPv4 group, which is IPv4-mapped.
@@ -19,6 +20,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <infiniband/verbs.h>
 #include <poll.h>
 #include <stdarg.h>
@@ -499,8 +501,18 @@ static int post_recv(struct ctx *c, int slot)
 	return ret ? -1 : 0;
 }
 
+/* recv: SIGUSR1 ends the wait early (see the top). */
+static volatile sig_atomic_t recv_stop;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	recv_stop = 1;
+}
+
 static int do_recv(struct ctx *c, struct opts *o)
 {
+	struct sigaction sa = { .sa_handler = on_usr1 };	/* no SA_RESTART */
 	long received = 0, bad = 0, deadline;
 	struct ibv_wc wc[16];
 	int i, n;
@@ -508,6 +520,8 @@ static int do_recv(struct ctx *c, struct opts *o)
 	for (i = 0; i < c->depth; i++)
 		if (post_recv(c, i))
 			return -1;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
 	if (ibv_req_notify_cq(c->cq, 0)) {
 		err("ibv_req_notify_cq: %s", strerror(errno));
 		return -1;
@@ -552,9 +566,11 @@ static int do_recv(struct ctx *c, struct opts *o)
 		}
 		if (n)
 			continue;
-		if (now_ms() >= deadline)
+		if (recv_stop || now_ms() >= deadline)
 			break;
-		if (wait_cq_event(c, deadline - now_ms()) < 0)
+		/* in slices, so that a SIGUSR1 just before poll() is seen */
+		if (wait_cq_event(c, deadline - now_ms() < 100 ?
+				     deadline - now_ms() : 100) < 0)
 			return -1;
 	}
 	if (bad)

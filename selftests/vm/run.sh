@@ -30,8 +30,9 @@
 # modules in DIR/mods/lib/modules/<release>; MCG_KO and SIMHCA_KO then name
 # the project's modules built for it; EXTRA_TESTS (shell tests) are added to
 # tests/ and POST_TESTS (guest scripts, 120 s each) run after all the others;
-# GUEST_FILES are copied to /selftests/bin; KERNEL_APPEND is added to the
-# kernel command line. With TEST... given, EXTRA_TESTS and POST_TESTS run too.
+# GUEST_FILES are copied to /selftests/bin; EXTRA_KOS (kernel modules, e.g.
+# the KUnit tests) go to /lib/modules/<release>/extra; KERNEL_APPEND is
+# added to the kernel command line. With TEST... given, EXTRA_TESTS and POST_TESTS run too.
 #
 # Output: $O/console.log (serial console), $O/results.log (KTAP channel),
 # $O/ktap.log, $O/dmesg.log. The last line is "N passed, M failed[, K skipped]".
@@ -222,6 +223,13 @@ if [ -f "$SIMHCA_KO" ]; then
 else
 	log "note: $SIMHCA_KO not built; simhca tests will skip"
 fi
+# EXTRA_KOS (debug lane): more of the project's modules, e.g. its KUnit tests
+for ko in ${EXTRA_KOS:-}; do
+	[ -f "$ko" ] || die "$ko not found (EXTRA_KOS)"
+	MODS+=" $(modinfo -F depends "$ko" 2>/dev/null | tr , ' ')"
+	copy_file "$ko" "/lib/modules/$KVER/extra/$(basename "$ko")"
+done
+
 for b in saquery ibstat; do
 	install_bin "$b" || log "note: $b not found (apt install infiniband-diags)"
 done

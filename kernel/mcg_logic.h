@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ib_mcgroups: the module's pure logic, as static inline functions.
+ *
+ * Both ib_mcgroups.ko and its KUnit test module (kernel/tests/) compile
+ * this header: 6.1 has no EXPORT_SYMBOL_IF_KUNIT, and a test module cannot
+ * reach the module's static functions. Nothing here takes a lock, sleeps,
+ * allocates, or reads module parameters, jiffies, the clock or random
+ * numbers: the callers pass those in, so every function is a function of
+ * its arguments and can be tested with chosen values.
+ *
+ * Functions that refuse a request set extack's message (extack may be
+ * NULL), so the messages are part of what the tests check.
+ */
+#ifndef _MCG_LOGIC_H
+#define _MCG_LOGIC_H
+
+#include <linux/in.h>
+#include <linux/jiffies.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/netlink.h>
+#include <linux/string.h>
+#include <net/ipv6.h>
+
+#include "ib_mcgroups.h"
+
+/* ---- MGIDs ---------------------------------------------------------------- */
+
+/* An all-zero MGID: the join asks the SA to assign one. */
+static inline bool mcg_mgid_is_zero(const union ib_gid *mgid)
+{
+	return !memchr_inv(mgid->raw, 0, sizeof(mgid->raw));
+}
+
+/* The IPv4 group of an IPv4-mapped MGID (::ffff:a.b.c.d), network order. */
+static inline __be32 mcg_mgid_to_ipv4(const union ib_gid *mgid)
+{
+	return ((const struct in6_addr *)mgid->raw)->s6_addr32[3];
+}
+
+/* An IPv6 multicast MGID of interface- or link-local scope (ffx1, ffx2). */
+static inline bool mcg_mgid_scope_linklocal(const union ib_gid *mgid)
+{
+	return (mgid->raw[1] & 0xf) <= 2;
+}
+
+/*
+ * InfiniBand: a multicast GID (first byte 0xff), or all-zero for an
+ * SA-assigned MGID, which only a full member can create.
+ */
+static inline int mcg_ib_check_mgid(const union ib_gid *mgid, u8 join_state,
+				    struct netlink_ext_ack *extack)
+{
+	if (mcg_mgid_is_zero(mgid)) {
+		if (!(join_state & (IB_MCG_JOIN_FULL |
+				    IB_MCG_JOIN_SENDONLY_FULL))) {
+			NL_SET_ERR_MSG(extack,
+				       "only a full member can create a group with an SA-assigned MGID");
+			return -EINVAL;
+		}
+	} else if (mgid->raw[0] != 0xff) {
+		NL_SET_ERR_MSG(extack,
+			       "MGID is not a multicast GID: its first byte must be 0xff");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * RoCE: an IPv4-mapped MGID of an IPv4 multicast group (224.0.0.0/4), or
+ * an IPv6 multicast address; no SA, so no create parameters but the Q_Key.
+ */
+static inline int mcg_roce_check_mgid(const union ib_gid *mgid, bool create,
+				      struct netlink_ext_ack *extack)
+{
+	if (create) {
+		NL_SET_ERR_MSG(extack,
+			       "RoCE has no SA: no SA-assigned MGID, and no create parameters but the Q_Key");
+		return -EINVAL;
+	}
+	if (mcg_mgid_is_v4mapped(mgid)) {
+		if (!ipv4_is_multicast(mcg_mgid_to_ipv4(mgid))) {
+			NL_SET_ERR_MSG(extack,
+				       "IPv4-mapped MGID is not an IPv4 multicast address (224.0.0.0/4)");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (mgid->raw[0] != 0xff) {
+		NL_SET_ERR_MSG(extack,
+			       "MGID is not a multicast GID: it must start with 0xff, or be an IPv4-mapped multicast group");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- request attributes (netlink.c) ------------------------------------- */
+
+/*
+ * The length of a string attribute's text of @len bytes (one trailing NUL
+ * allowed), or -EINVAL if it is empty, longer than @max, or has a byte
+ * outside printable ASCII without space (0x21..0x7e): owner and device
+ * names go into logs, debugfs and JSON unquoted.
+ */
+static inline int mcg_name_len(const char *s, int len, size_t max)
+{
+	int i;
+
+	if (len > 0 && !s[len - 1])
+		len--;
+	if (len <= 0 || (size_t)len > max)
+		return -EINVAL;
+	for (i = 0; i < len; i++)
+		if ((u8)s[i] < 0x21 || (u8)s[i] > 0x7e)
+			return -EINVAL;
+	return len;
+}
+
+/* Exactly one of the four join state bits. */
+static inline bool mcg_join_state_valid(u8 js)
+{
+	return js && !(js & (js - 1)) && !(js & ~IB_MCG_JOIN_ALL);
+}
+
+static inline bool mcg_linger_valid(u32 linger_ms)
+{
+	return linger_ms <= IB_MCG_LINGER_MAX_MS;
+}
+
+/* 0x0000 and 0x8000 are the invalid P_Key (IBA 10.9.1.2). */
+static inline bool mcg_pkey_valid(u16 pkey)
+{
+	return pkey & 0x7fff;
+}
+
+/* What is left of a linger ending at @until (jiffies) at @now; 0 if over. */
+static inline u32 mcg_linger_left_ms(unsigned long until, unsigned long now)
+{
+	long left = (long)(until - now);
+
+	return left > 0 ? jiffies_to_msecs(left) : 0;
+}
+
+/* ---- groups and holders (group.c) --------------------------------------- */
+
+/* The union of the join states of the holders on @holders (mcg_holder.node). */
+static inline u8 mcg_holders_union(const struct list_head *holders)
+{
+	const struct mcg_holder *h;
+	u8 js = 0;
+
+	list_for_each_entry(h, holders, node)
+		js |= h->join_state;
+	return js;
+}
+
+/*
+ * The join state a group must hold after a join asking for @req_js when it
+ * holds @held. A lingering group has no holders: what it holds is only
+ * kept for a later join, which asks for exactly its own join state.
+ */
+static inline u8 mcg_join_want(u8 held, u8 req_js, bool lingering)
+{
+	return lingering ? req_js : held | req_js;
+}
+
+/*
+ * Whether a group whose holders are all gone (for @reason) lingers rather
+ * than being released: only when it has a linger time, is not lingering
+ * already, and its holders left of their own accord (not a device or the
+ * module going away).
+ */
+static inline bool mcg_settle_lingers(u32 linger_ms, u8 state, u8 reason)
+{
+	return linger_ms && state != IB_MCG_STATE_LINGERING &&
+	       (reason == IB_MCG_REASON_LEAVE ||
+		reason == IB_MCG_REASON_SOCKET_CLOSED ||
+		reason == IB_MCG_REASON_OWNER_RELEASE);
+}
+
+/*
+ * Refuses a join that would exceed the port's budget of groups (only a
+ * join creating a group counts) or the owner's limit of holds; a limit of
+ * 0 is no limit.
+ */
+static inline int mcg_join_limits(bool new_group, unsigned int ngroups,
+				  unsigned int max_groups,
+				  unsigned int owner_holds,
+				  unsigned int max_holds,
+				  struct netlink_ext_ack *extack)
+{
+	if (new_group && max_groups && ngroups >= max_groups) {
+		NL_SET_ERR_MSG(extack,
+			       "port holds its budget of groups (module parameter max_groups)");
+		return -ENOSPC;
+	}
+	if (max_holds && owner_holds >= max_holds) {
+		NL_SET_ERR_MSG(extack,
+			       "owner has the most holds allowed (module parameter max_owner_holds)");
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+/*
+ * An existing (owner, join state) hold @h asked for again: idempotent if
+ * it is the same kind of hold (bound to the same socket, or unbound).
+ */
+static inline int mcg_rejoin_check(const struct mcg_holder *h,
+				   const struct mcg_join_req *req,
+				   struct netlink_ext_ack *extack)
+{
+	if ((h->flags ^ req->flags) & IB_MCG_F_BOUND) {
+		if (h->flags & IB_MCG_F_BOUND)
+			NL_SET_ERR_MSG(extack,
+				       "owner already holds this group with a bound hold; leave it first");
+		else
+			NL_SET_ERR_MSG(extack,
+				       "owner already holds this group with an unbound hold; leave it first");
+		return -EBUSY;
+	}
+	if ((h->flags & IB_MCG_F_BOUND) &&
+	    (h->nl_portid != req->nl_portid || h->nl_net != req->nl_net)) {
+		NL_SET_ERR_MSG(extack,
+			       "owner's bound hold on this group belongs to another socket");
+		return -EBUSY;
+	}
+	return 0;
+}
+
+/*
+ * A join naming an existing group (record @r) may repeat its create
+ * parameters @c, not change them; unset MTU, rate and hop limit match any.
+ */
+static inline bool mcg_create_matches(const struct mcg_rec *r,
+				      const struct mcg_create *c)
+{
+	if (!c->create || !r->valid)
+		return true;
+	return c->pkey == r->pkey && c->sl == r->sl &&
+	       c->tclass == r->tclass && c->flow_label == r->flow_label &&
+	       (!(c->has & MCG_HAS_MTU) || c->mtu == r->mtu) &&
+	       (!(c->has & MCG_HAS_RATE) || c->rate == r->rate) &&
+	       (!(c->has & MCG_HAS_HOP) || c->hop_limit == r->hop_limit);
+}
+
+/* ---- SA join pacing and retries (backend_ib.c) --------------------------- */
+
+/*
+ * The delay before retry number @failures (1 = the first) of a failed
+ * join: @base_ms doubled per failure after the first, capped at @max_ms
+ * (0 counts as 1), then -50..+50% from @rnd (a random u32) so that the
+ * nodes of a fabric spread out. Never 0, so that a failing SA is not
+ * asked again at once; computed in 64 bits, so any parameter values are
+ * safe (no overflow, no division by zero).
+ */
+static inline unsigned int mcg_backoff_ms(unsigned int failures,
+					  unsigned int base_ms,
+					  unsigned int max_ms, u32 rnd)
+{
+	u64 cap = max(max_ms, 1U);
+	u64 d = base_ms;
+	u32 jitter;
+
+	while (failures-- > 1 && d < cap)
+		d *= 2;
+	d = clamp_val(d, 1, cap);
+	/* 0..d; d + 1 is 2^32 at most, where every u32 is in range. */
+	jitter = d < U32_MAX ? rnd % (u32)(d + 1) : rnd;
+	return min_t(u64, max_t(u64, d / 2 + jitter, 1), U32_MAX);
+}
+
+/* The wait after a CLIENT_REREGISTER: @settle_ms plus 0..50% from @rnd. */
+static inline unsigned int mcg_settle_delay_ms(unsigned int settle_ms, u32 rnd)
+{
+	return settle_ms + rnd % (settle_ms / 2 + 1);
+}
+
+/* The time between two SA joins of a port at @rate per second (0 as 1). */
+static inline u64 mcg_pace_interval_ns(unsigned int rate)
+{
+	return div_u64(NSEC_PER_SEC, max(rate, 1U));
+}
+
+/*
+ * The earliest time of the next SA join after @sent joins were issued at
+ * @now_ns, the slot having been @next_ns. Slots follow from the previous
+ * one, so that a wake-up a little late (jiffies are coarse) is made up by
+ * the next; after a pause (a whole interval unused) nothing is made up:
+ * the rate holds over any window.
+ */
+static inline u64 mcg_pace_next(u64 next_ns, u64 now_ns, u64 interval_ns,
+				unsigned int sent)
+{
+	if (next_ns + interval_ns < now_ns)
+		next_ns = now_ns;
+	return next_ns + sent * interval_ns;
+}
+
+/* A port with @inflight unanswered SA joins may send no more (@limit 0 as 1). */
+static inline bool mcg_inflight_full(unsigned int inflight, unsigned int limit)
+{
+	return inflight >= max(limit, 1U);
+}
+
+#endif /* _MCG_LOGIC_H */

@@ -1,0 +1,710 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suites of ib_mcgroups' pure logic (mcg_logic.h): join-state union
+ * and lingering (group.c), join limits and rejoin checks, SA retry backoff
+ * and pacing (backend_ib.c), MGID checks (backend_*.c) and request
+ * attribute validation (netlink.c).
+ *
+ * The module compiles the same static inline functions as ib_mcgroups.ko
+ * and needs neither it nor an RDMA device: modprobe ib_mcgroups_kunit runs
+ * every suite once (results in dmesg and /sys/kernel/debug/kunit/).
+ * selftests/debug/kunit.sh does that in the debug lane's VM.
+ */
+#include <kunit/test.h>
+#include <linux/module.h>
+
+#include "mcg_logic.h"
+
+/* ---- helpers --------------------------------------------------------------- */
+
+static union ib_gid gid_v6(u16 a, u16 b, u16 c, u16 d, u16 e, u16 f, u16 g,
+			   u16 h)
+{
+	const u16 w[8] = { a, b, c, d, e, f, g, h };
+	union ib_gid gid;
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		gid.raw[2 * i] = w[i] >> 8;
+		gid.raw[2 * i + 1] = w[i] & 0xff;
+	}
+	return gid;
+}
+
+/* ::ffff:a.b.c.d, as rdma_cm maps an IPv4 group for RoCE */
+static union ib_gid gid_v4(u8 a, u8 b, u8 c, u8 d)
+{
+	return gid_v6(0, 0, 0, 0, 0, 0xffff, a << 8 | b, c << 8 | d);
+}
+
+/* A refusal must have told why: extack's message contains @substr. */
+static void expect_msg(struct kunit *test, const struct netlink_ext_ack *ext,
+		       const char *substr)
+{
+	KUNIT_ASSERT_NOT_ERR_OR_NULL_MSG(test, ext->_msg,
+					 "no message, expected \"%s\"", substr);
+	KUNIT_EXPECT_TRUE_MSG(test, strstr(ext->_msg, substr),
+			      "message \"%s\" lacks \"%s\"", ext->_msg,
+			      substr);
+}
+
+/* ---- suite mcg_group: union, want, linger, create parameters ------------- */
+
+static void holders_union_test(struct kunit *test)
+{
+	static const u8 states[] = { IB_MCG_JOIN_NON_MEMBER,
+				     IB_MCG_JOIN_NON_MEMBER,
+				     IB_MCG_JOIN_SENDONLY_FULL,
+				     IB_MCG_JOIN_FULL,
+				     IB_MCG_JOIN_SENDONLY_NON_MEMBER };
+	static const u8 expect[] = { 0x2, 0x2, 0xa, 0xb, 0xf };
+	struct mcg_holder *h;
+	LIST_HEAD(holders);
+	int i;
+
+	KUNIT_EXPECT_EQ(test, mcg_holders_union(&holders), 0);
+	h = kunit_kcalloc(test, ARRAY_SIZE(states), sizeof(*h), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, h);
+	for (i = 0; i < ARRAY_SIZE(states); i++) {
+		h[i].join_state = states[i];
+		list_add_tail(&h[i].node, &holders);
+		KUNIT_EXPECT_EQ(test, mcg_holders_union(&holders), expect[i]);
+	}
+	/* A leave shrinks it to what the others hold, not below. */
+	list_del(&h[3].node);	/* the only full member */
+	KUNIT_EXPECT_EQ(test, mcg_holders_union(&holders), 0xe);
+	list_del(&h[0].node);	/* one of two non-members */
+	KUNIT_EXPECT_EQ(test, mcg_holders_union(&holders), 0xe);
+	list_del(&h[1].node);
+	KUNIT_EXPECT_EQ(test, mcg_holders_union(&holders), 0xc);
+}
+
+static void join_want_test(struct kunit *test)
+{
+	/* held groups: the union grows, a subset changes nothing */
+	KUNIT_EXPECT_EQ(test, mcg_join_want(0, IB_MCG_JOIN_FULL, false), 0x1);
+	KUNIT_EXPECT_EQ(test, mcg_join_want(0x1, IB_MCG_JOIN_NON_MEMBER, false),
+			0x3);
+	KUNIT_EXPECT_EQ(test, mcg_join_want(0x3, IB_MCG_JOIN_FULL, false), 0x3);
+	KUNIT_EXPECT_EQ(test, mcg_join_want(0x9, IB_MCG_JOIN_SENDONLY_FULL,
+					    false), 0x9);
+	/* a lingering group is taken back with the joiner's state only */
+	KUNIT_EXPECT_EQ(test, mcg_join_want(0x3, IB_MCG_JOIN_SENDONLY_FULL,
+					    true), 0x8);
+	KUNIT_EXPECT_EQ(test, mcg_join_want(0x1, IB_MCG_JOIN_FULL, true), 0x1);
+}
+
+static void settle_lingers_test(struct kunit *test)
+{
+	const u8 joined = IB_MCG_STATE_JOINED;
+
+	KUNIT_EXPECT_TRUE(test, mcg_settle_lingers(1, joined,
+						   IB_MCG_REASON_LEAVE));
+	KUNIT_EXPECT_TRUE(test, mcg_settle_lingers(IB_MCG_LINGER_MAX_MS,
+						   IB_MCG_STATE_JOINING,
+						   IB_MCG_REASON_SOCKET_CLOSED));
+	KUNIT_EXPECT_TRUE(test, mcg_settle_lingers(500,
+						   IB_MCG_STATE_RETRY_WAIT,
+						   IB_MCG_REASON_OWNER_RELEASE));
+	/* no linger time, already lingering, or not a holder's choice */
+	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(0, joined,
+						    IB_MCG_REASON_LEAVE));
+	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500,
+						    IB_MCG_STATE_LINGERING,
+						    IB_MCG_REASON_LEAVE));
+	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500, joined,
+						    IB_MCG_REASON_UNLOAD));
+	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500, joined,
+						    IB_MCG_REASON_DEVICE_REMOVED));
+	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500, joined,
+						    IB_MCG_REASON_LINGER_EXPIRED));
+}
+
+static void create_matches_test(struct kunit *test)
+{
+	struct mcg_rec r = {
+		.valid = true, .pkey = 0xffff, .sl = 3, .tclass = 8,
+		.flow_label = 0x12345, .mtu = IB_MTU_2048, .rate = 7,
+		.hop_limit = 16,
+	};
+	struct mcg_create c = {
+		.create = true, .pkey = 0xffff, .sl = 3, .tclass = 8,
+		.flow_label = 0x12345,
+	};
+
+	/* a join by MGID only, or a group without a record yet */
+	KUNIT_EXPECT_TRUE(test, mcg_create_matches(&r, &(struct mcg_create){}));
+	r.valid = false;
+	KUNIT_EXPECT_TRUE(test, mcg_create_matches(&r, &(struct mcg_create){
+		.create = true, .pkey = 0x8001 }));
+	r.valid = true;
+	/* same parameters; MTU, rate, hop limit unset match anything */
+	KUNIT_EXPECT_TRUE(test, mcg_create_matches(&r, &c));
+	c.has = MCG_HAS_MTU | MCG_HAS_RATE | MCG_HAS_HOP;
+	c.mtu = IB_MTU_2048;
+	c.rate = 7;
+	c.hop_limit = 16;
+	KUNIT_EXPECT_TRUE(test, mcg_create_matches(&r, &c));
+	c.mtu = IB_MTU_4096;
+	KUNIT_EXPECT_FALSE(test, mcg_create_matches(&r, &c));
+	c.has &= ~MCG_HAS_MTU;
+	KUNIT_EXPECT_TRUE(test, mcg_create_matches(&r, &c));
+	c.hop_limit = 15;
+	KUNIT_EXPECT_FALSE(test, mcg_create_matches(&r, &c));
+	c.hop_limit = 16;
+	c.flow_label = 0x12344;
+	KUNIT_EXPECT_FALSE(test, mcg_create_matches(&r, &c));
+	c.flow_label = 0x12345;
+	c.pkey = 0x7fff;
+	KUNIT_EXPECT_FALSE(test, mcg_create_matches(&r, &c));
+	c.pkey = 0xffff;
+	c.sl = 0;
+	KUNIT_EXPECT_FALSE(test, mcg_create_matches(&r, &c));
+}
+
+static struct kunit_case mcg_group_cases[] = {
+	KUNIT_CASE(holders_union_test),
+	KUNIT_CASE(join_want_test),
+	KUNIT_CASE(settle_lingers_test),
+	KUNIT_CASE(create_matches_test),
+	{}
+};
+
+static struct kunit_suite mcg_group_suite = {
+	.name = "mcg_group",
+	.test_cases = mcg_group_cases,
+};
+
+/* ---- suite mcg_join_checks: limits, rejoin ---------------------------------- */
+
+static void join_limits_test(struct kunit *test)
+{
+	struct netlink_ext_ack ext = {};
+
+	/* 0 is no limit */
+	KUNIT_EXPECT_EQ(test, mcg_join_limits(true, 100000, 0, 100000, 0, &ext),
+			0);
+	KUNIT_EXPECT_NULL(test, ext._msg);
+	/* the port's budget: only a new group counts */
+	KUNIT_EXPECT_EQ(test, mcg_join_limits(true, 9, 10, 0, 0, &ext), 0);
+	KUNIT_EXPECT_EQ(test, mcg_join_limits(false, 10, 10, 0, 0, &ext), 0);
+	KUNIT_EXPECT_EQ(test, mcg_join_limits(false, 11, 10, 0, 0, &ext), 0);
+	KUNIT_EXPECT_NULL(test, ext._msg);
+	KUNIT_EXPECT_EQ(test, mcg_join_limits(true, 10, 10, 0, 0, &ext),
+			-ENOSPC);
+	expect_msg(test, &ext, "max_groups");
+	ext._msg = NULL;
+	KUNIT_EXPECT_EQ(test, mcg_join_limits(true, 1, 1, 0, 0, NULL), -ENOSPC);
+	/* the owner's holds, on existing groups too */
+	KUNIT_EXPECT_EQ(test, mcg_join_limits(false, 0, 0, 4, 5, &ext), 0);
+	KUNIT_EXPECT_EQ(test, mcg_join_limits(false, 0, 0, 5, 5, &ext),
+			-ENOSPC);
+	expect_msg(test, &ext, "max_owner_holds");
+	ext._msg = NULL;
+	KUNIT_EXPECT_EQ(test, mcg_join_limits(true, 3, 4, 1, 1, &ext), -ENOSPC);
+	expect_msg(test, &ext, "max_owner_holds");
+}
+
+static void rejoin_check_test(struct kunit *test)
+{
+	static int net_a, net_b;	/* netns pointers are only compared */
+	struct mcg_holder h = { .flags = 0 };
+	struct mcg_join_req req = { .flags = 0 };
+	struct netlink_ext_ack ext = {};
+
+	/* unbound again: idempotent */
+	KUNIT_EXPECT_EQ(test, mcg_rejoin_check(&h, &req, &ext), 0);
+	KUNIT_EXPECT_NULL(test, ext._msg);
+	/* unbound hold, bound request and the reverse */
+	req.flags = IB_MCG_F_BOUND;
+	KUNIT_EXPECT_EQ(test, mcg_rejoin_check(&h, &req, &ext), -EBUSY);
+	expect_msg(test, &ext, "unbound hold");
+	ext._msg = NULL;
+	h.flags = IB_MCG_F_BOUND;
+	h.nl_portid = 42;
+	h.nl_net = (const struct net *)&net_a;
+	req.flags = 0;
+	KUNIT_EXPECT_EQ(test, mcg_rejoin_check(&h, &req, &ext), -EBUSY);
+	expect_msg(test, &ext, "a bound hold");
+	ext._msg = NULL;
+	/* bound: the same socket only */
+	req.flags = IB_MCG_F_BOUND;
+	req.nl_portid = 42;
+	req.nl_net = (const struct net *)&net_a;
+	KUNIT_EXPECT_EQ(test, mcg_rejoin_check(&h, &req, &ext), 0);
+	KUNIT_EXPECT_NULL(test, ext._msg);
+	req.nl_portid = 43;
+	KUNIT_EXPECT_EQ(test, mcg_rejoin_check(&h, &req, &ext), -EBUSY);
+	expect_msg(test, &ext, "another socket");
+	req.nl_portid = 42;
+	req.nl_net = (const struct net *)&net_b;
+	KUNIT_EXPECT_EQ(test, mcg_rejoin_check(&h, &req, NULL), -EBUSY);
+	/* flags other than BOUND do not matter */
+	req.nl_net = (const struct net *)&net_a;
+	req.flags = IB_MCG_F_BOUND | BIT(7);
+	KUNIT_EXPECT_EQ(test, mcg_rejoin_check(&h, &req, NULL), 0);
+}
+
+static struct kunit_case mcg_join_checks_cases[] = {
+	KUNIT_CASE(join_limits_test),
+	KUNIT_CASE(rejoin_check_test),
+	{}
+};
+
+static struct kunit_suite mcg_join_checks_suite = {
+	.name = "mcg_join_checks",
+	.test_cases = mcg_join_checks_cases,
+};
+
+/* ---- suite mcg_backoff: retry delays, settle time ----------------------- */
+
+/* The delay before jitter for the defaults (1000 ms base, 60 s cap). */
+static void backoff_doubling_test(struct kunit *test)
+{
+	static const unsigned int d[] = { 1000, 1000, 2000, 4000, 8000, 16000,
+					  32000, 60000, 60000 };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(d); i++) {
+		/* rnd 0: the lowest, d/2; rnd d: the highest, d + d/2 */
+		KUNIT_EXPECT_EQ_MSG(test, mcg_backoff_ms(i, 1000, 60000, 0),
+				    d[i] / 2, "failures %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, mcg_backoff_ms(i, 1000, 60000, d[i]),
+				    d[i] + d[i] / 2, "failures %u", i);
+	}
+	/* capped for good: no overflow after many failures */
+	KUNIT_EXPECT_EQ(test, mcg_backoff_ms(1000, 1000, 60000, 0), 30000);
+	KUNIT_EXPECT_EQ(test, mcg_backoff_ms(UINT_MAX, 1000, 60000, 60000),
+			90000);
+	/* a base above the cap is capped */
+	KUNIT_EXPECT_EQ(test, mcg_backoff_ms(1, 5000, 1000, 0), 500);
+	/* a cap that is not a power-of-two multiple of the base */
+	KUNIT_EXPECT_EQ(test, mcg_backoff_ms(3, 300, 1000, 0), 500);
+	KUNIT_EXPECT_EQ(test, mcg_backoff_ms(4, 300, 1000, 0), 500);
+}
+
+/* Any random value gives d/2 .. d + d/2. */
+static void backoff_jitter_test(struct kunit *test)
+{
+	u32 rnd = 0x12345678;
+	unsigned int i, v, lo = UINT_MAX, hi = 0;
+
+	for (i = 0; i < 10000; i++) {
+		rnd = rnd * 1664525 + 1013904223;	/* any sequence will do */
+		v = mcg_backoff_ms(3, 1000, 60000, rnd);
+		KUNIT_ASSERT_GE(test, v, 2000U);
+		KUNIT_ASSERT_LE(test, v, 6000U);
+		lo = min(lo, v);
+		hi = max(hi, v);
+	}
+	/* and spreads over that range (the whole of it, in 10000 draws) */
+	KUNIT_EXPECT_LT(test, lo, 2100U);
+	KUNIT_EXPECT_GT(test, hi, 5900U);
+	/* the remainder is taken modulo d + 1 */
+	KUNIT_EXPECT_EQ(test, mcg_backoff_ms(1, 1000, 60000, 1001), 500U);
+	KUNIT_EXPECT_EQ(test, mcg_backoff_ms(1, 1000, 60000, 1002), 501U);
+}
+
+static void backoff_edges_test(struct kunit *test)
+{
+	unsigned int v;
+
+	/* never 0, whatever the parameters and the draw */
+	KUNIT_EXPECT_EQ(test, mcg_backoff_ms(1, 0, 60000, 0), 1U);
+	KUNIT_EXPECT_EQ(test, mcg_backoff_ms(1, 1, 60000, 0), 1U);
+	KUNIT_EXPECT_EQ(test, mcg_backoff_ms(1, 1, 60000, 1), 1U);
+	KUNIT_EXPECT_EQ(test, mcg_backoff_ms(1, 1000, 0, 0), 1U);
+	KUNIT_EXPECT_EQ(test, mcg_backoff_ms(0, 0, 0, U32_MAX), 1U);
+	/* base 0 still doubles from 1 ms: max 0 and 1 count the same */
+	KUNIT_EXPECT_EQ(test, mcg_backoff_ms(5, 0, 1, 1), 1U);
+	KUNIT_EXPECT_EQ(test, mcg_backoff_ms(5, 0, 0, 1), 1U);
+	/*
+	 * Parameters near UINT_MAX: no overflow of the doubling or of d + 1
+	 * (which divided by zero before), and the result saturates.
+	 */
+	v = mcg_backoff_ms(1, UINT_MAX, UINT_MAX, 0);
+	KUNIT_EXPECT_EQ(test, v, UINT_MAX / 2);
+	v = mcg_backoff_ms(1, UINT_MAX, UINT_MAX, U32_MAX);
+	KUNIT_EXPECT_EQ(test, v, UINT_MAX);
+	v = mcg_backoff_ms(40, 0x80000001U, UINT_MAX, 0);
+	KUNIT_EXPECT_EQ(test, v, UINT_MAX / 2);
+}
+
+static void settle_delay_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, mcg_settle_delay_ms(3000, 0), 3000U);
+	KUNIT_EXPECT_EQ(test, mcg_settle_delay_ms(3000, 1500), 4500U);
+	KUNIT_EXPECT_EQ(test, mcg_settle_delay_ms(3000, 1501), 3000U);
+	KUNIT_EXPECT_EQ(test, mcg_settle_delay_ms(3000, U32_MAX),
+			3000U + U32_MAX % 1501);
+	KUNIT_EXPECT_EQ(test, mcg_settle_delay_ms(0, U32_MAX), 0U);
+	KUNIT_EXPECT_EQ(test, mcg_settle_delay_ms(1, U32_MAX), 1U);
+}
+
+static struct kunit_case mcg_backoff_cases[] = {
+	KUNIT_CASE(backoff_doubling_test),
+	KUNIT_CASE(backoff_jitter_test),
+	KUNIT_CASE(backoff_edges_test),
+	KUNIT_CASE(settle_delay_test),
+	{}
+};
+
+static struct kunit_suite mcg_backoff_suite = {
+	.name = "mcg_backoff",
+	.test_cases = mcg_backoff_cases,
+};
+
+/* ---- suite mcg_pacing: rejoin_rate, rejoin_inflight ------------------------ */
+
+static void pace_interval_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, mcg_pace_interval_ns(20), 50 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, mcg_pace_interval_ns(1), NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, mcg_pace_interval_ns(0), NSEC_PER_SEC);
+	KUNIT_EXPECT_EQ(test, mcg_pace_interval_ns(3), 333333333ULL);
+	KUNIT_EXPECT_EQ(test, mcg_pace_interval_ns(1000000000), 1ULL);
+	KUNIT_EXPECT_EQ(test, mcg_pace_interval_ns(UINT_MAX), 0ULL);
+}
+
+static void pace_next_test(struct kunit *test)
+{
+	const u64 ms = NSEC_PER_MSEC, iv = 50 * ms;
+
+	/* on time, late by less than a slot (made up), after a pause */
+	KUNIT_EXPECT_EQ(test, mcg_pace_next(100 * ms, 100 * ms, iv, 1),
+			150 * ms);
+	KUNIT_EXPECT_EQ(test, mcg_pace_next(100 * ms, 140 * ms, iv, 1),
+			150 * ms);
+	KUNIT_EXPECT_EQ(test, mcg_pace_next(100 * ms, 150 * ms, iv, 1),
+			150 * ms);
+	KUNIT_EXPECT_EQ(test, mcg_pace_next(100 * ms, 151 * ms, iv, 1),
+			201 * ms);
+	KUNIT_EXPECT_EQ(test, mcg_pace_next(100 * ms, 10000 * ms, iv, 1),
+			10050 * ms);
+	/* a group with two join state bits takes two slots */
+	KUNIT_EXPECT_EQ(test, mcg_pace_next(100 * ms, 100 * ms, iv, 2),
+			200 * ms);
+	/* nothing sent: the slot stays (or moves up to now after a pause) */
+	KUNIT_EXPECT_EQ(test, mcg_pace_next(100 * ms, 120 * ms, iv, 0),
+			100 * ms);
+	KUNIT_EXPECT_EQ(test, mcg_pace_next(100 * ms, 500 * ms, iv, 0),
+			500 * ms);
+	/* the first join of a port (slot 0) */
+	KUNIT_EXPECT_EQ(test, mcg_pace_next(0, 7 * NSEC_PER_SEC, iv, 1),
+			7 * NSEC_PER_SEC + iv);
+}
+
+/*
+ * join_work as the port runs it: woken on jiffies (4 ms), sometimes late,
+ * it issues one join whenever the slot has come. Over any one-second
+ * window no more than rate + 1 joins go out, and over 10 s the rate is
+ * reached, not undershot.
+ */
+static void pace_rate_test(struct kunit *test)
+{
+	const unsigned int rate = 20;
+	const u64 iv = mcg_pace_interval_ns(rate), ms = NSEC_PER_MSEC;
+	u64 *at, tick, t, last = 0, next = 0;
+	unsigned int n = 0, i, j;
+	u32 rnd = 1;
+
+	at = kunit_kcalloc(test, 400, sizeof(*at), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, at);
+	for (tick = 0; tick < 10000 * ms; tick += 4 * ms) {
+		rnd = rnd * 1664525 + 1013904223;
+		/* woken at the tick or late by up to 7 ms, in order */
+		t = max(tick + (rnd >> 29) * ms, last);
+		last = t;
+		if (t < next)
+			continue;
+		at[n] = t;
+		next = mcg_pace_next(next, t, iv, 1);
+		KUNIT_ASSERT_LT(test, ++n, 400U);
+	}
+	KUNIT_EXPECT_GE(test, n, 10 * rate - 1);
+	KUNIT_EXPECT_LE(test, n, 10 * rate + 1);
+	for (i = 0; i < n; i++) {
+		j = i;
+		while (j < n && at[j] < at[i] + NSEC_PER_SEC)
+			j++;
+		KUNIT_EXPECT_LE_MSG(test, j - i, rate + 1, "window at %llu ns",
+				    at[i]);
+	}
+}
+
+static void inflight_test(struct kunit *test)
+{
+	KUNIT_EXPECT_FALSE(test, mcg_inflight_full(0, 8));
+	KUNIT_EXPECT_FALSE(test, mcg_inflight_full(7, 8));
+	KUNIT_EXPECT_TRUE(test, mcg_inflight_full(8, 8));
+	KUNIT_EXPECT_TRUE(test, mcg_inflight_full(9, 8));
+	/* 0 counts as 1: one join at a time, never none */
+	KUNIT_EXPECT_FALSE(test, mcg_inflight_full(0, 0));
+	KUNIT_EXPECT_TRUE(test, mcg_inflight_full(1, 0));
+	KUNIT_EXPECT_FALSE(test, mcg_inflight_full(UINT_MAX - 1, UINT_MAX));
+}
+
+static struct kunit_case mcg_pacing_cases[] = {
+	KUNIT_CASE(pace_interval_test),
+	KUNIT_CASE(pace_next_test),
+	KUNIT_CASE(pace_rate_test),
+	KUNIT_CASE(inflight_test),
+	{}
+};
+
+static struct kunit_suite mcg_pacing_suite = {
+	.name = "mcg_pacing",
+	.test_cases = mcg_pacing_cases,
+};
+
+/* ---- suite mcg_mgid: IPv4/IPv6 mapping, multicast checks ------------------ */
+
+static void mgid_mapping_test(struct kunit *test)
+{
+	union ib_gid g = gid_v4(239, 1, 2, 3), z = {};
+
+	KUNIT_EXPECT_TRUE(test, mcg_mgid_is_v4mapped(&g));
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(mcg_mgid_to_ipv4(&g)), 0xef010203U);
+	KUNIT_EXPECT_EQ(test, g.raw[10], 0xff);
+	KUNIT_EXPECT_EQ(test, g.raw[12], 239);
+	KUNIT_EXPECT_TRUE(test, mcg_mgid_is_zero(&z));
+	KUNIT_EXPECT_FALSE(test, mcg_mgid_is_zero(&g));
+	z.raw[15] = 1;
+	KUNIT_EXPECT_FALSE(test, mcg_mgid_is_zero(&z));
+	/* IPv4-compatible (::a.b.c.d) and ::fffe:... are not mapped */
+	g = gid_v6(0, 0, 0, 0, 0, 0, 0xef01, 0x0203);
+	KUNIT_EXPECT_FALSE(test, mcg_mgid_is_v4mapped(&g));
+	g = gid_v6(0, 0, 0, 0, 0, 0xfffe, 0xef01, 0x0203);
+	KUNIT_EXPECT_FALSE(test, mcg_mgid_is_v4mapped(&g));
+	/* nor is an IPoIB MGID carrying the same bytes */
+	g = gid_v6(0xff12, 0x401b, 0xffff, 0, 0, 0xffff, 0xef01, 0x0203);
+	KUNIT_EXPECT_FALSE(test, mcg_mgid_is_v4mapped(&g));
+	/* scope: node- and link-local pick a link-local source GID */
+	g = gid_v6(0xff02, 0, 0, 0, 0, 0, 0, 1);
+	KUNIT_EXPECT_TRUE(test, mcg_mgid_scope_linklocal(&g));
+	g = gid_v6(0xff12, 0x401b, 0xffff, 0, 0, 0, 0, 1);
+	KUNIT_EXPECT_TRUE(test, mcg_mgid_scope_linklocal(&g));
+	g = gid_v6(0xff01, 0, 0, 0, 0, 0, 0, 1);
+	KUNIT_EXPECT_TRUE(test, mcg_mgid_scope_linklocal(&g));
+	g = gid_v6(0xff05, 0, 0, 0, 0, 0, 0, 1);
+	KUNIT_EXPECT_FALSE(test, mcg_mgid_scope_linklocal(&g));
+	g = gid_v6(0xff3e, 0, 0, 0, 0, 0, 0, 1);
+	KUNIT_EXPECT_FALSE(test, mcg_mgid_scope_linklocal(&g));
+}
+
+static void roce_check_v4_test(struct kunit *test)
+{
+	static const u8 good[][4] = {
+		{ 224, 0, 0, 0 }, { 224, 0, 0, 1 }, { 232, 1, 1, 1 },
+		{ 239, 255, 255, 255 },
+	};
+	static const u8 bad[][4] = {
+		{ 0, 0, 0, 0 }, { 10, 0, 0, 1 }, { 223, 255, 255, 255 },
+		{ 240, 0, 0, 0 }, { 255, 255, 255, 255 },
+	};
+	struct netlink_ext_ack ext = {};
+	union ib_gid g;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		g = gid_v4(good[i][0], good[i][1], good[i][2], good[i][3]);
+		KUNIT_EXPECT_EQ_MSG(test, mcg_roce_check_mgid(&g, false, &ext),
+				    0, "%pI4", good[i]);
+	}
+	KUNIT_EXPECT_NULL(test, ext._msg);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		ext._msg = NULL;
+		g = gid_v4(bad[i][0], bad[i][1], bad[i][2], bad[i][3]);
+		KUNIT_EXPECT_EQ_MSG(test, mcg_roce_check_mgid(&g, false, &ext),
+				    -EINVAL, "%pI4", bad[i]);
+		expect_msg(test, &ext, "224.0.0.0/4");
+	}
+}
+
+static void roce_check_v6_test(struct kunit *test)
+{
+	struct netlink_ext_ack ext = {};
+	union ib_gid g, z = {};
+
+	g = gid_v6(0xff02, 0, 0, 0, 0, 0, 0, 1);
+	KUNIT_EXPECT_EQ(test, mcg_roce_check_mgid(&g, false, &ext), 0);
+	g = gid_v6(0xff0e, 0, 0, 0, 0, 0, 0xdb8, 1);
+	KUNIT_EXPECT_EQ(test, mcg_roce_check_mgid(&g, false, &ext), 0);
+	KUNIT_EXPECT_NULL(test, ext._msg);
+	/* unicast, link-local unicast, the all-zero MGID */
+	g = gid_v6(0xfe80, 0, 0, 0, 0x0200, 0x5eff, 0xfe00, 0x0001);
+	KUNIT_EXPECT_EQ(test, mcg_roce_check_mgid(&g, false, &ext), -EINVAL);
+	expect_msg(test, &ext, "must start with 0xff");
+	g = gid_v6(0x2001, 0xdb8, 0, 0, 0, 0, 0, 1);
+	KUNIT_EXPECT_EQ(test, mcg_roce_check_mgid(&g, false, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mcg_roce_check_mgid(&z, false, NULL), -EINVAL);
+	/* no SA: a create (parameters or SA-assigned MGID) is refused */
+	ext._msg = NULL;
+	g = gid_v4(239, 1, 1, 1);
+	KUNIT_EXPECT_EQ(test, mcg_roce_check_mgid(&g, true, &ext), -EINVAL);
+	expect_msg(test, &ext, "RoCE has no SA");
+	KUNIT_EXPECT_EQ(test, mcg_roce_check_mgid(&z, true, NULL), -EINVAL);
+}
+
+static void ib_check_test(struct kunit *test)
+{
+	struct netlink_ext_ack ext = {};
+	union ib_gid g, z = {};
+
+	g = gid_v6(0xff12, 0x401b, 0xffff, 0, 0, 0, 0xffff, 0xffff);
+	KUNIT_EXPECT_EQ(test, mcg_ib_check_mgid(&g, IB_MCG_JOIN_NON_MEMBER,
+						&ext), 0);
+	g = gid_v6(0xff00, 0, 0, 0, 0, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, mcg_ib_check_mgid(&g, IB_MCG_JOIN_FULL, &ext), 0);
+	/* SA-assigned: full and send-only full members only */
+	KUNIT_EXPECT_EQ(test, mcg_ib_check_mgid(&z, IB_MCG_JOIN_FULL, &ext), 0);
+	KUNIT_EXPECT_EQ(test, mcg_ib_check_mgid(&z, IB_MCG_JOIN_SENDONLY_FULL,
+						&ext), 0);
+	KUNIT_EXPECT_NULL(test, ext._msg);
+	KUNIT_EXPECT_EQ(test, mcg_ib_check_mgid(&z, IB_MCG_JOIN_NON_MEMBER,
+						&ext), -EINVAL);
+	expect_msg(test, &ext, "only a full member");
+	KUNIT_EXPECT_EQ(test,
+			mcg_ib_check_mgid(&z, IB_MCG_JOIN_SENDONLY_NON_MEMBER,
+					  NULL), -EINVAL);
+	/* not multicast; a RoCE-style IPv4-mapped group is not one on IB */
+	ext._msg = NULL;
+	g = gid_v6(0xfe80, 0, 0, 0, 0, 0, 0, 1);
+	KUNIT_EXPECT_EQ(test, mcg_ib_check_mgid(&g, IB_MCG_JOIN_FULL, &ext),
+			-EINVAL);
+	expect_msg(test, &ext, "first byte must be 0xff");
+	g = gid_v4(239, 1, 1, 1);
+	KUNIT_EXPECT_EQ(test, mcg_ib_check_mgid(&g, IB_MCG_JOIN_FULL, NULL),
+			-EINVAL);
+	g = gid_v6(0xfeff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff,
+		   0xffff);
+	KUNIT_EXPECT_EQ(test, mcg_ib_check_mgid(&g, IB_MCG_JOIN_FULL, NULL),
+			-EINVAL);
+}
+
+static struct kunit_case mcg_mgid_cases[] = {
+	KUNIT_CASE(mgid_mapping_test),
+	KUNIT_CASE(roce_check_v4_test),
+	KUNIT_CASE(roce_check_v6_test),
+	KUNIT_CASE(ib_check_test),
+	{}
+};
+
+static struct kunit_suite mcg_mgid_suite = {
+	.name = "mcg_mgid",
+	.test_cases = mcg_mgid_cases,
+};
+
+/* ---- suite mcg_attrs: owner names, join state, linger, P_Key -------------- */
+
+static void name_len_test(struct kunit *test)
+{
+	char s[IB_MCG_OWNER_MAX + 2];
+
+	KUNIT_EXPECT_EQ(test, mcg_name_len("a", 1, IB_MCG_OWNER_MAX), 1);
+	KUNIT_EXPECT_EQ(test, mcg_name_len("job:42", 7, IB_MCG_OWNER_MAX), 6);
+	KUNIT_EXPECT_EQ(test, mcg_name_len("!~", 2, IB_MCG_OWNER_MAX), 2);
+	/* 64 bytes, with or without the NUL; 65 is too long */
+	memset(s, 'x', sizeof(s));
+	KUNIT_EXPECT_EQ(test, mcg_name_len(s, 64, IB_MCG_OWNER_MAX), 64);
+	s[64] = '\0';
+	KUNIT_EXPECT_EQ(test, mcg_name_len(s, 65, IB_MCG_OWNER_MAX), 64);
+	s[64] = 'x';
+	KUNIT_EXPECT_EQ(test, mcg_name_len(s, 65, IB_MCG_OWNER_MAX), -EINVAL);
+	s[65] = '\0';
+	KUNIT_EXPECT_EQ(test, mcg_name_len(s, 66, IB_MCG_OWNER_MAX), -EINVAL);
+	/* empty, only a NUL, embedded or two NULs */
+	KUNIT_EXPECT_EQ(test, mcg_name_len("", 0, IB_MCG_OWNER_MAX), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mcg_name_len("", 1, IB_MCG_OWNER_MAX), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mcg_name_len("a\0b", 3, IB_MCG_OWNER_MAX),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, mcg_name_len("ab\0", 4, IB_MCG_OWNER_MAX),
+			-EINVAL);
+	/* space, control, DEL and high bytes */
+	KUNIT_EXPECT_EQ(test, mcg_name_len("a b", 3, IB_MCG_OWNER_MAX),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, mcg_name_len("a\tb", 3, IB_MCG_OWNER_MAX),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, mcg_name_len("a\n", 2, IB_MCG_OWNER_MAX),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, mcg_name_len("\x7f", 1, IB_MCG_OWNER_MAX),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, mcg_name_len("caf\xc3\xa9", 5, IB_MCG_OWNER_MAX),
+			-EINVAL);
+	/* device names use the same check with their own limit */
+	KUNIT_EXPECT_EQ(test, mcg_name_len("mlx5_0", 7, IB_DEVICE_NAME_MAX - 1),
+			6);
+}
+
+static void join_state_test(struct kunit *test)
+{
+	unsigned int v, good = 0;
+
+	for (v = 0; v < 256; v++)
+		if (mcg_join_state_valid(v))
+			good |= BIT(v < 32 ? v : 31);
+	/* exactly 1, 2, 4 and 8 */
+	KUNIT_EXPECT_EQ(test, good, BIT(1) | BIT(2) | BIT(4) | BIT(8));
+	KUNIT_EXPECT_FALSE(test, mcg_join_state_valid(0));
+	KUNIT_EXPECT_FALSE(test, mcg_join_state_valid(IB_MCG_JOIN_ALL));
+	KUNIT_EXPECT_FALSE(test, mcg_join_state_valid(0x10));
+	KUNIT_EXPECT_FALSE(test, mcg_join_state_valid(0x80));
+}
+
+static void linger_test(struct kunit *test)
+{
+	unsigned long now = 1000;
+	u32 left;
+
+	KUNIT_EXPECT_TRUE(test, mcg_linger_valid(0));
+	KUNIT_EXPECT_TRUE(test, mcg_linger_valid(86400000));
+	KUNIT_EXPECT_FALSE(test, mcg_linger_valid(86400001));
+	KUNIT_EXPECT_FALSE(test, mcg_linger_valid(U32_MAX));
+
+	KUNIT_EXPECT_EQ(test, mcg_linger_left_ms(now + HZ, now), 1000U);
+	KUNIT_EXPECT_EQ(test, mcg_linger_left_ms(now + 1, now),
+			jiffies_to_msecs(1));
+	KUNIT_EXPECT_EQ(test, mcg_linger_left_ms(now, now), 0U);
+	KUNIT_EXPECT_EQ(test, mcg_linger_left_ms(now - 1, now), 0U);
+	KUNIT_EXPECT_EQ(test, mcg_linger_left_ms(now - 10 * HZ, now), 0U);
+	/* across the jiffies wrap */
+	now = ULONG_MAX - HZ / 2;
+	KUNIT_EXPECT_EQ(test, mcg_linger_left_ms(now + 2 * HZ, now), 2000U);
+	KUNIT_EXPECT_EQ(test, mcg_linger_left_ms(now - HZ, now + HZ), 0U);
+	/* the longest linger, one day, to a jiffy */
+	now = 5;
+	left = mcg_linger_left_ms(now + msecs_to_jiffies(IB_MCG_LINGER_MAX_MS),
+				  now);
+	KUNIT_EXPECT_GE(test, left, IB_MCG_LINGER_MAX_MS);
+	KUNIT_EXPECT_LE(test, left, IB_MCG_LINGER_MAX_MS + jiffies_to_msecs(1));
+}
+
+static void pkey_test(struct kunit *test)
+{
+	KUNIT_EXPECT_FALSE(test, mcg_pkey_valid(0x0000));
+	KUNIT_EXPECT_FALSE(test, mcg_pkey_valid(0x8000));
+	KUNIT_EXPECT_TRUE(test, mcg_pkey_valid(0xffff));
+	KUNIT_EXPECT_TRUE(test, mcg_pkey_valid(0x7fff));
+	KUNIT_EXPECT_TRUE(test, mcg_pkey_valid(0x0001));
+	KUNIT_EXPECT_TRUE(test, mcg_pkey_valid(0x8001));
+}
+
+static struct kunit_case mcg_attrs_cases[] = {
+	KUNIT_CASE(name_len_test),
+	KUNIT_CASE(join_state_test),
+	KUNIT_CASE(linger_test),
+	KUNIT_CASE(pkey_test),
+	{}
+};
+
+static struct kunit_suite mcg_attrs_suite = {
+	.name = "mcg_attrs",
+	.test_cases = mcg_attrs_cases,
+};
+
+kunit_test_suites(&mcg_group_suite, &mcg_join_checks_suite,
+		  &mcg_backoff_suite, &mcg_pacing_suite, &mcg_mgid_suite,
+		  &mcg_attrs_suite);
+
+MODULE_DESCRIPTION("KUnit tests of ib_mcgroups' pure logic");
+MODULE_LICENSE("GPL");
