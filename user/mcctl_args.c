@@ -301,6 +301,13 @@ static int parse_create_arg(int *argcp, char ***argvp,
 	return 0;
 }
 
+bool mgid_is_ipv4(const uint8_t mgid[IBMCG_GID_LEN])
+{
+	static const uint8_t v4mapped[12] = { [10] = 0xff, [11] = 0xff };
+
+	return !memcmp(mgid, v4mapped, sizeof(v4mapped));
+}
+
 const char *ib_only_param(const struct ibmcg_join_args *a)
 {
 	if (a->set_pkey)
@@ -325,7 +332,6 @@ const char *ib_only_param(const struct ibmcg_join_args *a)
 /* What no kernel would accept, said here rather than after a round trip. */
 static int check_join(const struct join_cmd *c)
 {
-	static const uint8_t v4mapped[12] = { [10] = 0xff, [11] = 0xff };
 	const struct ibmcg_join_args *a = &c->args;
 	const char *ib = ib_only_param(a);
 	uint8_t js = a->join_state ? a->join_state : IB_MCG_JOIN_FULL;
@@ -335,7 +341,7 @@ static int check_join(const struct join_cmd *c)
 		return usage_err("mcctl: an SA-assigned MGID needs state full or sendonly-full: only a full member creates a group");
 	if (a->set_scope && !c->sa_assigned)
 		return usage_err("mcctl: scope is only for an SA-assigned MGID (group 0); an MGID carries its scope in its second byte");
-	if (ib && !memcmp(c->mgid, v4mapped, sizeof(v4mapped)))
+	if (ib && mgid_is_ipv4(c->mgid))
 		return usage_err("mcctl: %s is an InfiniBand create parameter, and an IPv4 group is a RoCE group",
 				 ib);
 	return 0;

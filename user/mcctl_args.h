@@ -31,6 +31,8 @@ int parse_u32(const char *s, uint32_t *v);
  */
 int parse_linger(const char *s, uint32_t *ms, const char **why);
 
+/* An IPv4-mapped MGID (::ffff:a.b.c.d): an IPv4 group, RoCE only. */
+bool mgid_is_ipv4(const uint8_t mgid[IBMCG_GID_LEN]);
 /* The create parameter the kernel takes on InfiniBand only, if any. */
 const char *ib_only_param(const struct ibmcg_join_args *a);
 /* GROUP of join: "0" or an all-zero IPv6 address asks the SA for one. */

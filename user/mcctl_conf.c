@@ -12,13 +12,6 @@
 
 #define LINE_MAX_LEN	4096
 
-static bool is_v4mapped(const uint8_t *mgid)
-{
-	static const uint8_t prefix[12] = { [10] = 0xff, [11] = 0xff };
-
-	return !memcmp(mgid, prefix, sizeof(prefix));
-}
-
 /* Split buf in place into words; '#' starts a comment. */
 static int split(char *buf, char ***tokens, int *n)
 {
@@ -122,7 +115,7 @@ static int parse_entry(struct conf *c, struct conf_entry *e)
 	if (e->kind == CONF_POOL && j->owner_set)
 		return usage_err("a pool has no owner: jobs join it by name with their own ('mcctl join %s owner job:42')",
 				 e->name);
-	if (e->target == TARGET_ALL_IB && is_v4mapped(j->mgid))
+	if (e->target == TARGET_ALL_IB && mgid_is_ipv4(j->mgid))
 		return usage_err("an IPv4 group is a RoCE group: all-ib covers no RoCE port");
 	if (e->target == TARGET_ALL_ROCE && ib_only_param(&j->args))
 		return usage_err("%s is an InfiniBand create parameter: all-roce covers no InfiniBand port",
@@ -313,7 +306,7 @@ bool conf_covers(const struct conf_entry *e, const struct ibmcg_port *p)
 	 * A multi-port target leaves IPv4 groups to the RoCE ports, and
 	 * groups with InfiniBand create parameters to the InfiniBand ones.
 	 */
-	if (e->target != TARGET_PORT && is_v4mapped(e->join.mgid) &&
+	if (e->target != TARGET_PORT && mgid_is_ipv4(e->join.mgid) &&
 	    p->link_layer == IB_MCG_LINK_LAYER_INFINIBAND)
 		return false;
 	if (e->target != TARGET_PORT && ib_only_param(&e->join.args) &&

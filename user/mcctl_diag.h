@@ -127,8 +127,6 @@ unsigned int diag_parse_rate(const char *s);
 int diag_roce_mtu(unsigned int netdev_mtu);
 /* tenths of Gb/s of an enum ib_rate, 0 if unknown */
 unsigned int diag_ib_rate_tenths(uint8_t rate);
-/* IPv4-mapped MGID (::ffff:a.b.c.d): a RoCE IPv4 group */
-bool diag_mgid_is_ipv4(const uint8_t mgid[16]);
 
 /* mcctl_sa.c: ask the SA for the MCMemberRecord; fills f->sa*. */
 void diag_sa_query(struct diag_facts *f, const uint8_t port_gid[16]);

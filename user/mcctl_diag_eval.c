@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "json_print.h"
+#include "mcctl_args.h"
 #include "mcctl_diag.h"
 
 #define PORT_ACTIVE	4
@@ -541,17 +542,11 @@ static void check_table(struct ctx *c)
 	    f->max_mcast_grp, pct);
 }
 
-bool diag_mgid_is_ipv4(const uint8_t mgid[16])
-{
-	static const uint8_t v4mapped[12] = { [10] = 0xff, [11] = 0xff };
-
-	return !memcmp(mgid, v4mapped, sizeof(v4mapped));
-}
 
 static void check_mc(struct ctx *c)
 {
 	const struct diag_facts *f = c->f;
-	bool v4 = diag_mgid_is_ipv4(f->mgid);
+	bool v4 = mgid_is_ipv4(f->mgid);
 	const char *name = v4 ? "igmp" : "mld", *proto = v4 ? "IGMP" : "MLD";
 	struct diag_result *r;
 
