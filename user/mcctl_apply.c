@@ -14,14 +14,6 @@
 #include "mcctl.h"
 #include "mcctl_conf.h"
 
-static const char *const op_names[] = {
-	[PLAN_KEEP]	= "keep",
-	[PLAN_JOIN]	= "join",
-	[PLAN_UPDATE]	= "update",
-	[PLAN_LEAVE]	= "leave",
-	[PLAN_SKIP]	= "skip",
-};
-
 static void print_devport(const char *dev, uint32_t port)
 {
 	char buf[IBMCG_DEV_NAME_MAX + 12];
@@ -43,7 +35,7 @@ static void print_action(const struct plan_action *a, const char *result,
 	char buf[IBMCG_MGID_STRLEN], js[IBMCG_JOIN_STATE_STRLEN];
 
 	open_json_object(NULL);
-	print_string(PRINT_ANY, "action", "%-6s", op_names[a->op]);
+	print_string(PRINT_ANY, "action", "%-6s", plan_op_name(a->op));
 	if (a->entry)
 		print_string(PRINT_ANY, "name", " %s", a->entry->name);
 	else
@@ -329,7 +321,7 @@ int leave_named(int argc, char **argv)
 	struct ibmcg_port *ports = NULL;
 	const char *owner = "default";
 	const struct conf_entry *e;
-	size_t i, covered = 0, left = 0;
+	size_t i, nports = 0, left = 0;
 	struct ibmcg_group g;
 	uint8_t js = 0;
 	struct ibmcg *h;
@@ -345,13 +337,13 @@ int leave_named(int argc, char **argv)
 	h = mcctl_handle(&ret);
 	if (!h)
 		goto out;
-	err = ibmcg_port_dump(h, NULL, &ports, &covered);
+	err = ibmcg_port_dump(h, NULL, &ports, &nports);
 	if (err) {
 		ret = mcctl_kernel_err(err, NULL);
 		goto out;
 	}
 	open_json_array(NULL);
-	for (i = 0; i < covered; i++) {
+	for (i = 0; i < nports; i++) {
 		if (!conf_covers(e, &ports[i]))
 			continue;
 		err = ibmcg_leave(h, ports[i].dev_name, ports[i].port,

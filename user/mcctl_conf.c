@@ -390,9 +390,12 @@ static bool managed(const struct conf *c, const char *owner)
 	return false;
 }
 
-/* Append an action; *acts grows as needed. */
+/* Append an action on the hold (dev, port, mgid, owner, js). */
 static struct plan_action *add_action(struct plan_action **acts, size_t *n,
-				      size_t *cap, enum plan_op op)
+				      size_t *cap, enum plan_op op,
+				      const char *dev, uint32_t port,
+				      const uint8_t *mgid, const char *owner,
+				      uint8_t js)
 {
 	struct plan_action *a;
 
@@ -408,6 +411,11 @@ static struct plan_action *add_action(struct plan_action **acts, size_t *n,
 	a = &(*acts)[(*n)++];
 	memset(a, 0, sizeof(*a));
 	a->op = op;
+	snprintf(a->dev, sizeof(a->dev), "%s", dev);
+	a->port = port;
+	memcpy(a->mgid, mgid, IBMCG_GID_LEN);
+	snprintf(a->owner, sizeof(a->owner), "%s", owner);
+	a->join_state = js;
 	return a;
 }
 
@@ -437,7 +445,8 @@ static int plan_entry(const struct conf *c, const struct conf_entry *e,
 			       e->join.mgid);
 		if (g && g->state == IB_MCG_STATE_LINGERING)
 			g = NULL;
-		a = add_action(acts, n, cap, PLAN_JOIN);
+		a = add_action(acts, n, cap, PLAN_JOIN, p->dev_name, p->port,
+			       e->join.mgid, owner, js);
 		if (!a)
 			return -ENOMEM;
 		if (find_holder(g, owner, js)) {
@@ -448,26 +457,30 @@ static int plan_entry(const struct conf *c, const struct conf_entry *e,
 			}
 		}
 		a->entry = e;
-		strcpy(a->dev, p->dev_name);
-		a->port = p->port;
-		memcpy(a->mgid, e->join.mgid, IBMCG_GID_LEN);
-		snprintf(a->owner, sizeof(a->owner), "%s", owner);
-		a->join_state = js;
 		a->args = *ja;
 		a->args.join_state = js;
 	}
 	if (!covered && conf_names_device(e)) {
-		a = add_action(acts, n, cap, PLAN_SKIP);
+		a = add_action(acts, n, cap, PLAN_SKIP, e->dev, e->port,
+			       e->join.mgid, owner, js);
 		if (!a)
 			return -ENOMEM;
 		a->entry = e;
-		strcpy(a->dev, e->dev);
-		a->port = e->port;
-		memcpy(a->mgid, e->join.mgid, IBMCG_GID_LEN);
-		snprintf(a->owner, sizeof(a->owner), "%s", owner);
-		a->join_state = js;
 	}
 	return 0;
+}
+
+const char *plan_op_name(enum plan_op op)
+{
+	static const char *const names[] = {
+		[PLAN_KEEP]	= "keep",
+		[PLAN_JOIN]	= "join",
+		[PLAN_UPDATE]	= "update",
+		[PLAN_LEAVE]	= "leave",
+		[PLAN_SKIP]	= "skip",
+	};
+
+	return names[op];
 }
 
 int conf_plan(const struct conf *c, const struct ibmcg_port *ports,
@@ -498,16 +511,13 @@ int conf_plan(const struct conf *c, const struct ibmcg_port *ports,
 			    declared(acts, ndecl, g->dev_name, g->port,
 				     g->mgid, ho->owner, ho->join_state))
 				continue;
-			a = add_action(&acts, n, &cap, PLAN_LEAVE);
+			a = add_action(&acts, n, &cap, PLAN_LEAVE, g->dev_name,
+				       g->port, g->mgid, ho->owner,
+				       ho->join_state);
 			if (!a) {
 				err = -ENOMEM;
 				goto fail;
 			}
-			strcpy(a->dev, g->dev_name);
-			a->port = g->port;
-			memcpy(a->mgid, g->mgid, IBMCG_GID_LEN);
-			snprintf(a->owner, sizeof(a->owner), "%s", ho->owner);
-			a->join_state = ho->join_state;
 		}
 	}
 	/* args.owner may only point into the array once it stops moving. */

@@ -99,6 +99,9 @@ struct plan_action {
 	uint32_t linger_was;		/* PLAN_UPDATE */
 };
 
+/* "keep", "join", "update", "leave" or "skip" */
+const char *plan_op_name(enum plan_op op);
+
 /*
  * What makes the kernel's holds of the file's owners (the owner line and
  * every owner named on a group line) match the file: for each group line

@@ -232,12 +232,9 @@ static struct ibmcg_group group(const char *dev, uint32_t port,
 /* "op name dev/port group owner state", one per action. */
 static void describe(const struct plan_action *a, char *buf, size_t len)
 {
-	static const char *const ops[] = {
-		"keep", "join", "update", "leave", "skip",
-	};
 	char g[IBMCG_MGID_STRLEN], js[IBMCG_JOIN_STATE_STRLEN];
 
-	snprintf(buf, len, "%s %s %s/%u %s %s %s", ops[a->op],
+	snprintf(buf, len, "%s %s %s/%u %s %s %s", plan_op_name(a->op),
 		 a->entry ? a->entry->name : "-", a->dev, a->port,
 		 ibmcg_mgid_format(a->mgid, g, sizeof(g)), a->owner,
 		 ibmcg_join_state_format(a->join_state, js, sizeof(js)));
