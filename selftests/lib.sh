@@ -236,6 +236,19 @@ wait_for_not() {
 
 __lib_not() { ! "$@"; }
 
+# --- holds and mcctl apply ---------------------------------------------------
+# holds_of OWNER: "DEV/PORT GROUP " for every group OWNER holds, sorted.
+holds_of() {
+	mcctl -j list | jq -r --arg o "$1" \
+		'.[] | select(any(.holders[]?; .owner == $o)) | "\(.dev)/\(.port) \(.group)"' |
+		sort | tr '\n' ' '
+}
+
+# apply_summary JSON: "join update leave keep skip failed" of an apply.
+apply_summary() {
+	jq -r '"\(.join) \(.update) \(.leave) \(.keep) \(.skip) \(.failed)"' <<<"$1"
+}
+
 # --- environment ------------------------------------------------------------
 # in_peer CMD...: run CMD where veth1 is (netns $MCG_NS, if set).
 in_peer() { "${PEER_EXEC[@]}" "$@"; }

@@ -30,17 +30,6 @@ write_conf() {
 
 mc() { mcctl -c "$CONF" "$@"; }
 
-# The summary of an apply or dry run, from its JSON.
-summary() {
-	jq -r '"\(.join) \(.update) \(.leave) \(.keep) \(.skip) \(.failed)"' <<<"$1"
-}
-
-# holders OWNER: "dev/port group" of every hold of OWNER, sorted.
-holds_of() {
-	mcctl -j list | jq -r --arg o "$1" \
-		'.[] | select(any(.holders[]?; .owner == $o)) | "\(.dev)/\(.port) \(.group)"' | sort | tr '\n' ' '
-}
-
 ktap_plan 36
 check "set up rxe0 <-> rxe1" mcg_setup_rxe || ktap_skip_all "no rxe devices"
 check "load ib_mcgroups" mcg_load
@@ -48,7 +37,7 @@ defer mcg_unload
 write_conf
 
 out=$(mc -j apply --dry-run)
-check_eq "dry run plans 4 joins and skips the absent device" "4 0 0 0 1 0" "$(summary "$out")"
+check_eq "dry run plans 4 joins and skips the absent device" "4 0 0 0 1 0" "$(apply_summary "$out")"
 check_eq "the plan names each action" \
 	"join mgmt,join every,join every,join v6,skip gone" \
 	"$(jq -r '[.actions[] | "\(.action) \(.name)"] | join(",")' <<<"$out")"
@@ -70,7 +59,7 @@ check_eq "IGMP on both netdevs" "1 1 1" \
 
 joins=$(cat $SYS0/joins)
 out=$(mc -j apply)
-check_eq "a second apply keeps everything" "0 0 0 4 1 0" "$(summary "$out")"
+check_eq "a second apply keeps everything" "0 0 0 4 1 0" "$(apply_summary "$out")"
 check_eq "and sends no join" "$joins" "$(cat $SYS0/joins)"
 
 check "job:1 shares mgmt" mcctl join "$MCG_DEV0/1" 239.20.0.1 owner job:1
@@ -78,12 +67,12 @@ check "boot holds an undeclared group" mcctl join "$MCG_DEV0/1" 239.20.0.50 owne
 out=$(mc -j apply)
 check_eq "apply drops only the undeclared hold of its owner" \
 	"0 0 1 4 1 0 leave 239.20.0.50" \
-	"$(summary "$out") $(jq -r '.actions[] | select(.action == "leave") | "\(.action) \(.group)"' <<<"$out")"
+	"$(apply_summary "$out") $(jq -r '.actions[] | select(.action == "leave") | "\(.action) \(.group)"' <<<"$out")"
 check_eq "job:1's hold is untouched" "$MCG_DEV0/1 239.20.0.1 " "$(holds_of job:1)"
 
 write_conf 5s "# every removed"
 out=$(mc -j apply)
-check_eq "new linger is an update, the removed group two leaves" "0 1 2 1 1 0" "$(summary "$out")"
+check_eq "new linger is an update, the removed group two leaves" "0 1 2 1 1 0" "$(apply_summary "$out")"
 check_eq "mgmt now lingers 5 s" 5000 \
 	"$(mcctl -j show "$MCG_DEV0/1" 239.20.0.1 | jq -r .linger_ms)"
 check_eq "239.20.0.2 is released on both devices" "0 0" \
@@ -94,7 +83,7 @@ check_eq "join by name holds the pool group on every RoCE port" \
 	"$MCG_DEV0/1 239.20.0.100 $MCG_DEV1/1 239.20.0.100 " "$(holds_of job:42)"
 check_eq "with the declared linger" "3000 3000" "$(jq -r '[.[].linger_ms] | join(" ")' <<<"$out")"
 out=$(mc -j apply)
-check_eq "apply leaves the job's holds alone" "0 0 0 2 1 0" "$(summary "$out")"
+check_eq "apply leaves the job's holds alone" "0 0 0 2 1 0" "$(apply_summary "$out")"
 check "leave by name" mc leave jobs0 owner job:42
 check_eq "the pool group lingers on both ports" "lingering lingering" \
 	"$(mcctl -j list | jq -r '[.[] | select(.group == "239.20.0.100") | .state] | join(" ")')"
@@ -107,7 +96,7 @@ check_eq "and takes the lingering membership back" $((hits + 1)) "$(cat $SYS1/li
 check "rdma link delete $MCG_DEV0 (a device reset)" rdma link delete "$MCG_DEV0"
 check "and add it again" mcg_setup_rxe
 check_eq "apply after the re-add joins its declared groups again" "2 0 0 0 1 0" \
-	"$(summary "$(mc -j apply)")"
+	"$(apply_summary "$(mc -j apply)")"
 check_eq "boot and admin hold them" "$MCG_DEV0/1 239.20.0.1 |$MCG_DEV0/1 ff0e::20 " \
 	"$(holds_of boot)|$(holds_of admin)"
 

@@ -29,9 +29,6 @@ unload() {
 	return 0
 }
 mc() { mcctl -c "$CONF" "$@"; }
-summary() {
-	jq -r '"\(.join) \(.update) \(.leave) \(.keep) \(.skip) \(.failed)"' <<<"$1"
-}
 sa_member() { grep -c "^member mgid=$1 " $D/sa_db; }
 sa_set_rx() { awk '$1 ~ /^rx_.*[Ss]et.*MCMember/ {n += $2} END {print n + 0}' $D/stats; }
 state_of() { mcctl -j show simhca0/1 "$1" | jq -r .state; }
@@ -43,10 +40,10 @@ check "load ib_mcgroups" mcg_load settle_ms=300 backoff_base_ms=200
 defer unload
 
 check_eq "apply joins mgmt on the IB port, skips the absent device" \
-	"1 0 0 0 1 0" "$(summary "$(mc -j apply)")"
+	"1 0 0 0 1 0" "$(apply_summary "$(mc -j apply)")"
 check "the SA created it with the declared Q_Key and MTU" \
 	grep -q "^group mgid=ff12:401b:ffff::1:1 .* qkey=0x0000001b mtu=0x84 " $D/sa_db
-check_eq "a second apply keeps it" "0 0 0 1 1 0" "$(summary "$(mc -j apply)")"
+check_eq "a second apply keeps it" "0 0 0 1 1 0" "$(apply_summary "$(mc -j apply)")"
 
 check "job:7 joins coll0 by name" mc join coll0 owner job:7
 check_eq "the SA holds our membership of coll0" 1 "$(sa_member ff12:401b:ffff::100)"
@@ -63,6 +60,6 @@ check "after the linger time our membership is gone from the SA" wait_for -t 15 
 check "the HCA goes away (simhca unloaded) and comes back" \
 	sh -c "rmmod simhca && modprobe simhca"
 wait_for -t 10 test -d $SYS
-check_eq "apply creates the declared group again" "1 0 0 0 1 0" "$(summary "$(mc -j apply)")"
+check_eq "apply creates the declared group again" "1 0 0 0 1 0" "$(apply_summary "$(mc -j apply)")"
 check_eq "and the SA has it with our membership" 1 "$(sa_member ff12:401b:ffff::1:1)"
 ktap_finish

@@ -30,11 +30,6 @@ export IB_MCGROUPS_SLURM_CONF=$DEFAULTS
 
 prolog() { env SLURM_JOB_ID="$1" SLURM_JOB_PARTITION="$2" "$SLURM/ib_mcgroups-prolog"; }
 epilog() { env SLURM_JOB_ID="$1" "$SLURM/ib_mcgroups-epilog"; }
-# "group@dev" of every hold of OWNER, sorted.
-holds_of() {
-	mcctl -j list | jq -r --arg o "$1" \
-		'.[] | select(any(.holders[]?; .owner == $o)) | "\(.group)@\(.dev)"' | sort | tr '\n' ' '
-}
 
 ktap_plan 15
 check "set up rxe0 <-> rxe1" mcg_setup_rxe || ktap_skip_all "no rxe devices"
@@ -43,14 +38,14 @@ defer mcg_unload
 
 check "prolog of job 42 (partition gpu-a100)" prolog 42 gpu-a100
 check_eq "job:42 holds coll0 and coll1 on both RoCE ports" \
-	"239.30.0.1@$MCG_DEV0 239.30.0.1@$MCG_DEV1 239.30.0.2@$MCG_DEV0 239.30.0.2@$MCG_DEV1 " \
+	"$MCG_DEV0/1 239.30.0.1 $MCG_DEV0/1 239.30.0.2 $MCG_DEV1/1 239.30.0.1 $MCG_DEV1/1 239.30.0.2 " \
 	"$(holds_of job:42)"
 check "prolog of job 43 (partition cpu: the default groups)" prolog 43 cpu
-check_eq "job:43 holds coll0 only" "239.30.0.1@$MCG_DEV0 239.30.0.1@$MCG_DEV1 " "$(holds_of job:43)"
+check_eq "job:43 holds coll0 only" "$MCG_DEV0/1 239.30.0.1 $MCG_DEV1/1 239.30.0.1 " "$(holds_of job:43)"
 check "epilog of job 42" epilog 42
 check_eq "job:42 holds nothing" "" "$(holds_of job:42)"
 check_eq "job:43's holds stay, coll1 is released" \
-	"239.30.0.1@$MCG_DEV0 239.30.0.1@$MCG_DEV1 |0" \
+	"$MCG_DEV0/1 239.30.0.1 $MCG_DEV1/1 239.30.0.1 |0" \
 	"$(holds_of job:43)|$(igmp_count "$MCG_IF0" 239.30.0.2)"
 err=$(prolog 44 broken 2>&1)
 check_eq "a group that is not declared fails the prolog" \
@@ -59,7 +54,7 @@ check_eq "a group that is not declared fails the prolog" \
 check_eq "and job:44 is left holding nothing" "" "$(holds_of job:44)"
 sed -i 's/^STRICT=yes/STRICT=no/' "$DEFAULTS"
 check "with STRICT=no the failure is only logged" prolog 45 lax
-check_eq "and the other groups are held" "239.30.0.2@$MCG_DEV0 239.30.0.2@$MCG_DEV1 " "$(holds_of job:45)"
+check_eq "and the other groups are held" "$MCG_DEV0/1 239.30.0.2 $MCG_DEV1/1 239.30.0.2 " "$(holds_of job:45)"
 check "an epilog of a job holding nothing succeeds" epilog 46
 check_fail "the prolog refuses to run without SLURM_JOB_ID" "$SLURM/ib_mcgroups-prolog"
 ktap_finish
