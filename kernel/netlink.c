@@ -793,7 +793,7 @@ static struct mcg_dump_ctx *dump_ctx(struct netlink_callback *cb)
  */
 static int dump_init(struct netlink_callback *cb)
 {
-	struct nlattr **tb = genl_dumpit_info(cb)->attrs;
+	struct nlattr **tb = mcg_dump_attrs(cb);
 	struct mcg_dump_ctx *ctx = dump_ctx(cb);
 	struct mcg_device *dev;
 	struct mcg_port *port;
