@@ -12,6 +12,7 @@
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
 
+#include "compat_autoconf.h"
 #include "simhca.h"
 
 static int simhca_query_device(struct ib_device *ibdev,
@@ -163,13 +164,24 @@ static int simhca_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	return 0;
 }
 
+/*
+ * Kernel CQs only. Since 6.11 create_cq() gets the uverbs attribute bundle
+ * (NULL for a kernel consumer) where it got the udata before: probed as
+ * MCG_HAVE_CREATE_CQ_ATTRS (probes/create_cq_attrs.c).
+ */
+#ifdef MCG_HAVE_CREATE_CQ_ATTRS
+typedef struct uverbs_attr_bundle simhca_cq_uctx_t;
+#else
+typedef struct ib_udata simhca_cq_uctx_t;
+#endif
+
 static int simhca_create_cq(struct ib_cq *ibcq,
 			    const struct ib_cq_init_attr *attr,
-			    struct ib_udata *udata)
+			    simhca_cq_uctx_t *uctx)
 {
 	struct simhca_cq *cq = container_of(ibcq, struct simhca_cq, ibcq);
 
-	if (udata || attr->flags)
+	if (uctx || attr->flags)
 		return -EOPNOTSUPP;
 	if (!attr->cqe || attr->cqe > SIMHCA_MAX_CQE)
 		return -EINVAL;
