@@ -30,13 +30,26 @@ static int roce_check(struct mcg_port *port, const struct mcg_join_req *req,
 	return mcg_roce_check_mgid(&req->mgid, req->create.create, extack);
 }
 
-/* The port's netdev, through its default GID, as rdma_cm finds it. */
+/*
+ * The port's netdev, with a reference held. Where ib_core exports it
+ * (MCG_HAVE_IB_DEVICE_GET_NETDEV), the netdev the driver bound to the
+ * port; before, the netdev of the port's default GID, as rdma_cm finds it.
+ */
 static struct net_device *roce_find_ndev(struct mcg_port *port)
 {
-	const struct ib_gid_attr *attr;
 	struct net_device *ndev;
+#ifndef MCG_HAVE_IB_DEVICE_GET_NETDEV
+	const struct ib_gid_attr *attr;
+#endif
 
 	ASSERT_RTNL();
+#ifdef MCG_HAVE_IB_DEVICE_GET_NETDEV
+	ndev = ib_device_get_netdev(port->dev->ibdev, port->port_num);
+	if (ndev && ndev->reg_state != NETREG_REGISTERED) {
+		dev_put(ndev);
+		ndev = NULL;
+	}
+#else
 	attr = rdma_get_gid_attr(port->dev->ibdev, port->port_num, 0);
 	if (IS_ERR(attr))
 		return NULL;
@@ -48,6 +61,7 @@ static struct net_device *roce_find_ndev(struct mcg_port *port)
 		dev_hold(ndev);
 	rcu_read_unlock();
 	rdma_put_gid_attr(attr);
+#endif
 	return ndev;
 }
 
