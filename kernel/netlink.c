@@ -22,7 +22,13 @@ static struct genl_family mcg_family;
 enum { MCG_MCGRP_EVENTS };
 
 static const struct genl_multicast_group mcg_mcgrps[] = {
-	[MCG_MCGRP_EVENTS] = { .name = IB_MCG_MCGRP_EVENTS },
+	[MCG_MCGRP_EVENTS] = {
+		.name = IB_MCG_MCGRP_EVENTS,
+#ifdef MCG_HAVE_GENL_MCAST_CAP_NET_ADMIN
+		/* events name owners: not for every local user */
+		.flags = GENL_MCAST_CAP_NET_ADMIN,
+#endif
+	},
 };
 
 #define MCG_POLICY_DEV							\

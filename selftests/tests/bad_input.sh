@@ -35,7 +35,7 @@ refused() {
 	return 1
 }
 
-ktap_plan 16
+ktap_plan 17
 check "set up rxe0 <-> rxe1" mcg_setup_rxe || ktap_skip_all "no rxe devices"
 check "load ib_mcgroups" mcg_load
 defer mcg_unload
@@ -58,4 +58,13 @@ check "unprivileged list works" run_unpriv mcctl list
 refused "unprivileged join refused" "Operation not permitted" \
 	run_unpriv mcctl join "$P" 239.1.1.1 owner nobody
 check_eq "nothing was created" 0 "$(cat $SYS/groups)"
+# The events name owners: where the kernel can enforce it
+# (GENL_MCAST_CAP_NET_ADMIN, probed), only CAP_NET_ADMIN may listen.
+if modinfo -F compat ib_mcgroups | grep -qw genl_mcast_cap_net_admin; then
+	refused "unprivileged monitor refused: events need CAP_NET_ADMIN" \
+		"events name their owners: listening needs CAP_NET_ADMIN" \
+		run_unpriv timeout 10 mcctl monitor
+else
+	ktap_skip "unprivileged monitor refused" "kernel cannot restrict a multicast group"
+fi
 ktap_finish

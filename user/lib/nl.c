@@ -784,6 +784,9 @@ int ibmcg_event_subscribe(struct ibmcg *h)
 		nl_socket_free(h->ev_sk);
 		h->ev_sk = NULL;
 		err = nle_to_errno(err);
+		if (err == -EPERM)
+			return ibmcg_set_errmsg(h, err,
+						"cannot subscribe to ib_mcgroups events: the events name their owners: listening needs CAP_NET_ADMIN");
 		return ibmcg_set_errmsg(h, err,
 					"cannot subscribe to ib_mcgroups events: %s",
 					strerror(-err));
