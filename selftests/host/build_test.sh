@@ -25,9 +25,13 @@ export MCG_PROBE_CACHE=$T/cache
 # The test runs outside any make; a make around it must not leak flags in.
 unset MAKEFLAGS MAKELEVEL MFLAGS
 
-# fake_kdir DIR ADD_RET PORT_TYPE RESV(0/1) SPLIT(0/1): a fake kernel tree
+# fake_kdir DIR ADD_RET PORT_TYPE RESV SPLIT [INFODUMP MCASTCAP GETNETDEV CQATTRS]:
+# a fake kernel tree. ADD_RET: ib_client.add's return type; PORT_TYPE: the
+# verbs' port number type; the others 0 (absent), 1 (present) or, for
+# GETNETDEV and CQATTRS, "odd" (present with another type).
 fake_kdir() {
-	local d=$1 add=$2 port=$3 resv=$4 split=$5
+	local d=$1 add=$2 port=$3 resv=$4 split=$5 infodump=${6:-0} mcastcap=${7:-0}
+	local getnetdev=${8:-0} cqattrs=${9:-0} cqarg
 
 	mkdir -p "$d/include/linux" "$d/include/rdma" "$d/include/net" \
 		"$d/include/generated"
@@ -79,13 +83,32 @@ EOF
 	};
 	int ib_query_port(struct ib_device *device, $port port_num,
 			  struct ib_port_attr *port_attr);
+	struct net_device;
+	struct ib_cq; struct ib_cq_init_attr; struct ib_udata; struct uverbs_attr_bundle;
+	EOF
+	case $getnetdev in
+	1) echo "struct net_device *ib_device_get_netdev(struct ib_device *ib_dev, $port port);" ;;
+	odd) echo "struct net_device *ib_device_get_netdev(struct ib_device *ib_dev, int port, int flags);" ;;
+	esac >>"$d/include/rdma/ib_verbs.h"
+	case $cqattrs in
+	1) cqarg='struct uverbs_attr_bundle *attrs' ;;
+	odd) cqarg='void *attrs' ;;
+	*) cqarg='struct ib_udata *udata' ;;
+	esac
+	cat >>"$d/include/rdma/ib_verbs.h" <<-EOF
+	struct ib_device_ops {
+		int (*create_cq)(struct ib_cq *cq, const struct ib_cq_init_attr *attr,
+				 $cqarg);
+	};
 	#endif
 	EOF
 	{
 		echo '#ifndef FAKE_GENETLINK_H'
 		echo '#define FAKE_GENETLINK_H'
 		echo '#include <linux/types.h>'
-		echo 'struct sk_buff; struct genl_info;'
+		echo 'struct sk_buff; struct nlattr;'
+		echo 'struct netlink_callback { void *data; };'
+		echo 'struct genl_info { struct nlattr **attrs; };'
 		[ "$split" = 1 ] && echo 'struct genl_split_ops { int (*doit)(struct sk_buff *skb, struct genl_info *info); u8 cmd; };'
 		echo 'struct genl_family {'
 		echo '	const char *name;'
@@ -93,6 +116,21 @@ EOF
 		[ "$split" = 1 ] && echo '	const struct genl_split_ops *split_ops;'
 		echo '	u8 n_ops;'
 		echo '};'
+		if [ "$infodump" = 1 ]; then
+			echo 'struct genl_dumpit_info { struct genl_info info; };'
+			echo 'static inline const struct genl_info *genl_info_dump(struct netlink_callback *cb)'
+			echo '{ return &((const struct genl_dumpit_info *)cb->data)->info; }'
+		else
+			echo 'struct genl_dumpit_info { struct nlattr **attrs; };'
+		fi
+		echo 'static inline const struct genl_dumpit_info *genl_dumpit_info(struct netlink_callback *cb)'
+		echo '{ return cb->data; }'
+		if [ "$mcastcap" = 1 ]; then
+			echo '#define GENL_MCAST_CAP_NET_ADMIN (1U << 0)'
+			echo 'struct genl_multicast_group { char name[16]; u8 flags; };'
+		else
+			echo 'struct genl_multicast_group { char name[16]; };'
+		fi
 		echo '#endif'
 	} >"$d/include/net/genetlink.h"
 }
@@ -104,36 +142,52 @@ have() {
 
 probe() { bash "$TOP/kernel/compat/probe.sh" -q "$@"; }
 
-ktap_plan 66
+ktap_plan 96
 
 # --- probes: each feature present, absent, or present with another type ------
-#      name     add   port  resv split   expected: ADD PORT RESV SPLIT
+# Columns: name, the fake tree (add() return, port type, resv_start_op,
+# split ops, genl_info_dump, GENL_MCAST_CAP_NET_ADMIN, exported
+# ib_device_get_netdev, create_cq's attribute bundle), then the expected
+# MCG_HAVE_*: IB_CLIENT_ADD_INT IB_PORT_U32 GENL_RESV_START_OP
+# GENL_SPLIT_OPS GENL_INFO_DUMP GENL_MCAST_CAP_NET_ADMIN IB_DEVICE_GET_NETDEV
+# and simhca's CREATE_CQ_ATTRS.
 variants=(
-	"v6.2   int   u32   1  1   1 1 1 1"
-	"v6.1   int   u32   1  0   1 1 1 0"
-	"v5.10  int   u8    0  0   1 0 0 0"
-	"v5.4   void  u8    0  0   0 0 0 0"
-	"odd    long  int   0  1   0 0 0 1"
+	"v6.12  int  u32 1 1 1 1 1   1     1 1 1 1 1 1 1 1"
+	"v6.6   int  u32 1 1 1 1 0   0     1 1 1 1 1 1 0 0"
+	"v6.1   int  u32 1 0 0 1 0   0     1 1 1 0 0 1 0 0"
+	"v5.10  int  u8  0 0 0 0 0   0     1 0 0 0 0 0 0 0"
+	"v5.4   void u8  0 0 0 0 0   0     0 0 0 0 0 0 0 0"
+	"odd    long int 0 1 0 0 odd odd   0 0 0 1 0 0 0 0"
 )
+features="IB_CLIENT_ADD_INT IB_PORT_U32 GENL_RESV_START_OP GENL_SPLIT_OPS GENL_INFO_DUMP GENL_MCAST_CAP_NET_ADMIN IB_DEVICE_GET_NETDEV"
 for v in "${variants[@]}"; do
-	read -r name add port resv split e_add e_port e_resv e_split <<<"$v"
+	read -r name add port resv split infodump mcastcap getnetdev cqattrs expect <<<"$v"
+	read -r -a exp <<<"$expect"
 	k=$T/kdir-$name
-	fake_kdir "$k" "$add" "$port" "$resv" "$split"
+	fake_kdir "$k" "$add" "$port" "$resv" "$split" "$infodump" "$mcastcap" "$getnetdev" "$cqattrs"
 	out=$T/$name.h
+	sout=$T/$name-simhca.h
 	if ! probe "$k" "$out" 2>"$T/err"; then
 		ktap_fail "$name: probe.sh ran"
 		ktap_diag "$(cat "$T/err")"
-		for _ in 1 2 3 4; do ktap_fail "$name: (not run)"; done
+		for _ in $features simhca; do ktap_fail "$name: (not run)"; done
 		[ "$name" = odd ] || ktap_fail "$name: (not run)"
 		continue
 	fi
 	ktap_ok "$name: probe.sh ran"
-	check_eq "$name: add() returns $add -> IB_CLIENT_ADD_INT=$e_add" "$e_add" "$(have "$out" IB_CLIENT_ADD_INT)"
-	check_eq "$name: port $port -> IB_PORT_U32=$e_port" "$e_port" "$(have "$out" IB_PORT_U32)"
-	check_eq "$name: resv_start_op $resv -> GENL_RESV_START_OP=$e_resv" "$e_resv" "$(have "$out" GENL_RESV_START_OP)"
-	check_eq "$name: split ops $split -> GENL_SPLIT_OPS=$e_split" "$e_split" "$(have "$out" GENL_SPLIT_OPS)"
+	i=0
+	for f in $features; do
+		check_eq "$name: MCG_HAVE_$f=${exp[$i]}" "${exp[$i]}" "$(have "$out" "$f")"
+		i=$((i + 1))
+	done
+	# (a copy of the tree: the checks below count the make runs in this one)
+	cp -r "$k" "$k-simhca"
+	MCG_PROBES_DIR=$TOP/selftests/simhca/probes probe "$k-simhca" "$sout" 2>"$T/err"
+	check_eq "$name: simhca probes: MCG_HAVE_CREATE_CQ_ATTRS=${exp[$i]}" "${exp[$i]}" \
+		"$(have "$sout" CREATE_CQ_ATTRS)"
 	# compat.h's shims against these headers: the add callback must have the
-	# type the tree wants, with -Werror.
+	# type the tree wants and the dump attributes come from where the tree
+	# has them, with -Werror.
 	mkdir -p "$T/shim-$name"
 	cp "$TOP/kernel/compat.h" "$T/shim-$name/"
 	cp "$out" "$T/shim-$name/compat_autoconf.h"
@@ -150,6 +204,10 @@ for v in "${variants[@]}"; do
 
 		return ib_query_port(dev, p, &attr);
 	}
+	struct nlattr **dump_attrs(struct netlink_callback *cb)
+	{
+		return mcg_dump_attrs(cb);
+	}
 	EOF
 	# (no shim exists for the odd variant's long add())
 	[ "$name" = odd ] ||
@@ -161,7 +219,7 @@ done
 k=$T/kdir-v6.1
 check_eq "one make invocation for all probes" 1 "$(wc -l <"$k/make.log")"
 check "it builds every probe object" \
-	grep -q 'goals=\[genl_resv_start_op.o genl_split_ops.o ib_client_add_int.o ib_port_u32.o sanity.o\]' "$k/make.log"
+	grep -q 'goals=\[genl_info_dump.o genl_mcast_cap_net_admin.o genl_resv_start_op.o genl_split_ops.o ib_client_add_int.o ib_device_get_netdev.o ib_port_u32.o sanity.o\]' "$k/make.log"
 check "it runs with -k" grep -qE 'flags=\[[^] ]*k' "$k/make.log"
 touch -d '2000-01-01' "$T/v6.1.h"
 probe "$k" "$T/v6.1.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * MCG_HAVE_IB_DEVICE_GET_NETDEV: ib_device_get_netdev() is exported and
- * declared in <rdma/ib_verbs.h> (6.10; before, private to ib_core): the
+ * declared in <rdma/ib_verbs.h> (by 6.12; before, private to ib_core): the
  * netdev a RoCE driver bound to a port, with a reference held.
  */
 #include <linux/build_bug.h>
