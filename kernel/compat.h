@@ -10,6 +10,7 @@
 #ifndef _IB_MCGROUPS_COMPAT_H
 #define _IB_MCGROUPS_COMPAT_H
 
+#include <linux/build_bug.h>
 #include <linux/types.h>
 #include <net/genetlink.h>
 
@@ -30,20 +31,26 @@ typedef u8 mcg_ib_port_t;
 /*
  * The ib_client .add callback returns int since 5.8 and void before. The
  * module's add function returns int; MCG_IB_CLIENT_ADD(fn) names it, or
- * the void wrapper that MCG_IB_CLIENT_ADD_WRAPPER(fn) defines. On void
+ * the void wrapper that MCG_IB_CLIENT_ADD_WRAPPER(fn); defines (on int
+ * kernels it checks fn's type). On void
  * kernels an error of fn leaves the device without client data and the
  * remove callback is still called, with NULL client data.
  */
+#define MCG_IB_CLIENT_ADD_CHECK(fn)					\
+	static_assert(__builtin_types_compatible_p(typeof(fn),		\
+						   int (struct ib_device *)), \
+		      #fn "() is an int add() of an ib_client")
 #ifdef MCG_HAVE_IB_CLIENT_ADD_INT
 #define MCG_IB_CLIENT_ADD(fn)		fn
-#define MCG_IB_CLIENT_ADD_WRAPPER(fn)
+#define MCG_IB_CLIENT_ADD_WRAPPER(fn)	MCG_IB_CLIENT_ADD_CHECK(fn)
 #else
 #define MCG_IB_CLIENT_ADD(fn)		fn##_void
 #define MCG_IB_CLIENT_ADD_WRAPPER(fn)				\
 static void fn##_void(struct ib_device *ibdev)			\
 {								\
 	fn(ibdev);						\
-}
+}								\
+struct mcg_ib_client_add_wrapper_of_##fn	/* takes the ';' */
 #endif
 
 /*

@@ -210,7 +210,7 @@ err_free:
 	return err;
 }
 
-MCG_IB_CLIENT_ADD_WRAPPER(mcg_add_one)
+MCG_IB_CLIENT_ADD_WRAPPER(mcg_add_one);
 
 static void mcg_remove_one(struct ib_device *ibdev, void *client_data)
 {

@@ -195,7 +195,7 @@ for v in "${variants[@]}"; do
 	#include <rdma/ib_verbs.h>
 	#include "compat.h"
 	static int add_one(struct ib_device *dev) { return dev ? 0 : -1; }
-	MCG_IB_CLIENT_ADD_WRAPPER(add_one)
+	MCG_IB_CLIENT_ADD_WRAPPER(add_one);
 	struct ib_client client = { .add = MCG_IB_CLIENT_ADD(add_one) };
 	int query(struct ib_device *dev, u32 port)
 	{

@@ -170,14 +170,14 @@ static int simhca_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
  * MCG_HAVE_CREATE_CQ_ATTRS (probes/create_cq_attrs.c).
  */
 #ifdef MCG_HAVE_CREATE_CQ_ATTRS
-typedef struct uverbs_attr_bundle simhca_cq_uctx_t;
+#define simhca_cq_uctx	uverbs_attr_bundle
 #else
-typedef struct ib_udata simhca_cq_uctx_t;
+#define simhca_cq_uctx	ib_udata
 #endif
 
 static int simhca_create_cq(struct ib_cq *ibcq,
 			    const struct ib_cq_init_attr *attr,
-			    simhca_cq_uctx_t *uctx)
+			    struct simhca_cq_uctx *uctx)
 {
 	struct simhca_cq *cq = container_of(ibcq, struct simhca_cq, ibcq);
 

@@ -6,6 +6,6 @@
 #include <linux/build_bug.h>
 #include <net/genetlink.h>
 
-static_assert(__builtin_types_compatible_p(typeof(&genl_info_dump),
-					   const struct genl_info *(*)(struct netlink_callback *)),
+static_assert(__builtin_types_compatible_p(typeof(genl_info_dump),
+					   const struct genl_info *(struct netlink_callback *)),
 	      "no genl_info_dump()");
