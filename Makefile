@@ -35,10 +35,14 @@ KDIR ?= /lib/modules/$(KVER)/build
 export KVER KDIR
 
 DEB_PACKAGES := build-essential pkg-config linux-image-amd64 \
-	linux-headers-amd64 linux-source-6.1 qemu-system-x86 busybox-static \
+	linux-headers-amd64 linux-source-6.1 linux-source-6.12 qemu-system-x86 busybox-static \
 	kmod cpio xz-utils iproute2 util-linux rdma-core ibverbs-providers \
 	ibverbs-utils libibverbs-dev libnl-3-dev libnl-genl-3-dev \
 	libjson-c-dev sparse perl jq infiniband-diags libibumad-dev dkms
+# The newer kernel Debian 12 ships, and its PREEMPT_RT flavour: make check
+# builds and tests on each (selftests/vm/kver.sh --all).
+DEB_PACKAGES += linux-image-6.12-amd64 linux-headers-6.12-amd64 \
+	linux-image-6.12-rt-amd64 linux-headers-6.12-rt-amd64
 # shellcheck: style.sh checks the scripts of contrib/.
 DEB_PACKAGES += shellcheck
 
@@ -59,8 +63,14 @@ selftests: user
 deps:
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEB_PACKAGES)
 
+# check and style cover every installed kernel unless KVER (or KDIR) was
+# given: "make KVER=6.1.0-57-amd64 check" runs on that kernel only.
+ifeq ($(origin KVER)$(origin KDIR),filefile)
+ALL_KERNELS := env -u KVER -u KDIR
+endif
+
 check: all
-	selftests/check.sh
+	$(ALL_KERNELS) selftests/check.sh
 
 deps-debug:
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEBUG_PACKAGES)
@@ -72,7 +82,7 @@ demo: all
 	selftests/vm/run.sh --demo
 
 style:
-	selftests/style.sh
+	$(ALL_KERNELS) selftests/style.sh
 
 install:
 	$(MAKE) -C user install

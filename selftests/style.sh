@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# Static checks of the kernel modules (ib_mcgroups, simhca), as KTAP: checkpatch --strict, a W=1
-# build and a sparse (C=2) build must all be free of warnings.
-# checkpatch.pl comes from Debian's linux-source tarball at run time.
+# Static checks of the kernel modules (ib_mcgroups, simhca), as KTAP:
+# checkpatch --strict, and a W=1 build and a sparse (C=2) build against every
+# installed kernel (selftests/vm/kver.sh --all: 6.1, 6.12 and 6.12-rt after
+# "make deps"; KDIR=dir checks only that tree) must all be free of warnings.
+# checkpatch.pl comes from Debian's newest linux-source tarball at run time.
 # The KUnit module (kernel/tests/) builds only against a kernel with
 # CONFIG_KUNIT: the debug lane's cached kernel (KUNIT_KDIR, default the
 # newest /var/cache/ib_mcgroups/kernel-*/build that has it); its two
@@ -12,14 +14,19 @@ set -u
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 O=$TOP/build/style
-KDIR=${KDIR:-/lib/modules/$("$TOP/selftests/vm/kver.sh")/build}
+if [ -n "${KDIR:-}" ]; then
+	KDIRS=$KDIR
+else
+	KDIRS=$("$TOP/selftests/vm/kver.sh" --all | sed 's|.*|/lib/modules/&/build|')
+fi
 KSRC_TAR=${KSRC_TAR:-$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n1)}
 n=0
 failed=0
 skipped=0
 if [ -z "${KUNIT_KDIR:-}" ]; then
 	for d in $(ls -1dt /var/cache/ib_mcgroups/kernel-*/build 2>/dev/null); do
-		if grep -qx 'CONFIG_KUNIT=y' "$d/.config" 2>/dev/null; then
+		# (a finished build only: build-kernel.sh's .done)
+		if [ -f "$d/../.done" ] && grep -qx 'CONFIG_KUNIT=y' "$d/.config" 2>/dev/null; then
 			KUNIT_KDIR=$d
 			break
 		fi
@@ -37,31 +44,35 @@ result() {
 	fi
 }
 
-# build SRC FLAGS...: builds the module in SRC from a scratch copy, so the
-# checks never race a build; fails on any warning.
+# build SRC FLAGS...: builds the module in SRC against KDIR from a scratch
+# copy ($O/<kernel>/), so the checks never race a build; fails on any warning.
 build() {
-	local src=$1 name
+	local src=$1 name d
 	shift
 
 	name=$(basename "$src")
-	rm -rf "$O/$name" && mkdir -p "$O/$name" &&
-		cp "$TOP/$src"/*.[ch] "$TOP/$src/Makefile" "$O/$name/" &&
-		{ [ ! -e "$TOP/$src/Kbuild" ] || cp "$TOP/$src/Kbuild" "$O/$name/"; } &&
-		{ [ ! -e "$TOP/$src/ofa.mk" ] || cp "$TOP/$src/ofa.mk" "$O/$name/"; } &&
-		{ [ ! -d "$TOP/$src/compat" ] || cp -r "$TOP/$src/compat" "$O/$name/"; } &&
-		rm -f "$O/$name/compat_autoconf.h" &&
-		{ [ ! -d "$TOP/$src/tests" ] || { mkdir "$O/$name/tests" &&
-			cp "$TOP/$src"/tests/*.c "$TOP/$src/tests/Kbuild" "$O/$name/tests/"; }; } &&
-		rm -f "$O/$name"/*.mod.c "$O/$name"/tests/*.mod.c &&
-		mkdir -p "$O/include" && cp -r "$TOP/include/uapi" "$O/include/" &&
-		cp "$TOP/VERSION" "$O/" &&
-		make -s -C "$O/$name" KDIR="$KDIR" "$@" >"$O/out" 2>&1 &&
+	d=$O/$(basename "$(dirname "$KDIR")")
+	rm -rf "${d:?}/$name" && mkdir -p "$d/$name" &&
+		cp "$TOP/$src"/*.[ch] "$TOP/$src/Makefile" "$d/$name/" &&
+		{ [ ! -e "$TOP/$src/Kbuild" ] || cp "$TOP/$src/Kbuild" "$d/$name/"; } &&
+		{ [ ! -e "$TOP/$src/ofa.mk" ] || cp "$TOP/$src/ofa.mk" "$d/$name/"; } &&
+		{ [ ! -d "$TOP/$src/compat" ] || cp -r "$TOP/$src/compat" "$d/$name/"; } &&
+		{ [ ! -d "$TOP/$src/probes" ] || cp -r "$TOP/$src/probes" "$d/$name/"; } &&
+		rm -f "$d/$name/compat_autoconf.h" &&
+		{ [ ! -d "$TOP/$src/tests" ] || { mkdir "$d/$name/tests" &&
+			cp "$TOP/$src"/tests/*.c "$TOP/$src/tests/Kbuild" "$d/$name/tests/"; }; } &&
+		rm -f "$d/$name"/*.mod.c "$d/$name"/tests/*.mod.c &&
+		mkdir -p "$d/include" && cp -r "$TOP/include/uapi" "$d/include/" &&
+		cp "$TOP/VERSION" "$d/" &&
+		make -s -C "$d/$name" KDIR="$KDIR" \
+			PROBE_SH="$TOP/kernel/compat/probe.sh" "$@" >"$O/out" 2>&1 &&
 		! grep -E 'warning|error' "$O/out"
 }
 
 mkdir -p "$O"
 echo "TAP version 13"
-echo "1..7"
+nk=$(echo "$KDIRS" | wc -w)
+echo "1..$((4 * nk + 4))"
 
 if [ -n "$KSRC_TAR" ] && [ ! -e "$O/scripts/checkpatch.pl" ]; then
 	tar -xf "$KSRC_TAR" -C "$O" --strip-components=1 --wildcards \
@@ -81,16 +92,19 @@ else
 	result 1 "checkpatch --strict clean"
 fi
 
-for mod in kernel selftests/simhca; do
-	build $mod W=1
-	result $? "$mod builds warning-free with W=1"
-	if command -v sparse >/dev/null; then
-		build $mod C=2 W=1
-		result $? "$mod: sparse (C=2) clean"
-	else
-		echo "sparse not installed" >"$O/out"
-		result 1 "$mod: sparse (C=2) clean"
-	fi
+for KDIR in $KDIRS; do
+	kv=$(basename "$(dirname "$KDIR")")
+	for mod in kernel selftests/simhca; do
+		build $mod W=1
+		result $? "$mod builds warning-free with W=1 against $kv"
+		if command -v sparse >/dev/null; then
+			build $mod C=2 W=1
+			result $? "$mod: sparse (C=2) clean against $kv"
+		else
+			echo "sparse not installed" >"$O/out"
+			result 1 "$mod: sparse (C=2) clean against $kv"
+		fi
+	done
 done
 
 # The scripts admins install (contrib/): POSIX sh, run by slurmd.
@@ -105,7 +119,8 @@ fi
 
 # The KUnit module, with ib_mcgroups.ko, against a kernel with KUnit.
 if [ -n "${KUNIT_KDIR:-}" ]; then
-	KDIR=$KUNIT_KDIR build kernel W=1 && [ -f "$O/kernel/tests/ib_mcgroups_kunit.ko" ]
+	KDIR=$KUNIT_KDIR build kernel W=1 &&
+		[ -f "$O/$(basename "$(dirname "$KUNIT_KDIR")")/kernel/tests/ib_mcgroups_kunit.ko" ]
 	result $? "kernel/tests (KUnit) builds warning-free with W=1 against $KUNIT_KDIR"
 	if command -v sparse >/dev/null; then
 		KDIR=$KUNIT_KDIR build kernel C=2 W=1

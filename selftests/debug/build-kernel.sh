@@ -6,7 +6,8 @@
 #
 #   selftests/debug/build-kernel.sh [--config-only]
 #
-# The kernel is Debian's linux-source-6.1 configured by "make allnoconfig"
+# The kernel is Debian's linux-source-6.1 (DEBUG_KERNEL=6.12: linux-source-6.12)
+# configured by "make allnoconfig"
 # with selftests/debug/debug.config as KCONFIG_ALLCONFIG: only what the VM
 # and the tests need, plus KASAN, lockdep, kmemleak, debug objects, fault
 # injection and KUnit. Nothing is written to the work tree:
@@ -21,14 +22,16 @@
 # the linux-source package version and the compiler version, so a changed
 # fragment or source gets a new kernel and an unchanged one is reused.
 # CACHE defaults to /var/cache/ib_mcgroups.
-# Environment: KSRC_TAR (default /usr/src/linux-source-6.1.tar.xz), JOBS
-# (default: number of CPUs), CACHE.
+# Environment: DEBUG_KERNEL (6.1 or 6.12: which linux-source-X package,
+# default 6.1), KSRC_TAR (default /usr/src/linux-source-$DEBUG_KERNEL.tar.xz),
+# JOBS (default: number of CPUs), CACHE.
 set -euo pipefail
 
 DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 FRAG=$DIR/debug.config
 CACHE=${CACHE:-/var/cache/ib_mcgroups}
-KSRC_TAR=${KSRC_TAR:-/usr/src/linux-source-6.1.tar.xz}
+DEBUG_KERNEL=${DEBUG_KERNEL:-6.1}
+KSRC_TAR=${KSRC_TAR:-/usr/src/linux-source-$DEBUG_KERNEL.tar.xz}
 JOBS=${JOBS:-$(nproc)}
 CONFIG_ONLY=0
 [ "${1:-}" = --config-only ] && CONFIG_ONLY=1
@@ -36,14 +39,14 @@ CONFIG_ONLY=0
 log() { echo "build-kernel: $*" >&2; }
 die() { log "error: $*"; exit 1; }
 
-[ -r "$KSRC_TAR" ] || die "$KSRC_TAR not found (apt install linux-source-6.1)"
+[ -r "$KSRC_TAR" ] || die "$KSRC_TAR not found (apt install linux-source-$DEBUG_KERNEL)"
 for t in bc bison flex gcc make; do
 	command -v "$t" >/dev/null || die "$t not found (make deps-debug)"
 done
 [ -e /usr/include/libelf.h ] || die "libelf.h not found (make deps-debug)"
 [ -e /usr/include/openssl/ssl.h ] || die "openssl headers not found (make deps-debug)"
 
-pkgver=$(dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null ||
+pkgver=$(dpkg-query -W -f '${Version}' "linux-source-$DEBUG_KERNEL" 2>/dev/null ||
 	stat -c '%s-%Y' "$KSRC_TAR")
 key=$( { grep -E '^CONFIG_|^# CONFIG_.* is not set' "$FRAG" | sort
 	echo "src $pkgver"; gcc --version | head -n1; } | sha256sum | cut -c1-16)

@@ -17,8 +17,10 @@
 # 4. any KASAN, lockdep, kmemleak, BUG:, WARNING: or refcount report fails
 #    the run and is printed in full
 #
-# Environment: O (VM build dir, default build/debug/vm), CACHE, JOBS (see
-# build-kernel.sh), TIMEOUT (overall VM timeout, default 5400).
+# Environment: DEBUG_KERNEL (6.1 or 6.12, the linux-source package the
+# kernel is built from, default 6.1), O (VM build dir, default
+# build/debug/vm), CACHE, JOBS (see build-kernel.sh), TIMEOUT (overall VM
+# timeout, default 5400).
 # The last line is "N passed, M failed[, K skipped]".
 set -uo pipefail
 
@@ -56,8 +58,10 @@ copy_mod_src() {
 		esac
 		cp "$f" "$2/"
 	done
-	# kernel/: the feature probes (compat/probe.sh, compat/probes/)
+	# kernel/: the feature probes (compat/probe.sh, compat/probes/);
+	# simhca: its probes (probes/)
 	[ ! -d "$1/compat" ] || cp -r "$1/compat" "$2/"
+	[ ! -d "$1/probes" ] || cp -r "$1/probes" "$2/"
 }
 copy_mod_src "$TOP/kernel" "$SRC/kernel"
 # kernel/Kbuild builds tests/ (the KUnit module) when the kernel has KUnit.
@@ -70,7 +74,8 @@ KUNIT_KO=$SRC/kernel/tests/ib_mcgroups_kunit.ko
 export EXTRA_KOS=$KUNIT_KO
 if [ -f "$TOP/selftests/simhca/Makefile" ]; then
 	copy_mod_src "$TOP/selftests/simhca" "$SRC/simhca"
-	make -s -C "$SRC/simhca" KDIR="$KDIR" >&2 || die "simhca.ko does not build against $KDIR"
+	make -s -C "$SRC/simhca" KDIR="$KDIR" PROBE_SH="$SRC/kernel/compat/probe.sh" >&2 ||
+		die "simhca.ko does not build against $KDIR"
 	export SIMHCA_KO=$SRC/simhca/simhca.ko
 fi
 

@@ -20,8 +20,8 @@
 #   TEST...         only these tests (tests/NAME.sh or a C test NAME;
 #                   ".sh" optional); default: all
 #
-# Environment: KVER (guest kernel, default: newest in /lib/modules with a
-# /boot/vmlinuz), O (build dir, default <repo>/build/vm), QEMU_EXTRA (extra
+# Environment: KVER (guest kernel, default: the one selftests/vm/kver.sh
+# prints), O (build dir, default <repo>/build/vm), QEMU_EXTRA (extra
 # qemu args), BUILD=1 (run "make -C kernel" and "make -C user" first),
 # MCG_NS (passed to the guest; see selftests/lib.sh).
 #
@@ -100,14 +100,8 @@ if [ -n "${KERNEL_DIR:-}" ]; then
 	MODROOT=$KERNEL_DIR/mods
 fi
 if [ -z "${KVER:-}" ]; then
-	for d in $(ls -1 /lib/modules | sort -V -r); do
-		if [ -f "/boot/vmlinuz-$d" ]; then
-			KVER=$d
-			break
-		fi
-	done
+	KVER=$("$VM_DIR/kver.sh") || die "no kernel with both /boot/vmlinuz-X and headers (make deps)"
 fi
-[ -n "${KVER:-}" ] || die "no kernel with both /lib/modules/X and /boot/vmlinuz-X"
 VMLINUZ=/boot/vmlinuz-$KVER
 [ -n "${KERNEL_DIR:-}" ] && VMLINUZ=$KERNEL_DIR/bzImage
 [ -f "$VMLINUZ" ] || die "$VMLINUZ not found"
@@ -116,6 +110,7 @@ log "kernel $KVER, build dir $O"
 
 # --- build ------------------------------------------------------------------
 mkdir -p "$O"
+O=$(cd "$O" && pwd)	# make -C below needs it absolute
 if [ "${BUILD:-0}" = 1 ]; then
 	for d in kernel user; do
 		[ -f "$TOP/$d/Makefile" ] && make -C "$TOP/$d" >&2
