@@ -346,6 +346,34 @@ int ibmcg_parse_owner_release(const struct nlmsghdr *nlh,
 }
 
 /*
+ * Protocol version 2 sends an OWNER_RELEASE result as several messages,
+ * each with the owner, the total of holds dropped and a part of the list:
+ * append @part's list to @acc's. @part is emptied either way.
+ */
+int ibmcg_merge_owner_release(struct ibmcg_release_reply *acc,
+			      struct ibmcg_release_reply *part)
+{
+	struct ibmcg_released *v;
+
+	memcpy(acc->owner, part->owner, sizeof(acc->owner));
+	acc->holds_dropped = part->holds_dropped;
+	if (part->n) {
+		v = reallocarray(acc->released, acc->n + part->n, sizeof(*v));
+		if (!v) {
+			ibmcg_released_free(part->released);
+			memset(part, 0, sizeof(*part));
+			return -ENOMEM;
+		}
+		memcpy(v + acc->n, part->released, part->n * sizeof(*v));
+		acc->released = v;
+		acc->n += part->n;
+	}
+	ibmcg_released_free(part->released);
+	memset(part, 0, sizeof(*part));
+	return 0;
+}
+
+/*
  * NLMSG_ERROR or NLMSG_DONE: return the (negative) error it carries and keep
  * the extended ack text, if any, in h->errmsg. Layout as built by the
  * kernel's netlink_ack() and netlink_dump_done(): the TLVs follow the

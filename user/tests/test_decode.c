@@ -592,6 +592,36 @@ static void parse_owner_release_nothing(void)
 	nlmsg_free(msg);
 }
 
+/* Version 2: the parts of a dumped release append to one list. */
+static void merge_owner_release_parts(void)
+{
+	struct ibmcg_release_reply acc = { .n = 0 }, part;
+	struct nl_msg *m1 = release_msg(1, "job:42", 3);
+	struct nl_msg *m2 = release_msg(1, "job:42", 2);
+	struct nl_msg *m3 = release_msg(1, "job:42", 0);
+	char buf[IBMCG_MGID_STRLEN];
+
+	EXPECT(ibmcg_parse_owner_release(nlmsg_hdr(m1), &part) == 0);
+	EXPECT(ibmcg_merge_owner_release(&acc, &part) == 0);
+	EXPECT(part.n == 0 && part.released == NULL);
+	EXPECT(ibmcg_parse_owner_release(nlmsg_hdr(m2), &part) == 0);
+	EXPECT(ibmcg_merge_owner_release(&acc, &part) == 0);
+	EXPECT(ibmcg_parse_owner_release(nlmsg_hdr(m3), &part) == 0);
+	EXPECT(ibmcg_merge_owner_release(&acc, &part) == 0);
+	EXPECT_STR(acc.owner, "job:42");
+	EXPECT(acc.n == 5);
+	if (acc.n == 5) {
+		EXPECT_STR(ibmcg_mgid_format(acc.released[2].mgid, buf,
+					     sizeof(buf)), "ff0e::a3");
+		EXPECT_STR(ibmcg_mgid_format(acc.released[4].mgid, buf,
+					     sizeof(buf)), "239.10.0.2");
+	}
+	ibmcg_released_free(acc.released);
+	nlmsg_free(m1);
+	nlmsg_free(m2);
+	nlmsg_free(m3);
+}
+
 static void parse_owner_release_rejects(void)
 {
 	char owner[IB_MCG_OWNER_MAX + 2];
@@ -1614,6 +1644,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(parse_port_ib),
 	KTAP_CASE(parse_owner_release),
 	KTAP_CASE(parse_owner_release_nothing),
+	KTAP_CASE(merge_owner_release_parts),
 	KTAP_CASE(parse_owner_release_rejects),
 	KTAP_CASE(ack_extack_capped),
 	KTAP_CASE(ack_extack_uncapped),
