@@ -12,12 +12,16 @@
  *   mcg_bulk churn DEV PORT COUNT OWNER [FIRST [ROUNDS]]
  *	ROUNDS times (default 1000000) joins then leaves the COUNT groups
  *	from FIRST, to change groups while something else reads them.
+ *   mcg_bulk hold DEV PORT COUNT OWNER [FIRST]
+ *	joins the COUNT groups from FIRST with bound holds, prints
+ *	"joined N" and waits to be killed (the holds go with its socket).
  *
  * Exits 1 on the first failure, with the kernel's message.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ibmcg.h"
 
@@ -36,7 +40,7 @@ int main(int argc, char **argv)
 {
 	struct ibmcg_join_args args = { .create = true };
 	unsigned long i, r, count, rounds = 1, first = 0x1000;
-	bool join, owners = false, churn = false;
+	bool join, owners = false, churn = false, hold = false;
 	char owner[IB_MCG_OWNER_MAX + 1];
 	const char *mode = argc > 1 ? argv[1] : "";
 	struct ibmcg *h;
@@ -45,14 +49,18 @@ int main(int argc, char **argv)
 	int err = 0;
 
 	if (argc < 6 || (strcmp(mode, "join") && strcmp(mode, "leave") &&
-			 strcmp(mode, "owners") && strcmp(mode, "churn"))) {
+			 strcmp(mode, "owners") && strcmp(mode, "churn") &&
+			 strcmp(mode, "hold"))) {
 		fprintf(stderr,
-			"usage: mcg_bulk {join|leave|owners|churn} DEV PORT COUNT OWNER [FIRST [ROUNDS]]\n");
+			"usage: mcg_bulk {join|leave|owners|churn|hold} DEV PORT COUNT OWNER [FIRST [ROUNDS]]\n");
 		return 2;
 	}
 	join = strcmp(mode, "leave") != 0;
 	owners = !strcmp(mode, "owners");
 	churn = !strcmp(mode, "churn");
+	hold = !strcmp(mode, "hold");
+	if (hold)
+		args.flags = IB_MCG_F_BOUND;
 	port = strtoul(argv[3], NULL, 0);
 	count = strtoul(argv[4], NULL, 0);
 	args.owner = argv[5];
@@ -94,6 +102,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("%s %lu\n", join ? "joined" : "left", count);
+	fflush(stdout);
+	while (hold)
+		pause();
 	ibmcg_close(h);
 	return 0;
 }
