@@ -314,6 +314,17 @@ static size_t holder_msg_size(const struct mcg_holder *h)
  */
 #define MCG_DO_REPLY_MAX	(48 * 1024)
 
+/*
+ * A list nest (holders, released groups) ends before its u16 length could
+ * wrap, whatever the size of the message: the rest goes in the next one.
+ * Its entries are far smaller than the margin.
+ */
+static bool nest_full(const struct sk_buff *skb, const struct nlattr *nest)
+{
+	return skb_tail_pointer(skb) - (const unsigned char *)nest >
+	       U16_MAX - 1024;
+}
+
 /* An upper bound on a group message with the given holders. */
 static size_t group_msg_size(const struct mcg_group *g, int which,
 			     const struct mcg_holder *one)
@@ -433,7 +444,7 @@ static int fill_group(struct sk_buff *skb, const struct mcg_group *g,
 		list_for_each_entry(h, &g->holders, node) {
 			if (h->id <= *after)
 				continue;
-			if (put_holder(skb, h, now)) {
+			if (nest_full(skb, nest) || put_holder(skb, h, now)) {
 				if (!n)
 					goto cancel;
 				nla_nest_end(skb, nest);
@@ -853,7 +864,8 @@ static int fill_release(struct sk_buff *skb, struct mcg_release *r,
 	nest = nla_nest_start(skb, IB_MCG_A_RELEASED);
 	if (!nest)
 		goto cancel;
-	while (r->next < r->n && !put_released(skb, &r->ent[r->next]))
+	while (r->next < r->n && !nest_full(skb, nest) &&
+	       !put_released(skb, &r->ent[r->next]))
 		r->next++;
 	nla_nest_end(skb, nest);
 	genlmsg_end(skb, hdr);
@@ -874,14 +886,16 @@ static int mcg_nl_owner_release(struct sk_buff *skb, struct genl_info *info)
 	r = owner_release(info->attrs, &msg, info->extack);
 	if (IS_ERR(r))
 		return PTR_ERR(r);
-	/* Sized for every entry by release_reply_size(). */
+	/*
+	 * Sized for every entry by release_reply_size(), so this cannot
+	 * fail; the holds are gone already, so it must not.
+	 */
 	err = fill_release(msg, r, info->snd_portid, info->snd_seq, 0);
-	if (err || r->next < r->n) {
-		nlmsg_free(msg);
-		kvfree(r);
-		return -EMSGSIZE;
-	}
 	kvfree(r);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
 	return genlmsg_reply(msg, info);
 }
 
