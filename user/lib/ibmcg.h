@@ -231,9 +231,9 @@ int ibmcg_leave(struct ibmcg *h, const char *dev, uint32_t port,
  * *out gets one entry per group, in the kernel's order, freed with
  * ibmcg_released_free(); out (then n is ignored) and holds_dropped may be
  * NULL. With a protocol version 2 kernel any number of holds is released
- * and reported; a version 1 kernel sends one reply, which fails with
- * -ENOBUFS when it is bigger than the socket's receive buffer (4 MiB
- * asked, several thousand groups) although the holds were released.
+ * and reported. A version 1 kernel sends one reply: it is read whole up
+ * to the socket's receive buffer (4 MiB asked, some 35,000 groups); past
+ * that the call fails with -ENOBUFS although the holds were released.
  * A group that was still waiting for an SA-assigned MGID is reported
  * with an all-zero mgid.
  */
