@@ -733,6 +733,97 @@ TEST_F(mcg, dump_splits_a_group_with_many_holders)
 	EXPECT_EQ(0, mcg_sysfs_counter(DEV, "groups"));
 }
 
+/* JOIN (or LEAVE) of @mgid by @owner on rxe0/1; the reply's errno or count. */
+static int hold(struct nl *nl, const uint8_t *mgid, const char *owner,
+		bool leave)
+{
+	struct req r;
+
+	join_req(&r, nl->family, NO_MGID | NO_OWNER);
+	put(&r, IB_MCG_A_MGID, mgid, 16);
+	put_str(&r, IB_MCG_A_OWNER, owner);
+	if (leave)
+		((struct genlmsghdr *)NLMSG_DATA(&r.nlh))->cmd =
+			IB_MCG_CMD_LEAVE;
+	return nl_talk(nl, &r);
+}
+
+/*
+ * Dumps all groups; after the first datagram, @other makes a change (a
+ * hold of @owner on @mgid). Returns 1 if a message of the dump carried
+ * NLM_F_DUMP_INTR, 0 if none did, or a negative errno.
+ */
+static int dump_with_change(struct nl *nl, struct nl *other,
+			    const uint8_t *mgid, const char *owner)
+{
+	static char buf[65536];
+	int n, intr = 0, first = 1;
+	struct req r;
+
+	req_init(&r, nl->family, IB_MCG_CMD_GROUP_GET, NLM_F_DUMP);
+	if (send(nl->fd, r.buf, r.nlh.nlmsg_len, 0) < 0)
+		return -errno;
+	for (;;) {
+		struct nlmsghdr *h;
+
+		n = recv(nl->fd, buf, sizeof(buf), 0);
+		if (n < 0)
+			return -errno;
+		/*
+		 * This recv() already made the next round of the dump: the
+		 * change lands in the round after it.
+		 */
+		if (first && hold(other, mgid, owner, false) != 1)
+			return -EIO;
+		first = 0;
+		for (h = (void *)buf; NLMSG_OK(h, (unsigned int)n);
+		     h = NLMSG_NEXT(h, n)) {
+			if (h->nlmsg_flags & NLM_F_DUMP_INTR)
+				intr = 1;
+			if (h->nlmsg_type == NLMSG_DONE)
+				return intr;
+			if (h->nlmsg_type == NLMSG_ERROR)
+				return ((struct nlmsgerr *)NLMSG_DATA(h))->error;
+		}
+	}
+}
+
+/*
+ * A dump over several rounds: a change of another group does not mark
+ * it inconsistent (the cursor copes), a change of the group whose holder
+ * list spans the rounds does.
+ */
+TEST_F(mcg, dump_intr_only_for_a_group_changed_between_its_parts)
+{
+	const int owners = 3000;
+	uint8_t other_mgid[16];
+	struct nl other;
+	char owner[32];
+	int i;
+
+	ASSERT_EQ(0, nl_open(&other));
+	ASSERT_EQ(0, resolve_family(&other));
+	memcpy(other_mgid, mgid_239_1_1_9, 16);
+	other_mgid[15] = 10;
+	for (i = 0; i < owners; i++) {
+		snprintf(owner, sizeof(owner), "o-%d", i);
+		ASSERT_EQ(1, hold(&self->nl, mgid_239_1_1_9, owner, false));
+	}
+	EXPECT_EQ(0, dump_with_change(&self->nl, &other, other_mgid,
+				      "elsewhere"));
+	EXPECT_EQ(1, dump_with_change(&self->nl, &other, mgid_239_1_1_9,
+				      "late"));
+
+	ASSERT_EQ(1, hold(&self->nl, other_mgid, "elsewhere", true));
+	ASSERT_EQ(1, hold(&self->nl, mgid_239_1_1_9, "late", true));
+	for (i = 0; i < owners; i++) {
+		snprintf(owner, sizeof(owner), "o-%d", i);
+		ASSERT_EQ(1, hold(&self->nl, mgid_239_1_1_9, owner, true));
+	}
+	EXPECT_EQ(0, mcg_sysfs_counter(DEV, "groups"));
+	close(other.fd);
+}
+
 /*
  * An owner whose groups do not fit in one message: the one-message "do"
  * (protocol version 1) refuses and releases nothing; the dump releases
