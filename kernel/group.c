@@ -46,10 +46,38 @@ MODULE_PARM_DESC(max_owner_holds,
 /* Owners by name: each one's holds on every port. */
 static DEFINE_HASHTABLE(mcg_owners, 8);
 
-/* Holds with IB_MCG_F_BOUND; lets socket release skip the walk when 0. */
-atomic_t mcg_bound_holders = ATOMIC_INIT(0);
-/* Bumped on every change of groups or holders; dumps report NLM_F_DUMP_INTR. */
+/*
+ * Bound holds by the socket they belong to, (net, portid): a socket's
+ * release finds its holds without looking at any group. Changed under
+ * mcg_lock and mcg_bound_lock; the netlink notifier, which runs for every
+ * generic netlink socket closed on the system, only looks a socket up
+ * under mcg_bound_lock and takes mcg_lock only for a socket that has
+ * bound holds.
+ */
+struct mcg_bound {
+	struct hlist_node node;		/* in mcg_bound_hash */
+	struct list_head holders;	/* mcg_holder.bound_node */
+	const struct net *net;		/* compared only */
+	u32 portid;
+};
+
+static DEFINE_HASHTABLE(mcg_bound_hash, 8);
+static DEFINE_SPINLOCK(mcg_bound_lock);
+
+/*
+ * Bumped on every change of groups or holders; a changed group takes the
+ * new value as its generation (mcg_group.gen), so a dump that continues
+ * a group in a later message can tell whether the group changed between
+ * the parts.
+ */
 unsigned int mcg_generation = 1;
+/* The id of the last holder created; ids only grow (dump cursors). */
+static u64 mcg_holder_ids;
+
+static void group_changed(struct mcg_group *g)
+{
+	g->gen = ++mcg_generation;
+}
 
 static int mgid_cmp(const union ib_gid *a, const union ib_gid *b)
 {
@@ -144,7 +172,7 @@ int mcg_group_rekey(struct mcg_group *g, const union ib_gid *mgid)
 	list_del_init(&g->unkeyed_node);
 	g->mgid = *mgid;
 	group_tree_insert(g->port, g);
-	mcg_generation++;
+	group_changed(g);
 	return 0;
 }
 
@@ -156,7 +184,7 @@ void mcg_group_set_state(struct mcg_group *g, u8 state, u8 reason, int err)
 	g->state = state;
 	g->reason = reason;
 	g->error = err;
-	mcg_generation++;
+	group_changed(g);
 	mcg_notify(g, IB_MCG_CMD_GROUP_STATE_NTF, reason, NULL);
 	wake_up_all(&mcg_join_wq);
 }
@@ -166,7 +194,7 @@ static u32 owner_hash(const char *name)
 	return jhash(name, strlen(name), 0);
 }
 
-static struct mcg_owner *owner_find(const char *name)
+struct mcg_owner *mcg_owner_find(const char *name)
 {
 	struct mcg_owner *o;
 
@@ -178,7 +206,7 @@ static struct mcg_owner *owner_find(const char *name)
 
 unsigned int mcg_owner_holds(const char *name)
 {
-	struct mcg_owner *o = owner_find(name);
+	struct mcg_owner *o = mcg_owner_find(name);
 
 	return o ? o->nholds : 0;
 }
@@ -191,18 +219,14 @@ struct mcg_holder *mcg_owner_next_hold(const char *name,
 				       const struct mcg_device *dev,
 				       const struct mcg_port *port)
 {
-	struct mcg_owner *o = owner_find(name);
+	struct mcg_owner *o = mcg_owner_find(name);
 	struct mcg_holder *h;
 
 	if (!o)
 		return NULL;
-	list_for_each_entry(h, &o->holders, owner_node) {
-		if (port && h->group->port != port)
-			continue;
-		if (dev && h->group->port->dev != dev)
-			continue;
-		return h;
-	}
+	list_for_each_entry(h, &o->holders, owner_node)
+		if (mcg_hold_matches(h, dev, port))
+			return h;
 	return NULL;
 }
 
@@ -211,18 +235,67 @@ static u8 holders_union(const struct mcg_group *g)
 	return mcg_holders_union(&g->holders);
 }
 
-static void holder_link(struct mcg_group *g, struct mcg_holder *h)
+static u32 bound_hash(const struct net *net, u32 portid)
+{
+	return hash_ptr(net, 32) ^ portid;
+}
+
+/* Under mcg_lock or mcg_bound_lock: writers hold both. */
+static struct mcg_bound *bound_find(const struct net *net, u32 portid)
+{
+	struct mcg_bound *b;
+
+	hash_for_each_possible(mcg_bound_hash, b, node,
+			       bound_hash(net, portid))
+		if (b->net == net && b->portid == portid)
+			return b;
+	return NULL;
+}
+
+/* Does the socket (@net, @portid) have bound holds? Any context. */
+bool mcg_has_bound(const struct net *net, u32 portid)
+{
+	bool ret;
+
+	spin_lock(&mcg_bound_lock);
+	ret = bound_find(net, portid);
+	spin_unlock(&mcg_bound_lock);
+	return ret;
+}
+
+/*
+ * Links @h, a new hold of @g. @b is a preallocated mcg_bound for a bound
+ * hold of a socket that has none yet; it is used (and *@b cleared) or left
+ * to the caller to free.
+ */
+static void holder_link(struct mcg_group *g, struct mcg_holder *h,
+			struct mcg_bound **b)
 {
 	h->group = g;
+	h->id = ++mcg_holder_ids;
 	list_add_tail(&h->owner_node, &h->o->holders);
 	h->o->nholds++;
+	/* In id order: dumps resume a holder list after an id. */
 	list_add_tail(&h->node, &g->holders);
 	g->nholders++;
 	g->port->nholders++;
-	if (h->flags & IB_MCG_F_BOUND)
-		atomic_inc(&mcg_bound_holders);
+	if (h->flags & IB_MCG_F_BOUND) {
+		spin_lock(&mcg_bound_lock);
+		h->bound = bound_find(h->nl_net, h->nl_portid);
+		if (!h->bound) {
+			h->bound = *b;
+			*b = NULL;
+			INIT_LIST_HEAD(&h->bound->holders);
+			h->bound->net = h->nl_net;
+			h->bound->portid = h->nl_portid;
+			hash_add(mcg_bound_hash, &h->bound->node,
+				 bound_hash(h->nl_net, h->nl_portid));
+		}
+		list_add_tail(&h->bound_node, &h->bound->holders);
+		spin_unlock(&mcg_bound_lock);
+	}
 	atomic64_inc(&g->port->joins);
-	mcg_generation++;
+	group_changed(g);
 }
 
 /* Unlinks and frees @h, tells listeners why; the caller settles @g. */
@@ -236,10 +309,20 @@ static void holder_drop(struct mcg_group *g, struct mcg_holder *h, u8 reason)
 	list_del(&h->node);
 	g->nholders--;
 	g->port->nholders--;
-	if (h->flags & IB_MCG_F_BOUND)
-		atomic_dec(&mcg_bound_holders);
+	if (h->bound) {
+		struct mcg_bound *b = h->bound;
+
+		spin_lock(&mcg_bound_lock);
+		list_del(&h->bound_node);
+		if (list_empty(&b->holders))
+			hash_del(&b->node);
+		else
+			b = NULL;	/* the socket has other bound holds */
+		spin_unlock(&mcg_bound_lock);
+		kfree(b);
+	}
 	atomic64_inc(&g->port->leaves);
-	mcg_generation++;
+	group_changed(g);
 	mcg_notify(g, IB_MCG_CMD_HOLDER_DEL_NTF, reason, h);
 	kfree(h);
 }
@@ -255,7 +338,7 @@ static void group_free(struct mcg_group *g, u8 reason)
 	else
 		list_del_init(&g->unkeyed_node);
 	port->ngroups--;
-	mcg_generation++;
+	group_changed(g);
 	g->state = IB_MCG_STATE_RELEASED;
 	g->reason = reason;
 	mcg_notify(g, IB_MCG_CMD_GROUP_DEL_NTF, reason, NULL);
@@ -271,7 +354,7 @@ static void group_linger(struct mcg_group *g, u8 reason)
 	g->linger_until = jiffies + msecs_to_jiffies(g->linger_ms);
 	g->state = IB_MCG_STATE_LINGERING;
 	g->reason = reason;
-	mcg_generation++;
+	group_changed(g);
 	if (!delayed_work_pending(&port->linger_work) ||
 	    time_before(g->linger_until, port->linger_next)) {
 		port->linger_next = g->linger_until;
@@ -303,7 +386,7 @@ static bool group_settle(struct mcg_group *g, u8 reason)
 	if (js != g->join_state) {
 		g->port->backend->update(g, js, NULL);
 		g->join_state = js;
-		mcg_generation++;
+		group_changed(g);
 	}
 	return false;
 }
@@ -342,6 +425,18 @@ void mcg_linger_work(struct work_struct *work)
 	}
 out:
 	mutex_unlock(&mcg_lock);
+}
+
+/* Does @owner hold @g with @join_state (any join state if 0)? */
+static bool holder_held(struct mcg_group *g, const char *owner, u8 join_state)
+{
+	struct mcg_holder *h;
+
+	list_for_each_entry(h, &g->holders, node)
+		if ((!join_state || h->join_state == join_state) &&
+		    !strcmp(h->owner, owner))
+			return true;
+	return false;
 }
 
 struct mcg_holder *mcg_holder_find(struct mcg_group *g, const char *owner,
@@ -392,6 +487,7 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 	struct mcg_port *port = req->port;
 	struct mcg_group *g, *new_group = NULL;
 	struct mcg_owner *new_owner = NULL;
+	struct mcg_bound *new_bound = NULL;
 	struct mcg_holder *h;
 	u8 want, old_state;
 	int err, ret;
@@ -444,7 +540,14 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 		h->nl_net = req->nl_net;
 	}
 	h->since_ns = ktime_get_boottime_ns();
-	h->o = owner_find(req->owner);
+	/* The socket's first bound hold: its index entry, allocated now. */
+	if ((h->flags & IB_MCG_F_BOUND) &&
+	    !bound_find(req->nl_net, req->nl_portid)) {
+		new_bound = kzalloc(sizeof(*new_bound), GFP_KERNEL);
+		if (!new_bound)
+			goto nomem;
+	}
+	h->o = mcg_owner_find(req->owner);
 	if (!h->o) {
 		new_owner = kzalloc(sizeof(*new_owner), GFP_KERNEL);
 		if (!new_owner)
@@ -505,7 +608,8 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 		mcg_notify(g, IB_MCG_CMD_GROUP_STATE_NTF, IB_MCG_REASON_JOIN,
 			   NULL);
 	}
-	holder_link(g, h);
+	holder_link(g, h, &new_bound);
+	kfree(new_bound);	/* NULL unless already there */
 	mcg_notify(g, IB_MCG_CMD_HOLDER_NEW_NTF, IB_MCG_REASON_JOIN, h);
 	*out = g;
 	*hout = h;
@@ -514,6 +618,7 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 nomem:
 	err = -ENOMEM;
 err_free:
+	kfree(new_bound);
 	kfree(new_group);
 	kfree(new_owner);
 	kfree(h);
@@ -521,27 +626,21 @@ err_free:
 }
 
 /*
- * Drops the owner's hold with @join_state, or all of the owner's holds on
- * the group if @join_state is 0. On success *out is the group or, if that
- * was its last holder and it has been released, @snap: a copy of the group
- * as released, without holders.
+ * Drops the owner's hold with @join_state on @g, or all of the owner's
+ * holds on it if @join_state is 0. On success *out is the group or, if
+ * that was its last holder and it has been released, @snap: a copy of the
+ * group as released, without holders. -ENOENT (with @extack) if the owner
+ * holds nothing matching; then nothing changed.
  */
-int mcg_leave(struct mcg_port *port, const union ib_gid *mgid,
-	      const char *owner, u8 join_state, u8 reason,
-	      struct mcg_group **out, struct mcg_group *snap,
-	      struct netlink_ext_ack *extack)
+int mcg_leave_group(struct mcg_group *g, const char *owner, u8 join_state,
+		    u8 reason, struct mcg_group **out, struct mcg_group *snap,
+		    struct netlink_ext_ack *extack)
 {
 	struct mcg_holder *h, *tmp;
-	struct mcg_group *g;
 	unsigned int n = 0;
 
 	lockdep_assert_held(&mcg_lock);
 
-	g = mcg_group_find(port, mgid);
-	if (!g) {
-		NL_SET_ERR_MSG(extack, "no such group on this port");
-		return -ENOENT;
-	}
 	list_for_each_entry_safe(h, tmp, &g->holders, node) {
 		if (strcmp(h->owner, owner) ||
 		    (join_state && h->join_state != join_state))
@@ -565,6 +664,58 @@ int mcg_leave(struct mcg_port *port, const union ib_gid *mgid,
 	snap->reason = reason;
 	*out = group_settle(g, reason) ? snap : g;
 	return 0;
+}
+
+/*
+ * The groups of @port still waiting for an SA-assigned MGID have none
+ * yet: an all-zero MGID names all of them. The reply describes the last
+ * one the owner's holds were dropped on.
+ */
+static int leave_unkeyed(struct mcg_port *port, const char *owner,
+			 u8 join_state, u8 reason, struct mcg_group **out,
+			 struct mcg_group *snap, struct netlink_ext_ack *extack)
+{
+	struct mcg_group *g, *tmp;
+	bool any = false;
+
+	list_for_each_entry_safe(g, tmp, &port->unkeyed, unkeyed_node) {
+		/* Only @g leaves the list: @tmp stays valid. */
+		if (!holder_held(g, owner, join_state))
+			continue;
+		if (!mcg_leave_group(g, owner, join_state, reason, out, snap,
+				     extack))
+			any = true;
+	}
+	if (any)
+		return 0;
+	NL_SET_ERR_MSG(extack,
+		       "owner holds no group waiting for an SA-assigned MGID on this port");
+	return -ENOENT;
+}
+
+/*
+ * mcg_leave_group() of the group @mgid names on @port; an all-zero
+ * @mgid names the port's groups still waiting for an SA-assigned MGID.
+ */
+int mcg_leave(struct mcg_port *port, const union ib_gid *mgid,
+	      const char *owner, u8 join_state, u8 reason,
+	      struct mcg_group **out, struct mcg_group *snap,
+	      struct netlink_ext_ack *extack)
+{
+	struct mcg_group *g;
+
+	lockdep_assert_held(&mcg_lock);
+
+	if (mcg_mgid_is_zero(mgid))
+		return leave_unkeyed(port, owner, join_state, reason, out,
+				     snap, extack);
+	g = mcg_group_find(port, mgid);
+	if (!g) {
+		NL_SET_ERR_MSG(extack, "no such group on this port");
+		return -ENOENT;
+	}
+	return mcg_leave_group(g, owner, join_state, reason, out, snap,
+			       extack);
 }
 
 static void group_release(struct mcg_group *g, u8 reason)
@@ -633,27 +784,19 @@ static void group_release_bound(struct mcg_group *g, const struct net *net,
 /* Release every hold bound to the netlink socket (@net, @portid). */
 void mcg_release_bound(const struct net *net, u32 portid)
 {
-	struct mcg_group *g, *tmp;
-	struct mcg_device *dev;
-	struct rb_node *n;
-	u32 i;
+	struct mcg_holder *h;
+	struct mcg_bound *b;
 
 	lockdep_assert_held(&mcg_lock);
 
-	list_for_each_entry(dev, &mcg_devices, node) {
-		for (i = 0; i < dev->nports; i++) {
-			struct mcg_port *port = dev->ports[i];
-
-			n = rb_first(&port->groups);
-			while (n) {
-				g = rb_entry(n, struct mcg_group, node);
-				n = rb_next(n);
-				group_release_bound(g, net, portid);
-			}
-			list_for_each_entry_safe(g, tmp, &port->unkeyed,
-						 unkeyed_node)
-				group_release_bound(g, net, portid);
-		}
+	/*
+	 * Each round drops all of the socket's holds on one group; the
+	 * socket's entry goes with its last hold, so look it up again.
+	 */
+	while ((b = bound_find(net, portid))) {
+		h = list_first_entry(&b->holders, struct mcg_holder,
+				     bound_node);
+		group_release_bound(h->group, net, portid);
 	}
 }
 
@@ -694,7 +837,7 @@ void mcg_port_resync(struct mcg_port *port)
 		} else {
 			continue;
 		}
-		mcg_generation++;
+		group_changed(g);
 		mcg_notify(g, IB_MCG_CMD_GROUP_STATE_NTF, g->reason, NULL);
 	}
 }

@@ -31,6 +31,12 @@
  *   called with mcg_lock held, waits for them. They record their result
  *   under mcg_ib_lock (a spinlock) and queue work (backend_ib.c).
  *
+ *   mcg_bound_lock (a spinlock, group.c) protects the index of bound holds
+ *   by socket; it is changed under mcg_lock too, so code under mcg_lock
+ *   reads it without the spinlock. The netlink notifier looks a closing
+ *   socket up under the spinlock alone, so that closing a socket without
+ *   bound holds never waits for mcg_lock.
+ *
  *   Port counters are atomic64 and read by sysfs without any lock.
  */
 #ifndef _IB_MCGROUPS_H
@@ -223,8 +229,9 @@ struct mcg_group {
 	struct list_head unkeyed_node;	/* ... on port->unkeyed (MGID 0) */
 	struct mcg_port *port;
 	union ib_gid mgid;
-	struct list_head holders;
+	struct list_head holders;	/* in mcg_holder.id order */
 	unsigned int nholders;
+	unsigned int gen;		/* mcg_generation at its last change */
 	u8 join_state;			/* union of the holders' states */
 	u8 state;			/* enum ib_mcg_state */
 	u8 reason;			/* enum ib_mcg_reason */
@@ -247,10 +254,15 @@ struct mcg_owner {
 	char name[IB_MCG_OWNER_MAX + 1];
 };
 
+struct mcg_bound;
+
 struct mcg_holder {
 	struct list_head node;		/* in group->holders */
 	struct list_head owner_node;	/* in owner->holders */
+	struct list_head bound_node;	/* BOUND: in bound->holders */
+	struct mcg_bound *bound;	/* BOUND: its socket's index entry */
 	struct mcg_group *group;
+	u64 id;				/* unique, growing: a dump cursor */
 	struct mcg_owner *o;
 	char owner[IB_MCG_OWNER_MAX + 1];
 	u8 join_state;
@@ -285,10 +297,14 @@ struct mcg_device *mcg_device_find(const char *name, bool by_name,
 /* group.c */
 int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 	     struct mcg_holder **hout, struct netlink_ext_ack *extack);
+int mcg_leave_group(struct mcg_group *g, const char *owner, u8 join_state,
+		    u8 reason, struct mcg_group **out, struct mcg_group *snap,
+		    struct netlink_ext_ack *extack);
 int mcg_leave(struct mcg_port *port, const union ib_gid *mgid,
 	      const char *owner, u8 join_state, u8 reason,
 	      struct mcg_group **out, struct mcg_group *snap,
 	      struct netlink_ext_ack *extack);
+struct mcg_owner *mcg_owner_find(const char *name);
 struct mcg_holder *mcg_owner_next_hold(const char *owner,
 				       const struct mcg_device *dev,
 				       const struct mcg_port *port);
@@ -310,7 +326,7 @@ struct mcg_group *mcg_group_next(struct mcg_port *port,
 void mcg_port_release_all(struct mcg_port *port, u8 reason);
 void mcg_port_resync(struct mcg_port *port);
 void mcg_release_bound(const struct net *net, u32 portid);
-extern atomic_t mcg_bound_holders;
+bool mcg_has_bound(const struct net *net, u32 portid);
 extern unsigned int mcg_generation;
 
 /* netlink.c */
@@ -336,6 +352,16 @@ void mcg_debugfs_exit(void);
 static inline const char *mcg_dev_name(const struct mcg_port *port)
 {
 	return dev_name(&port->dev->ibdev->dev);
+}
+
+/* Is @h on @port if given, else on @dev if given (else anywhere)? */
+static inline bool mcg_hold_matches(const struct mcg_holder *h,
+				    const struct mcg_device *dev,
+				    const struct mcg_port *port)
+{
+	if (port)
+		return h->group->port == port;
+	return !dev || h->group->port->dev == dev;
 }
 
 static inline bool mcg_mgid_is_v4mapped(const union ib_gid *mgid)

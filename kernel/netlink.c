@@ -72,6 +72,7 @@ static const struct nla_policy mcg_leave_policy[IB_MCG_A_MAX + 1] = {
 	[IB_MCG_A_JOIN_STATE]	= { .type = NLA_U8 },
 };
 
+/* do: device, port, MGID; dump: the same, each optional (filters). */
 static const struct nla_policy mcg_group_get_policy[IB_MCG_A_MAX + 1] = {
 	MCG_POLICY_DEV,
 	[IB_MCG_A_MGID]		= NLA_POLICY_EXACT_LEN(16),
@@ -91,6 +92,12 @@ static void set_err(struct netlink_ext_ack *extack, const struct nlattr *attr,
 		return;
 	extack->_msg = msg;
 	NL_SET_BAD_ATTR(extack, attr);
+}
+
+/* The parsed attributes of a dump's request (compat.h knows where). */
+static struct nlattr **dump_attrs(struct netlink_callback *cb)
+{
+	return mcg_dump_attrs(cb);
 }
 
 static int require(struct nlattr **tb, int type, const char *msg,
@@ -305,11 +312,30 @@ static size_t holder_msg_size(const struct mcg_holder *h)
 	       nla_total_size_64bit(8);
 }
 
+/*
+ * The largest reply to a GROUP_GET "do": a group whose holders do not fit
+ * lists the first ones that do (IB_MCG_A_HOLDER_COUNT says how many there
+ * are; the dump lists them all). Keeps the IB_MCG_A_HOLDERS nest, whose
+ * length is a u16, well below 64 KiB.
+ */
+#define MCG_DO_REPLY_MAX	(48 * 1024)
+
+/*
+ * A list nest (holders, released groups) ends before its u16 length could
+ * wrap, whatever the size of the message: the rest goes in the next one.
+ * Its entries are far smaller than the margin.
+ */
+static bool nest_full(const struct sk_buff *skb, const struct nlattr *nest)
+{
+	return skb_tail_pointer(skb) - (const unsigned char *)nest >
+	       U16_MAX - 1024;
+}
+
 /* An upper bound on a group message with the given holders. */
 static size_t group_msg_size(const struct mcg_group *g, int which,
 			     const struct mcg_holder *one)
 {
-	size_t size = NLMSG_ALIGN(GENL_HDRLEN) + 352;
+	size_t size = NLMSG_ALIGN(GENL_HDRLEN) + 352 + nla_total_size(4);
 	const struct mcg_holder *h;
 
 	if (which == HOLDERS_ONE)
@@ -379,19 +405,21 @@ static u32 linger_left_ms(const struct mcg_group *g)
  * One group message listing @which holders: none, just @one, or all of
  * them (none when @g is a released snapshot, whose holder list is empty).
  *
- * With @skip (dumps), the first *@skip holders are left out, and if the
- * rest do not fit, the message ends after those that do: *@skip counts
- * them and -EAGAIN says the group continues in the next message. Returns
- * -EMSGSIZE if nothing of the group fits.
+ * With @after (HOLDERS_ALL), holders are listed from the first whose id
+ * is above *@after (0: from the first), and if the rest do not fit, the
+ * message ends after those that do: *@after is the id of the last one
+ * listed and -EAGAIN says the group continues in the next message. The
+ * cursor is an id, not a position, so holders that come and go between
+ * the messages neither repeat nor hide the others. Returns -EMSGSIZE if
+ * nothing of the group fits.
  */
 static int fill_group(struct sk_buff *skb, const struct mcg_group *g,
 		      u32 portid, u32 seq, int flags, u8 cmd, u8 reason,
-		      int which, const struct mcg_holder *one,
-		      unsigned int *skip)
+		      int which, const struct mcg_holder *one, u64 *after)
 {
 	u64 now = ktime_get_boottime_ns();
-	unsigned int i = 0, n = 0;
 	const struct mcg_holder *h;
+	unsigned int n = 0;
 	struct nlattr *nest;
 	void *hdr;
 
@@ -406,6 +434,7 @@ static int fill_group(struct sk_buff *skb, const struct mcg_group *g,
 	    nla_put_u8(skb, IB_MCG_A_JOIN_STATE, g->join_state) ||
 	    nla_put_u8(skb, IB_MCG_A_BACKEND, g->port->backend->id) ||
 	    nla_put_u32(skb, IB_MCG_A_LINGER_MS, g->linger_ms) ||
+	    nla_put_u32(skb, IB_MCG_A_HOLDER_COUNT, g->nholders) ||
 	    (g->state == IB_MCG_STATE_LINGERING &&
 	     nla_put_u32(skb, IB_MCG_A_LINGER_LEFT_MS, linger_left_ms(g))) ||
 	    put_rec(skb, &g->rec))
@@ -419,23 +448,23 @@ static int fill_group(struct sk_buff *skb, const struct mcg_group *g,
 			goto cancel;
 	} else if (which == HOLDERS_ALL && g->state != IB_MCG_STATE_RELEASED) {
 		list_for_each_entry(h, &g->holders, node) {
-			if (skip && i++ < *skip)
+			if (h->id <= *after)
 				continue;
-			if (put_holder(skb, h, now)) {
-				if (!skip || !n)
+			if (nest_full(skb, nest) || put_holder(skb, h, now)) {
+				if (!n)
 					goto cancel;
 				nla_nest_end(skb, nest);
 				genlmsg_end(skb, hdr);
-				*skip += n;
 				return -EAGAIN;
 			}
+			*after = h->id;
 			n++;
 		}
 	}
 	nla_nest_end(skb, nest);
 	genlmsg_end(skb, hdr);
-	if (skip)
-		*skip = 0;
+	if (after)
+		*after = 0;
 	return 0;
 
 cancel:
@@ -446,14 +475,19 @@ cancel:
 static int reply_group(struct genl_info *info, const struct mcg_group *g,
 		       u8 cmd, int which, const struct mcg_holder *one)
 {
+	size_t size = min_t(size_t, group_msg_size(g, which, one),
+			    MCG_DO_REPLY_MAX);
 	struct sk_buff *skb;
+	u64 after = 0;
 	int err;
 
-	skb = genlmsg_new(group_msg_size(g, which, one), GFP_KERNEL);
+	skb = genlmsg_new(size, GFP_KERNEL);
 	if (!skb)
 		return -ENOMEM;
 	err = fill_group(skb, g, info->snd_portid, info->snd_seq, 0, cmd,
-			 g->reason, which, one, NULL);
+			 g->reason, which, one, &after);
+	if (err == -EAGAIN)	/* the holders that fit; see MCG_DO_REPLY_MAX */
+		err = 0;
 	if (err) {
 		nlmsg_free(skb);
 		return err;
@@ -648,18 +682,50 @@ out:
 
 /* ---- OWNER_RELEASE ----------------------------------------------------- */
 
+/* One group an OWNER_RELEASE dropped holds on. */
+struct mcg_released {
+	char dev_name[IB_DEVICE_NAME_MAX];
+	u32 dev_index;
+	u32 port;
+	union ib_gid mgid;	/* all zero: was waiting for an SA MGID */
+	u8 dropped;		/* the owner's join states on it */
+	u8 state;		/* the group's state afterwards */
+};
+
+/*
+ * The result of an OWNER_RELEASE, kept from the release until it is sent:
+ * a dump sends it over as many messages as it takes (cb->ctx points to
+ * it; freed by .done, also when the socket closes mid-dump).
+ */
+struct mcg_release {
+	char owner[IB_MCG_OWNER_MAX + 1];
+	u32 holds;		/* holds dropped */
+	u32 n;			/* ent[] used */
+	u32 next;		/* dump: next entry to send */
+	bool sent;		/* dump: the first message went out */
+	struct mcg_released ent[];
+};
+
+static size_t released_size(const char *dev_name)
+{
+	return nla_total_size(0) + nla_total_size(strlen(dev_name) + 1) +
+	       2 * nla_total_size(4) + nla_total_size(16) +
+	       2 * nla_total_size(1);
+}
+
 /* One entry of the OWNER_RELEASE reply: a group and what was dropped. */
-static int put_released(struct sk_buff *skb, const struct mcg_group *g,
-			u8 dropped)
+static int put_released(struct sk_buff *skb, const struct mcg_released *e)
 {
 	struct nlattr *nest = nla_nest_start(skb, IB_MCG_A_GROUP);
 
 	if (!nest)
 		return -EMSGSIZE;
-	if (put_dev_port(skb, g->port) ||
-	    nla_put(skb, IB_MCG_A_MGID, sizeof(g->mgid.raw), g->mgid.raw) ||
-	    nla_put_u8(skb, IB_MCG_A_JOIN_STATE, dropped) ||
-	    nla_put_u8(skb, IB_MCG_A_STATE, g->state)) {
+	if (nla_put_string(skb, IB_MCG_A_DEV_NAME, e->dev_name) ||
+	    nla_put_u32(skb, IB_MCG_A_DEV_INDEX, e->dev_index) ||
+	    nla_put_u32(skb, IB_MCG_A_PORT, e->port) ||
+	    nla_put(skb, IB_MCG_A_MGID, sizeof(e->mgid.raw), e->mgid.raw) ||
+	    nla_put_u8(skb, IB_MCG_A_JOIN_STATE, e->dropped) ||
+	    nla_put_u8(skb, IB_MCG_A_STATE, e->state)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -667,76 +733,225 @@ static int put_released(struct sk_buff *skb, const struct mcg_group *g,
 	return 0;
 }
 
-static int mcg_nl_owner_release(struct sk_buff *skb, struct genl_info *info)
+/*
+ * An upper bound on the payload of a one-message reply listing every
+ * hold of @o that matches the filter; under mcg_lock.
+ */
+static size_t release_reply_size(const struct mcg_owner *o,
+				 const struct mcg_device *dev,
+				 const struct mcg_port *port)
 {
-	struct netlink_ext_ack *extack = info->extack;
-	struct nlattr **tb = info->attrs;
+	size_t size = nla_total_size(IB_MCG_OWNER_MAX + 1) +
+		      nla_total_size(4) + nla_total_size(0);
+	const struct mcg_holder *h;
+
+	if (!o)
+		return size;
+	list_for_each_entry(h, &o->holders, owner_node)
+		if (mcg_hold_matches(h, dev, port))
+			size += released_size(mcg_dev_name(h->group->port));
+	return size;
+}
+
+/*
+ * Drops every hold of the request's owner (on its device or port) and
+ * returns what was dropped, or an ERR_PTR with @extack set and nothing
+ * changed. With @msgp (the "do" of protocol version 1) the result must fit
+ * in one reply of at most MCG_DO_REPLY_MAX bytes, which is allocated into
+ * *@msgp before anything is released, so that no failure can follow a
+ * release. Groups are released by reference, never looked up by MGID: a
+ * group still waiting for an SA-assigned MGID has none (all zero) yet.
+ */
+static struct mcg_release *owner_release(struct nlattr **tb,
+					 struct sk_buff **msgp,
+					 struct netlink_ext_ack *extack)
+{
 	char owner[IB_MCG_OWNER_MAX + 1];
+	struct mcg_group *g, snap;
+	struct mcg_release *r;
 	struct mcg_device *dev;
 	struct mcg_port *port;
-	struct mcg_group *g, snap;
-	unsigned int dropped = 0;
-	struct nlattr *released;
+	struct mcg_owner *o;
 	struct mcg_holder *h;
-	struct sk_buff *msg;
-	void *hdr;
+	unsigned int max;
+	size_t size;
 	int err;
 
 	if (require(tb, IB_MCG_A_OWNER, "owner is required", extack))
-		return -EINVAL;
+		return ERR_PTR(-EINVAL);
 	err = get_string(tb[IB_MCG_A_OWNER], owner, IB_MCG_OWNER_MAX,
 			 "owner must be 1 to 64 printable characters without spaces",
 			 extack);
 	if (err)
-		return err;
+		return ERR_PTR(err);
 
 	mutex_lock(&mcg_lock);
 	err = get_filter(tb, &dev, &port, extack);
 	if (err)
 		goto out;
-
-	/* Room for every hold, so that nothing is dropped unreported. */
-	msg = genlmsg_new(128 + 112 * mcg_owner_holds(owner), GFP_KERNEL);
-	if (!msg) {
-		err = -ENOMEM;
-		goto out;
+	o = mcg_owner_find(owner);
+	if (msgp) {
+		size = release_reply_size(o, dev, port);
+		if (size > MCG_DO_REPLY_MAX) {
+			NL_SET_ERR_MSG(extack,
+				       "owner holds too many groups for a one-message reply: ask for the reply as a dump (NLM_F_DUMP, protocol version 2)");
+			err = -EMSGSIZE;
+			goto out;
+		}
+		*msgp = genlmsg_new(size, GFP_KERNEL);
+		if (!*msgp) {
+			err = -ENOMEM;
+			goto out;
+		}
 	}
-	hdr = genlmsg_put_reply(msg, info, &mcg_family, 0,
-				IB_MCG_CMD_OWNER_RELEASE);
-	if (!hdr || nla_put_string(msg, IB_MCG_A_OWNER, owner))
-		goto nospace;
-	released = nla_nest_start(msg, IB_MCG_A_RELEASED);
-	if (!released)
-		goto nospace;
+	/* Every group has at least one of the owner's holds. */
+	max = o ? o->nholds : 0;
+	r = kvzalloc(struct_size(r, ent, max), GFP_KERNEL);
+	if (!r) {
+		err = -ENOMEM;
+		goto out_msg;
+	}
+	strscpy(r->owner, owner, sizeof(r->owner));
 
-	while ((h = mcg_owner_next_hold(owner, dev, port))) {
-		struct mcg_holder *o;
-		u8 js = 0;
+	while (r->n < max && (h = mcg_owner_next_hold(owner, dev, port))) {
+		struct mcg_released *e = &r->ent[r->n];
+		struct mcg_holder *oh;
 
 		g = h->group;
-		list_for_each_entry(o, &g->holders, node)
-			if (!strcmp(o->owner, owner))
-				js |= o->join_state;
-		list_for_each_entry(o, &g->holders, node)
-			dropped += !strcmp(o->owner, owner);
-		err = mcg_leave(g->port, &g->mgid, owner, 0,
-				IB_MCG_REASON_OWNER_RELEASE, &g, &snap, extack);
-		if (WARN_ON_ONCE(err) || put_released(msg, g, js))
-			goto nospace;
+		list_for_each_entry(oh, &g->holders, node) {
+			if (strcmp(oh->owner, owner))
+				continue;
+			e->dropped |= oh->join_state;
+			r->holds++;
+		}
+		strscpy(e->dev_name, mcg_dev_name(g->port),
+			sizeof(e->dev_name));
+		e->dev_index = g->port->dev->ibdev->index;
+		e->port = g->port->port_num;
+		e->mgid = g->mgid;
+		/* Cannot fail: the owner holds @g. */
+		if (mcg_leave_group(g, owner, 0, IB_MCG_REASON_OWNER_RELEASE,
+				    &g, &snap, NULL))
+			break;
+		e->state = g->state;
+		r->n++;
 	}
-	nla_nest_end(msg, released);
-	if (nla_put_u32(msg, IB_MCG_A_HOLDER_COUNT, dropped))
-		goto nospace;
-	genlmsg_end(msg, hdr);
 	mutex_unlock(&mcg_lock);
-	return genlmsg_reply(msg, info);
+	return r;
 
-nospace:
-	nlmsg_free(msg);
-	err = err ?: -EMSGSIZE;
+out_msg:
+	if (msgp) {
+		nlmsg_free(*msgp);
+		*msgp = NULL;
+	}
 out:
 	mutex_unlock(&mcg_lock);
-	return err;
+	return ERR_PTR(err);
+}
+
+/*
+ * One OWNER_RELEASE message: the owner, the holds dropped and as many of
+ * the remaining entries, from r->next, as fit. -EMSGSIZE if not even the
+ * message's head fits.
+ */
+static int fill_release(struct sk_buff *skb, struct mcg_release *r,
+			u32 portid, u32 seq, int flags)
+{
+	struct nlattr *nest;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &mcg_family, flags,
+			  IB_MCG_CMD_OWNER_RELEASE);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_string(skb, IB_MCG_A_OWNER, r->owner) ||
+	    nla_put_u32(skb, IB_MCG_A_HOLDER_COUNT, r->holds))
+		goto cancel;
+	nest = nla_nest_start(skb, IB_MCG_A_RELEASED);
+	if (!nest)
+		goto cancel;
+	while (r->next < r->n && !nest_full(skb, nest) &&
+	       !put_released(skb, &r->ent[r->next]))
+		r->next++;
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	return 0;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/* Protocol version 1: the whole result in one reply. */
+static int mcg_nl_owner_release(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *msg = NULL;
+	struct mcg_release *r;
+	int err;
+
+	r = owner_release(info->attrs, &msg, info->extack);
+	if (IS_ERR(r))
+		return PTR_ERR(r);
+	/*
+	 * Sized for every entry by release_reply_size(), so this cannot
+	 * fail; the holds are gone already, so it must not.
+	 */
+	err = fill_release(msg, r, info->snd_portid, info->snd_seq, 0);
+	kvfree(r);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+static struct mcg_release **release_ctx(struct netlink_callback *cb)
+{
+	BUILD_BUG_ON(sizeof(struct mcg_release *) > sizeof(cb->ctx));
+	return (struct mcg_release **)cb->ctx;
+}
+
+/*
+ * The dump form (NLM_F_DUMP): the first round releases and keeps the
+ * result; every round sends as much of it as fits, so the reply is never
+ * bigger than the reader's buffer and netlink's flow control paces it.
+ * The release is complete before anything is sent: the NLMSG_DONE that
+ * ends the messages reports success however many messages it took.
+ */
+static int mcg_nl_owner_release_dumpit(struct sk_buff *skb,
+				       struct netlink_callback *cb)
+{
+	struct mcg_release *r = *release_ctx(cb);
+
+	if (!r) {
+		r = owner_release(dump_attrs(cb), NULL,
+				  cb->extack);
+		if (IS_ERR(r))
+			return PTR_ERR(r);
+		*release_ctx(cb) = r;
+	}
+	while (!r->sent || r->next < r->n) {
+		const void *mark = skb_tail_pointer(skb);
+		u32 first = r->next;
+
+		if (fill_release(skb, r, NETLINK_CB(cb->skb).portid,
+				 cb->nlh->nlmsg_seq, NLM_F_MULTI))
+			break;
+		if (r->sent && r->next == first) {
+			/* No entry fit: the rest goes in the next round. */
+			nlmsg_trim(skb, mark);
+			break;
+		}
+		r->sent = true;
+	}
+	/* An entry too big for an empty message would never be sent. */
+	return skb->len ?: (r->sent && r->next == r->n ? 0 : -EMSGSIZE);
+}
+
+static int mcg_nl_owner_release_done(struct netlink_callback *cb)
+{
+	kvfree(*release_ctx(cb));
+	return 0;
 }
 
 /* ---- GROUP_GET --------------------------------------------------------- */
@@ -772,18 +987,30 @@ out:
 	return err;
 }
 
-/* Where a dump stands: the last object sent, and the request's filters. */
+/*
+ * Where a dump stands: the last object sent, and the request's filters.
+ * GROUP_GET resumes by a stable cursor, (device index, port, MGID) and,
+ * within a group whose holders span messages, the id of the last holder
+ * sent, so that no change between two rounds makes it restart, repeat or
+ * skip a group that exists throughout.
+ */
 struct mcg_dump_ctx {
 	u32 dev_index;		/* device being dumped */
 	u32 port;		/* port being dumped (PORT_GET: next port) */
 	union ib_gid last;	/* GROUP_GET: last group sent on that port */
-	u32 holder_skip;	/* holders of the next group already sent */
+	u64 holder_last;	/* the next group's holders sent so far: the
+				 * last one's id; 0 if none
+				 */
+	unsigned int group_gen;	/* that group's gen when its first part
+				 * was sent
+				 */
 	u32 filter_dev;
 	u32 filter_port;
 	u8 started:1;
 	u8 has_last:1;
 	u8 has_filter_dev:1;
 	u8 has_filter_port:1;
+	u8 has_filter_mgid:1;	/* GROUP_GET: one group, the request's */
 };
 
 static struct mcg_dump_ctx *dump_ctx(struct netlink_callback *cb)
@@ -799,7 +1026,7 @@ static struct mcg_dump_ctx *dump_ctx(struct netlink_callback *cb)
  */
 static int dump_init(struct netlink_callback *cb)
 {
-	struct nlattr **tb = mcg_dump_attrs(cb);
+	struct nlattr **tb = dump_attrs(cb);
 	struct mcg_dump_ctx *ctx = dump_ctx(cb);
 	struct mcg_device *dev;
 	struct mcg_port *port;
@@ -822,6 +1049,63 @@ static int dump_init(struct netlink_callback *cb)
 	return 0;
 }
 
+/*
+ * A GROUP_GET dump with an MGID lists that one group, all of its holders
+ * however many messages they take: the "do" of a group too big for one
+ * message. Device and port are then required, and the group must exist.
+ */
+static int dump_init_mgid(struct netlink_callback *cb)
+{
+	struct nlattr **tb = dump_attrs(cb);
+	struct mcg_dump_ctx *ctx = dump_ctx(cb);
+	struct mcg_port *port;
+	union ib_gid mgid;
+
+	if (!tb[IB_MCG_A_MGID])
+		return 0;
+	port = get_dev_port(tb, cb->extack);
+	if (IS_ERR(port))
+		return PTR_ERR(port);
+	nla_memcpy(mgid.raw, tb[IB_MCG_A_MGID], sizeof(mgid.raw));
+	if (!mcg_group_find(port, &mgid)) {
+		NL_SET_ERR_MSG(cb->extack, "no such group on this port");
+		return -ENOENT;
+	}
+	ctx->has_filter_mgid = 1;
+	return 0;
+}
+
+/*
+ * The first group of @port to send in this round, or NULL. *@cont says
+ * that it is the group the last round sent a first part of (the cursor
+ * ctx->last with ctx->holder_last set).
+ */
+static struct mcg_group *dump_first_group(struct netlink_callback *cb,
+					  struct mcg_port *port, bool *cont)
+{
+	struct mcg_dump_ctx *ctx = dump_ctx(cb);
+	struct mcg_group *g;
+	union ib_gid mgid;
+
+	*cont = false;
+	if (ctx->has_last && ctx->holder_last) {
+		g = mcg_group_find(port, &ctx->last);
+		if (g) {
+			*cont = true;
+			return g;
+		}
+		/* Released since: go on after it. */
+		ctx->holder_last = 0;
+	}
+	if (!ctx->has_filter_mgid)
+		return mcg_group_next(port, ctx->has_last ? &ctx->last : NULL);
+	if (ctx->has_last)
+		return NULL;
+	nla_memcpy(mgid.raw, dump_attrs(cb)[IB_MCG_A_MGID],
+		   sizeof(mgid.raw));
+	return mcg_group_find(port, &mgid);
+}
+
 static bool dump_skip_port(const struct mcg_dump_ctx *ctx,
 			   const struct mcg_port *port)
 {
@@ -842,14 +1126,16 @@ static int mcg_nl_group_get_dumpit(struct sk_buff *skb,
 	struct mcg_dump_ctx *ctx = dump_ctx(cb);
 	struct mcg_device *dev;
 	struct mcg_group *g;
+	bool cont;
 	int err = 0;
 	u32 i;
 
 	mutex_lock(&mcg_lock);
-	err = dump_init(cb);
-	if (err)
-		goto out;
-	cb->seq = mcg_generation;
+	if (!ctx->started) {
+		err = dump_init(cb) ?: dump_init_mgid(cb);
+		if (err)
+			goto out;
+	}
 	list_for_each_entry(dev, &mcg_devices, node) {
 		for (i = 0; i < dev->nports; i++) {
 			struct mcg_port *port = dev->ports[i];
@@ -861,11 +1147,11 @@ static int mcg_nl_group_get_dumpit(struct sk_buff *skb,
 				ctx->dev_index = dev->ibdev->index;
 				ctx->port = port->port_num;
 				ctx->has_last = 0;
-				ctx->holder_skip = 0;
+				ctx->holder_last = 0;
 			}
-			g = mcg_group_next(port, ctx->has_last ? &ctx->last :
-					   NULL);
-			for (; g; g = mcg_group_next(port, &g->mgid)) {
+			g = dump_first_group(cb, port, &cont);
+			for (; g; g = ctx->has_filter_mgid ? NULL :
+				      mcg_group_next(port, &g->mgid)) {
 				struct nlmsghdr *nlh = (void *)skb_tail_pointer(skb);
 
 				err = fill_group(skb, g,
@@ -874,13 +1160,25 @@ static int mcg_nl_group_get_dumpit(struct sk_buff *skb,
 						 NLM_F_MULTI,
 						 IB_MCG_CMD_GROUP_GET,
 						 g->reason, HOLDERS_ALL, NULL,
-						 &ctx->holder_skip);
-				if (err != -EMSGSIZE)
-					nl_dump_check_consistent(cb, nlh);
-				if (err)
+						 &ctx->holder_last);
+				if (err == -EMSGSIZE)
 					goto out;
+				/*
+				 * A continued group that changed between its
+				 * parts mixes two moments: say so. Any other
+				 * change is not an inconsistency: the cursor
+				 * lists every group that exists throughout
+				 * exactly once.
+				 */
+				if (!cont)
+					ctx->group_gen = g->gen;
+				else if (g->gen != ctx->group_gen)
+					nlh->nlmsg_flags |= NLM_F_DUMP_INTR;
+				cont = false;
 				ctx->last = g->mgid;
 				ctx->has_last = 1;
+				if (err)	/* -EAGAIN: @g continues */
+					goto out;
 			}
 		}
 	}
@@ -1080,6 +1378,8 @@ static const struct genl_ops mcg_ops[] = {
 	{
 		.cmd	= IB_MCG_CMD_OWNER_RELEASE,
 		.doit	= mcg_nl_owner_release,
+		.dumpit	= mcg_nl_owner_release_dumpit,
+		.done	= mcg_nl_owner_release_done,
 		.policy	= mcg_owner_release_policy,
 		.maxattr = IB_MCG_A_MAX,
 		.flags	= GENL_ADMIN_PERM,
@@ -1122,8 +1422,14 @@ static int mcg_netlink_event(struct notifier_block *nb, unsigned long event,
 {
 	struct netlink_notify *n = ptr;
 
+	/*
+	 * Runs for every generic netlink socket closed on the system: only a
+	 * socket with bound holds (an index lookup, without mcg_lock) costs
+	 * more. No new bound hold of this socket can appear meanwhile: its
+	 * requests ran in its own sendmsg() calls, which are over.
+	 */
 	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC ||
-	    !atomic_read(&mcg_bound_holders))
+	    !mcg_has_bound(n->net, n->portid))
 		return NOTIFY_DONE;
 	mutex_lock(&mcg_lock);
 	mcg_release_bound(n->net, n->portid);

@@ -468,6 +468,48 @@ BAD(dump_port_without_device, EINVAL, "a port filter needs a device")
 	put_u32(r, IB_MCG_A_PORT, 1);
 }
 
+BAD(group_get_dump_of_a_group_not_held, ENOENT, "no such group on this port")
+{
+	req_init(r, family, IB_MCG_CMD_GROUP_GET, NLM_F_DUMP);
+	put_str(r, IB_MCG_A_DEV_NAME, DEV);
+	put_u32(r, IB_MCG_A_PORT, 1);
+	put(r, IB_MCG_A_MGID, mgid_239_1_1_9, 16);
+}
+
+BAD(group_get_dump_of_a_group_without_port, EINVAL, "port is required")
+{
+	req_init(r, family, IB_MCG_CMD_GROUP_GET, NLM_F_DUMP);
+	put_str(r, IB_MCG_A_DEV_NAME, DEV);
+	put(r, IB_MCG_A_MGID, mgid_239_1_1_9, 16);
+}
+
+BAD(owner_release_dump_bad_owner, EINVAL, "owner must be")
+{
+	req_init(r, family, IB_MCG_CMD_OWNER_RELEASE, NLM_F_DUMP);
+	put_str(r, IB_MCG_A_OWNER, "job 42");
+}
+
+BAD(owner_release_dump_no_owner, EINVAL, "owner is required")
+{
+	req_init(r, family, IB_MCG_CMD_OWNER_RELEASE, NLM_F_DUMP);
+	put_str(r, IB_MCG_A_DEV_NAME, DEV);
+}
+
+BAD(owner_release_dump_no_such_device, ENODEV, "no such RDMA device")
+{
+	req_init(r, family, IB_MCG_CMD_OWNER_RELEASE, NLM_F_DUMP);
+	put_str(r, IB_MCG_A_OWNER, "policy");
+	put_str(r, IB_MCG_A_DEV_NAME, "nosuchdev0");
+}
+
+BAD(owner_release_dump_port_without_device, EINVAL,
+    "a port filter needs a device")
+{
+	req_init(r, family, IB_MCG_CMD_OWNER_RELEASE, NLM_F_DUMP);
+	put_str(r, IB_MCG_A_OWNER, "policy");
+	put_u32(r, IB_MCG_A_PORT, 1);
+}
+
 TEST_F(bad, refused_without_change)
 {
 	long joins = mcg_sysfs_counter(DEV, "joins");
@@ -560,6 +602,9 @@ TEST_F(mcg, unprivileged_reads_but_cannot_join)
 	EXPECT_EQ(0, mcg_sysfs_counter(DEV, "groups"));
 }
 
+static int dump_count(struct nl *nl, struct req *rq, const uint8_t *mgid,
+		      int list, int item, int *msgs, int *items);
+
 /*
  * Counts, over a GROUP_GET dump, the messages for @mgid and the holders
  * they carry. Returns 0 or a negative errno.
@@ -567,12 +612,26 @@ TEST_F(mcg, unprivileged_reads_but_cannot_join)
 static int dump_holders(struct nl *nl, const uint8_t *mgid, int *msgs,
 			int *holders)
 {
-	static char buf[65536];
 	struct req r;
-	int n;
+
+	req_init(&r, nl->family, IB_MCG_CMD_GROUP_GET, NLM_F_DUMP);
+	return dump_count(nl, &r, mgid, IB_MCG_A_HOLDERS, IB_MCG_A_HOLDER,
+			  msgs, holders);
+}
+
+/*
+ * Sends the dump request @r and counts the messages whose MGID is @mgid
+ * (any message if NULL) and the @item nests in their @list nest. Returns
+ * 0 or a negative errno.
+ */
+static int dump_count(struct nl *nl, struct req *rq, const uint8_t *mgid,
+		      int list, int item, int *msgs, int *items)
+{
+	static char buf[65536];
+	int n, *holders = items;
+	struct req r = *rq;
 
 	*msgs = *holders = 0;
-	req_init(&r, nl->family, IB_MCG_CMD_GROUP_GET, NLM_F_DUMP);
 	if (send(nl->fd, r.buf, r.nlh.nlmsg_len, 0) < 0)
 		return -errno;
 	for (;;) {
@@ -597,14 +656,13 @@ static int dump_holders(struct nl *nl, const uint8_t *mgid, int *msgs,
 				a = (void *)((char *)h + off);
 				if (a->nla_len < NLA_HDRLEN)
 					break;
-				if (a->nla_type == IB_MCG_A_MGID &&
+				if (mgid && a->nla_type == IB_MCG_A_MGID &&
 				    !memcmp(a + 1, mgid, 16))
 					match = true;
-				if ((a->nla_type & NLA_TYPE_MASK) ==
-				    IB_MCG_A_HOLDERS)
+				if ((a->nla_type & NLA_TYPE_MASK) == list)
 					hs = a;
 			}
-			if (!match)
+			if (!match && mgid)
 				continue;
 			(*msgs)++;
 			if (!hs)
@@ -614,8 +672,7 @@ static int dump_holders(struct nl *nl, const uint8_t *mgid, int *msgs,
 				a = (void *)((char *)hs + off);
 				if (a->nla_len < NLA_HDRLEN)
 					break;
-				if ((a->nla_type & NLA_TYPE_MASK) ==
-				    IB_MCG_A_HOLDER)
+				if ((a->nla_type & NLA_TYPE_MASK) == item)
 					(*holders)++;
 			}
 		}
@@ -642,12 +699,28 @@ TEST_F(mcg, dump_splits_a_group_with_many_holders)
 	EXPECT_EQ(owners, holders);
 	EXPECT_LT(1, msgs);
 
-	/* GROUP_GET do answers in one (large) message. */
+	/* The dump of that one group: all holders, nothing else. */
+	req_init(&r, self->nl.family, IB_MCG_CMD_GROUP_GET, NLM_F_DUMP);
+	put_str(&r, IB_MCG_A_DEV_NAME, DEV);
+	put_u32(&r, IB_MCG_A_PORT, 1);
+	put(&r, IB_MCG_A_MGID, mgid_239_1_1_9, 16);
+	ASSERT_EQ(0, dump_count(&self->nl, &r, NULL, IB_MCG_A_HOLDERS,
+				IB_MCG_A_HOLDER, &msgs, &holders));
+	EXPECT_EQ(owners, holders);
+	EXPECT_LT(1, msgs);
+
+	/*
+	 * GROUP_GET do answers in one message, with the holders that fit
+	 * and the group's holder count.
+	 */
 	req_init(&r, self->nl.family, IB_MCG_CMD_GROUP_GET, NLM_F_ACK);
 	put_str(&r, IB_MCG_A_DEV_NAME, DEV);
 	put_u32(&r, IB_MCG_A_PORT, 1);
 	put(&r, IB_MCG_A_MGID, mgid_239_1_1_9, 16);
 	EXPECT_EQ(1, nl_talk(&self->nl, &r));
+	ASSERT_NE(NULL, reply_attr(&self->nl, IB_MCG_A_HOLDER_COUNT));
+	EXPECT_EQ(owners, (int)*(uint32_t *)(reply_attr(&self->nl,
+							IB_MCG_A_HOLDER_COUNT) + 1));
 
 	for (i = 0; i < owners; i++) {
 		snprintf(owner, sizeof(owner), "owner-%d", i);
@@ -658,6 +731,142 @@ TEST_F(mcg, dump_splits_a_group_with_many_holders)
 		ASSERT_EQ(1, nl_talk(&self->nl, &r));
 	}
 	EXPECT_EQ(0, mcg_sysfs_counter(DEV, "groups"));
+}
+
+/* JOIN (or LEAVE) of @mgid by @owner on rxe0/1; the reply's errno or count. */
+static int hold(struct nl *nl, const uint8_t *mgid, const char *owner,
+		bool leave)
+{
+	struct req r;
+
+	join_req(&r, nl->family, NO_MGID | NO_OWNER);
+	put(&r, IB_MCG_A_MGID, mgid, 16);
+	put_str(&r, IB_MCG_A_OWNER, owner);
+	if (leave)
+		((struct genlmsghdr *)NLMSG_DATA(&r.nlh))->cmd =
+			IB_MCG_CMD_LEAVE;
+	return nl_talk(nl, &r);
+}
+
+/*
+ * Dumps all groups; after the first datagram, @other makes a change (a
+ * hold of @owner on @mgid). Returns 1 if a message of the dump carried
+ * NLM_F_DUMP_INTR, 0 if none did, or a negative errno.
+ */
+static int dump_with_change(struct nl *nl, struct nl *other,
+			    const uint8_t *mgid, const char *owner)
+{
+	static char buf[65536];
+	int n, intr = 0, first = 1;
+	struct req r;
+
+	req_init(&r, nl->family, IB_MCG_CMD_GROUP_GET, NLM_F_DUMP);
+	if (send(nl->fd, r.buf, r.nlh.nlmsg_len, 0) < 0)
+		return -errno;
+	for (;;) {
+		struct nlmsghdr *h;
+
+		n = recv(nl->fd, buf, sizeof(buf), 0);
+		if (n < 0)
+			return -errno;
+		/*
+		 * This recv() already made the next round of the dump: the
+		 * change lands in the round after it.
+		 */
+		if (first && hold(other, mgid, owner, false) != 1)
+			return -EIO;
+		first = 0;
+		for (h = (void *)buf; NLMSG_OK(h, (unsigned int)n);
+		     h = NLMSG_NEXT(h, n)) {
+			if (h->nlmsg_flags & NLM_F_DUMP_INTR)
+				intr = 1;
+			if (h->nlmsg_type == NLMSG_DONE)
+				return intr;
+			if (h->nlmsg_type == NLMSG_ERROR)
+				return ((struct nlmsgerr *)NLMSG_DATA(h))->error;
+		}
+	}
+}
+
+/*
+ * A dump over several rounds: a change of another group does not mark
+ * it inconsistent (the cursor copes), a change of the group whose holder
+ * list spans the rounds does.
+ */
+TEST_F(mcg, dump_intr_only_for_a_group_changed_between_its_parts)
+{
+	const int owners = 3000;
+	uint8_t other_mgid[16];
+	struct nl other;
+	char owner[32];
+	int i;
+
+	ASSERT_EQ(0, nl_open(&other));
+	ASSERT_EQ(0, resolve_family(&other));
+	memcpy(other_mgid, mgid_239_1_1_9, 16);
+	other_mgid[15] = 10;
+	for (i = 0; i < owners; i++) {
+		snprintf(owner, sizeof(owner), "o-%d", i);
+		ASSERT_EQ(1, hold(&self->nl, mgid_239_1_1_9, owner, false));
+	}
+	EXPECT_EQ(0, dump_with_change(&self->nl, &other, other_mgid,
+				      "elsewhere"));
+	EXPECT_EQ(1, dump_with_change(&self->nl, &other, mgid_239_1_1_9,
+				      "late"));
+
+	ASSERT_EQ(1, hold(&self->nl, other_mgid, "elsewhere", true));
+	ASSERT_EQ(1, hold(&self->nl, mgid_239_1_1_9, "late", true));
+	for (i = 0; i < owners; i++) {
+		snprintf(owner, sizeof(owner), "o-%d", i);
+		ASSERT_EQ(1, hold(&self->nl, mgid_239_1_1_9, owner, true));
+	}
+	EXPECT_EQ(0, mcg_sysfs_counter(DEV, "groups"));
+	close(other.fd);
+}
+
+/*
+ * An owner whose groups do not fit in one message: the one-message "do"
+ * (protocol version 1) refuses and releases nothing; the dump releases
+ * everything and lists every group over several messages.
+ */
+TEST_F(mcg, owner_release_of_many_groups)
+{
+	const int groups = 1000;
+	uint8_t mgid[16];
+	int i, msgs, items;
+	struct nlattr *a;
+	struct req r;
+
+	memcpy(mgid, mgid_239_1_1_9, 16);
+	for (i = 0; i < groups; i++) {
+		mgid[14] = 2 + i / 256;
+		mgid[15] = i % 256;
+		join_req(&r, self->nl.family, NO_MGID);
+		put(&r, IB_MCG_A_MGID, mgid, 16);
+		ASSERT_EQ(1, nl_talk(&self->nl, &r));
+	}
+	ASSERT_EQ(groups, mcg_sysfs_counter(DEV, "groups"));
+
+	req_init(&r, self->nl.family, IB_MCG_CMD_OWNER_RELEASE, NLM_F_ACK);
+	put_str(&r, IB_MCG_A_OWNER, "policy");
+	EXPECT_EQ(-EMSGSIZE, nl_talk(&self->nl, &r));
+	EXPECT_NE(NULL, strstr(self->nl.msg, "too many groups"));
+	EXPECT_EQ(groups, mcg_sysfs_counter(DEV, "holders"));
+
+	req_init(&r, self->nl.family, IB_MCG_CMD_OWNER_RELEASE, NLM_F_DUMP);
+	put_str(&r, IB_MCG_A_OWNER, "policy");
+	ASSERT_EQ(0, dump_count(&self->nl, &r, NULL, IB_MCG_A_RELEASED,
+				IB_MCG_A_GROUP, &msgs, &items));
+	TH_LOG("%d groups in %d messages", items, msgs);
+	EXPECT_EQ(groups, items);
+	EXPECT_LT(1, msgs);
+	EXPECT_EQ(0, mcg_sysfs_counter(DEV, "groups"));
+
+	/* An owner holding nothing: one message, a count of 0. */
+	ASSERT_EQ(1, nl_talk(&self->nl, &r));
+	a = reply_attr(&self->nl, IB_MCG_A_HOLDER_COUNT);
+	ASSERT_NE(NULL, a);
+	EXPECT_EQ(0, (int)*(uint32_t *)(a + 1));
 }
 
 TEST_HARNESS_MAIN

@@ -2,8 +2,9 @@
 /*
  * libibmcg as an application (an MPI or collectives library) uses it: hold
  * a group, read the record for ibv_attach_mcast(), see events, and have a
- * bound hold go away with the handle. Also: a dump of a group with more
- * holders than fit in one netlink message comes back as one group.
+ * bound hold go away with the handle. Also: a dump (and a get) of a group
+ * with more holders than fit in one netlink message comes back as one
+ * group, and an owner release of thousands of holds reports every one.
  */
 #include <errno.h>
 #include <poll.h>
@@ -142,7 +143,7 @@ TEST_F(lib, dump_merges_a_group_split_over_messages)
 {
 	const int owners = 1000;
 	struct ibmcg_join_args args = {};
-	struct ibmcg_group *groups;
+	struct ibmcg_group *groups, one;
 	char owner[32];
 	size_t n, i;
 	int k;
@@ -161,12 +162,49 @@ TEST_F(lib, dump_merges_a_group_split_over_messages)
 			    groups[0].holders[i - 1].owner))
 			break;
 	EXPECT_EQ(groups[0].nholders, i);	/* no holder twice */
+	EXPECT_FALSE(ibmcg_dump_inconsistent(self->h));
 	ibmcg_groups_free(groups, n);
+
+	/* A get of the group: every holder too (version 2: a dump). */
+	EXPECT_EQ(2, ibmcg_protocol_version(self->h));
+	ASSERT_EQ(0, ibmcg_group_get(self->h, DEV, 1, self->mgid, &one));
+	EXPECT_EQ((size_t)owners, one.nholders);
+	ibmcg_group_free(&one);
+
 	for (k = 0; k < owners; k++) {
 		snprintf(owner, sizeof(owner), "rank-%d", k);
 		ASSERT_EQ(0, ibmcg_leave(self->h, DEV, 1, self->mgid, owner, 0,
 					 NULL));
 	}
+	EXPECT_EQ(0, mcg_sysfs_counter(DEV, "groups"));
+}
+
+/* An epilog's release of 2,000 holds: all released, all reported. */
+TEST_F(lib, owner_release_reports_every_group)
+{
+	const int count = 2000;
+	struct ibmcg_join_args args = { .owner = "job:7" };
+	struct ibmcg_released *rel;
+	uint8_t mgid[16];
+	uint32_t holds;
+	size_t n;
+	int k;
+
+	memcpy(mgid, self->mgid, 16);
+	for (k = 0; k < count; k++) {
+		mgid[14] = 8 + k / 256;
+		mgid[15] = k % 256;
+		ASSERT_EQ(0, ibmcg_join(self->h, DEV, 1, mgid, &args, NULL));
+	}
+	ASSERT_EQ(0, ibmcg_owner_release(self->h, "job:7", NULL, 0, &rel, &n,
+					 &holds));
+	EXPECT_EQ((uint32_t)count, holds);
+	EXPECT_EQ((size_t)count, n);
+	for (k = 0; k < (int)n; k++)
+		if (rel[k].state != IB_MCG_STATE_RELEASED)
+			break;
+	EXPECT_EQ(count, k);
+	ibmcg_released_free(rel);
 	EXPECT_EQ(0, mcg_sysfs_counter(DEV, "groups"));
 }
 

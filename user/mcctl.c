@@ -83,6 +83,14 @@ static int kernel_err(int err, const char *enoent_hint)
 	return kernel_err_hint(err, -ENOENT, enoent_hint);
 }
 
+/* A dump that stayed inconsistent is still a list: say so, on stderr. */
+static void note_inconsistent(void)
+{
+	if (ibmcg_dump_inconsistent(h))
+		fprintf(stderr,
+			"mcctl: note: holders changed while a group's list was read; it may mix two moments\n");
+}
+
 static int finish_output(void)
 {
 	int err = json_print_end();
@@ -259,6 +267,7 @@ static int cmd_show(int argc, char **argv)
 	err = ibmcg_group_get(h, dev, port, mgid, &g);
 	if (err)
 		return kernel_err(err, "no such group");
+	note_inconsistent();
 	err = print_one_group(&g);
 	ibmcg_group_free(&g);
 	return err;
@@ -281,6 +290,7 @@ static int cmd_list(int argc, char **argv)
 	err = ibmcg_group_dump(h, dev[0] ? dev : NULL, port, &groups, &n);
 	if (err)
 		return kernel_err(err, "no such device or port");
+	note_inconsistent();
 
 	open_json_array(NULL);
 	for (i = 0; i < n; i++)

@@ -442,9 +442,18 @@ int parse_leave(int argc, char **argv, struct leave_cmd *c)
 	if (argc > 0 && !strchr(argv[0], '/') && matches(argv[0], "owner"))
 		return parse_leave_owner(argc - 1, argv + 1, c);
 
-	err = parse_target(&argc, &argv, c->dev, &c->port, c->mgid);
-	if (err)
-		return err;
+	/* Group 0: the groups whose SA-assigned MGID is still pending. */
+	if (argc >= 2 && is_sa_assigned(argv[1])) {
+		err = parse_devport(argv[0], c->dev, &c->port, false);
+		if (err)
+			return err;
+		argc -= 2;
+		argv += 2;
+	} else {
+		err = parse_target(&argc, &argv, c->dev, &c->port, c->mgid);
+		if (err)
+			return err;
+	}
 	return parse_holder_opts(argc, argv, &c->owner, &c->join_state);
 }
 

@@ -3,7 +3,10 @@
  * ib_mcgroups: persistent, refcounted InfiniBand/RoCE multicast memberships.
  *
  * This header is the protocol. The generic netlink family is named
- * IB_MCG_GENL_NAME ("ib_mcgroups"), version IB_MCG_GENL_VERSION. Every
+ * IB_MCG_GENL_NAME ("ib_mcgroups"), version IB_MCG_GENL_VERSION (the
+ * family's version in CTRL_CMD_GETFAMILY). Version 2 sends results of any
+ * size as dumps: OWNER_RELEASE with NLM_F_DUMP, and GROUP_GET's dump
+ * filtered to one MGID; no reply has to fit in one message. Every
  * request is a genetlink message whose command is one of enum ib_mcg_cmd,
  * carrying top-level attributes from enum ib_mcg_attr. Every command has a
  * strict per-command policy: unknown attributes, wrong lengths and values out
@@ -92,30 +95,49 @@
  *   Request: device, IB_MCG_A_PORT, IB_MCG_A_MGID, IB_MCG_A_OWNER as for
  *   JOIN, and optionally IB_MCG_A_JOIN_STATE. With a join state, that one
  *   hold of the owner is dropped; without, every hold of the owner on the
- *   group is dropped. -ENOENT if the owner holds nothing matching.
+ *   group is dropped. -ENOENT if the owner holds nothing matching. An
+ *   all-zero MGID names the port's groups still waiting for an SA-assigned
+ *   MGID (InfiniBand): the owner's holds on all of them are dropped.
  *   Reply: one IB_MCG_CMD_LEAVE message in the group format, describing the
  *   group after the leave, with an empty IB_MCG_A_HOLDERS
  *   (IB_MCG_A_STATE is IB_MCG_STATE_RELEASED if that was its last holder,
  *   or IB_MCG_STATE_LINGERING if the group has a linger time).
  *
- * IB_MCG_CMD_OWNER_RELEASE (do; CAP_NET_ADMIN)
+ * IB_MCG_CMD_OWNER_RELEASE (do, dump; CAP_NET_ADMIN)
  *   Drops every hold of one owner (a job's epilog), in one request.
  *   Request: IB_MCG_A_OWNER required; a device and IB_MCG_A_PORT optional,
  *   to limit the release to one device or port. An owner holding nothing
- *   is not an error.
- *   Reply: one IB_MCG_CMD_OWNER_RELEASE message:
+ *   is not an error. Groups are released by reference, so a group still
+ *   waiting for an SA-assigned MGID is released too (reported with an
+ *   all-zero MGID).
+ *   Reply: IB_MCG_CMD_OWNER_RELEASE messages:
  *     IB_MCG_A_OWNER
- *     IB_MCG_A_HOLDER_COUNT u32     holds dropped
+ *     IB_MCG_A_HOLDER_COUNT u32     holds dropped (in total)
  *     IB_MCG_A_RELEASED     nest, a list of
- *       IB_MCG_A_GROUP      nest: IB_MCG_A_DEV_NAME, IB_MCG_A_PORT,
- *                           IB_MCG_A_MGID, IB_MCG_A_JOIN_STATE (the
- *                           owner's dropped join states on that group),
- *                           IB_MCG_A_STATE (the group's state after)
+ *       IB_MCG_A_GROUP      nest: IB_MCG_A_DEV_NAME, IB_MCG_A_DEV_INDEX,
+ *                           IB_MCG_A_PORT, IB_MCG_A_MGID,
+ *                           IB_MCG_A_JOIN_STATE (the owner's dropped join
+ *                           states on that group), IB_MCG_A_STATE (the
+ *                           group's state after)
+ *   dump (NLM_F_DUMP; version 2): the release is complete before the first
+ *   message is sent; the result follows in as many messages as it takes
+ *   (each with the owner, the total and a part of the list; readers append
+ *   the parts), paced by netlink's dump flow control, and NLMSG_DONE
+ *   carries the outcome: 0 once anything was sent. A refused request
+ *   (bad owner or device) ends with NLMSG_DONE carrying the error and the
+ *   extended ack, and changes nothing.
+ *   do (version 1): the result in one message. An owner whose groups do
+ *   not fit in one (some 700, see MCG_DO_REPLY_MAX in the module) is
+ *   refused with -EMSGSIZE and nothing is released.
  *
  * IB_MCG_CMD_GROUP_GET (do, dump; unprivileged)
- *   do:   device, IB_MCG_A_PORT, IB_MCG_A_MGID required.
+ *   do:   device, IB_MCG_A_PORT, IB_MCG_A_MGID required. The reply lists
+ *         as many holders as fit in one message (IB_MCG_A_HOLDER_COUNT
+ *         says how many the group has); the dump of the one group lists
+ *         them all.
  *   dump: optional filters: device (name or index), IB_MCG_A_PORT (only
- *         with a device).
+ *         with a device), IB_MCG_A_MGID (version 2; only with device and
+ *         port: that group alone, -ENOENT if there is no such group).
  *   Reply, one message per group ("group format"):
  *     IB_MCG_A_DEV_NAME     string
  *     IB_MCG_A_DEV_INDEX    u32
@@ -143,6 +165,8 @@
  *     IB_MCG_A_SGID_INDEX   u32     its index in the port's GID table
  *     IB_MCG_A_LINGER_MS    u32     the group's linger time
  *     IB_MCG_A_LINGER_LEFT_MS u32   time left (IB_MCG_STATE_LINGERING)
+ *     IB_MCG_A_HOLDER_COUNT u32     the group's number of holders
+ *                                    (version 2)
  *     IB_MCG_A_HOLDERS      nest, a list of
  *       IB_MCG_A_HOLDER     nest:
  *         IB_MCG_HOLDER_A_OWNER       string
@@ -151,11 +175,19 @@
  *         IB_MCG_HOLDER_A_NL_PORTID   u32   the bound socket (BOUND only)
  *         IB_MCG_HOLDER_A_AGE_MS      u64   milliseconds since the hold
  *                                           was taken
- *   A group with more holders than fit in one message spans several
- *   consecutive messages with the same device, port and MGID, each with a
- *   part of the holder list; readers append them. If groups change while
- *   a dump is in progress, a message carries NLM_F_DUMP_INTR (any message
- *   may) and the caller should repeat the dump.
+ *   In a dump, a group with more holders than fit in one message spans
+ *   several consecutive messages with the same device, port and MGID,
+ *   each with a part of the holder list; readers append them.
+ *   A dump resumes by a stable cursor, (device index, port, MGID) and,
+ *   inside a group, the last holder sent (holders are listed in the order
+ *   they were taken), so changes during the dump never make it restart:
+ *   every group that exists from its start to its end is listed exactly
+ *   once, with every holder that exists throughout; groups and holders
+ *   that come or go meanwhile may or may not be listed. A message that
+ *   continues a group that changed since its first part carries
+ *   NLM_F_DUMP_INTR: that group mixes two moments (repeat the dump if that
+ *   matters). Version 1 set NLM_F_DUMP_INTR on any change of any group
+ *   during the dump.
  *
  * IB_MCG_CMD_PORT_GET (do, dump; unprivileged)
  *   do:   device and IB_MCG_A_PORT required. dump: optional filters as for
@@ -229,7 +261,7 @@
 #define _UAPI_IB_MCGROUPS_H
 
 #define IB_MCG_GENL_NAME	"ib_mcgroups"
-#define IB_MCG_GENL_VERSION	1
+#define IB_MCG_GENL_VERSION	2
 #define IB_MCG_MCGRP_EVENTS	"events"
 
 /* Longest owner name, in bytes, not counting the terminating NUL. */

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # contrib/slurm: the prolog joins a job's declared groups as job:ID (per
 # partition), the epilog releases them; a failed join fails the prolog
-# and leaves nothing held; other jobs' holds are untouched.
+# and leaves nothing held; other jobs' holds are untouched; the epilog of
+# a job with thousands of holds succeeds.
 # timeout: 120
 . "$(dirname "$0")/../lib.sh"
 
@@ -31,7 +32,7 @@ export IB_MCGROUPS_SLURM_CONF=$DEFAULTS
 prolog() { env SLURM_JOB_ID="$1" SLURM_JOB_PARTITION="$2" "$SLURM/ib_mcgroups-prolog"; }
 epilog() { env SLURM_JOB_ID="$1" "$SLURM/ib_mcgroups-epilog"; }
 
-ktap_plan 15
+ktap_plan 18
 check "set up rxe0 <-> rxe1" mcg_setup_rxe || ktap_skip_all "no rxe devices"
 check "load ib_mcgroups" mcg_load
 defer mcg_unload
@@ -56,5 +57,9 @@ sed -i 's/^STRICT=yes/STRICT=no/' "$DEFAULTS"
 check "with STRICT=no the failure is only logged" prolog 45 lax
 check_eq "and the other groups are held" "$MCG_DEV0/1 239.30.0.2 $MCG_DEV1/1 239.30.0.2 " "$(holds_of job:45)"
 check "an epilog of a job holding nothing succeeds" epilog 46
+sed -i 's/^STRICT=no/STRICT=yes/' "$DEFAULTS"
+check "job 47 holds 3000 groups" mcg_bulk join "$MCG_DEV0" 1 3000 job:47
+check "its strict epilog succeeds: the node is not drained" epilog 47
+check_eq "and every hold is gone" "" "$(holds_of job:47)"
 check_fail "the prolog refuses to run without SLURM_JOB_ID" "$SLURM/ib_mcgroups-prolog"
 ktap_finish

@@ -1,64 +1,110 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Joins or leaves many groups quickly through libibmcg, for the failover
- * tests: mcg_bulk {join|leave} DEV PORT COUNT OWNER [FIRST]
- * acts on MGIDs ff12:401b:ffff::FIRST .. FIRST+COUNT-1 (FIRST default
- * 0x1000), creating them on join. Prints "joined N" or "left N"; exits 1
- * on the first failure, with the kernel's message.
+ * and bulk tests:
+ *
+ *   mcg_bulk {join|leave} DEV PORT COUNT OWNER [FIRST]
+ *	acts on MGIDs ff12:401b:ffff::FIRST .. FIRST+COUNT-1 (FIRST default
+ *	0x1000), creating them on join. Prints "joined N" or "left N".
+ *   mcg_bulk owners DEV PORT COUNT PREFIX [FIRST]
+ *	joins the one group ff12:401b:ffff::FIRST as the COUNT owners
+ *	PREFIX0 .. PREFIX<COUNT-1>. Prints "joined N".
+ *   mcg_bulk churn DEV PORT COUNT OWNER [FIRST [ROUNDS]]
+ *	ROUNDS times (default 1000000) joins then leaves the COUNT groups
+ *	from FIRST, to change groups while something else reads them.
+ *   mcg_bulk hold DEV PORT COUNT OWNER [FIRST]
+ *	joins the COUNT groups from FIRST with bound holds, prints
+ *	"joined N" and waits to be killed (the holds go with its socket).
+ *
+ * Exits 1 on the first failure, with the kernel's message.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ibmcg.h"
+
+static void set_mgid(uint8_t mgid[16], unsigned long n)
+{
+	static const uint8_t base[16] = { 0xff, 0x12, 0x40, 0x1b, 0xff, 0xff };
+
+	memcpy(mgid, base, 16);
+	mgid[12] = n >> 24;
+	mgid[13] = n >> 16;
+	mgid[14] = n >> 8;
+	mgid[15] = n;
+}
 
 int main(int argc, char **argv)
 {
 	struct ibmcg_join_args args = { .create = true };
-	unsigned long i, count, first = 0x1000;
+	unsigned long i, r, count, rounds = 1, first = 0x1000;
+	bool join, owners = false, churn = false, hold = false;
+	char owner[IB_MCG_OWNER_MAX + 1];
+	const char *mode = argc > 1 ? argv[1] : "";
 	struct ibmcg *h;
-	uint8_t mgid[16] = { 0xff, 0x12, 0x40, 0x1b, 0xff, 0xff };
+	uint8_t mgid[16];
 	uint32_t port;
-	bool join;
-	int err;
+	int err = 0;
 
-	if (argc < 6 || (strcmp(argv[1], "join") && strcmp(argv[1], "leave"))) {
+	if (argc < 6 || (strcmp(mode, "join") && strcmp(mode, "leave") &&
+			 strcmp(mode, "owners") && strcmp(mode, "churn") &&
+			 strcmp(mode, "hold"))) {
 		fprintf(stderr,
-			"usage: mcg_bulk {join|leave} DEV PORT COUNT OWNER [FIRST]\n");
+			"usage: mcg_bulk {join|leave|owners|churn|hold} DEV PORT COUNT OWNER [FIRST [ROUNDS]]\n");
 		return 2;
 	}
-	join = !strcmp(argv[1], "join");
+	join = strcmp(mode, "leave") != 0;
+	owners = !strcmp(mode, "owners");
+	churn = !strcmp(mode, "churn");
+	hold = !strcmp(mode, "hold");
+	if (hold)
+		args.flags = IB_MCG_F_BOUND;
 	port = strtoul(argv[3], NULL, 0);
 	count = strtoul(argv[4], NULL, 0);
 	args.owner = argv[5];
 	if (argc > 6)
 		first = strtoul(argv[6], NULL, 0);
+	if (churn)
+		rounds = argc > 7 ? strtoul(argv[7], NULL, 0) : 1000000;
 
 	h = ibmcg_alloc();
 	if (!h || ibmcg_connect(h)) {
 		fprintf(stderr, "mcg_bulk: cannot talk to ib_mcgroups\n");
 		return 1;
 	}
-	for (i = 0; i < count; i++) {
-		unsigned long n = first + i;
-
-		mgid[12] = n >> 24;
-		mgid[13] = n >> 16;
-		mgid[14] = n >> 8;
-		mgid[15] = n;
-		if (join)
-			err = ibmcg_join(h, argv[2], port, mgid, &args, NULL);
-		else
-			err = ibmcg_leave(h, argv[2], port, mgid, args.owner, 0,
-					  NULL);
-		if (err) {
-			fprintf(stderr, "mcg_bulk: group %lu: %s\n", i,
-				ibmcg_strerror(h, err));
-			ibmcg_close(h);
-			return 1;
+	for (r = 0; r < rounds && !err; r++) {
+		for (i = 0; i < count && !err; i++) {
+			set_mgid(mgid, owners ? first : first + i);
+			if (owners) {
+				snprintf(owner, sizeof(owner), "%s%lu", argv[5],
+					 i);
+				args.owner = owner;
+			}
+			if (join)
+				err = ibmcg_join(h, argv[2], port, mgid, &args,
+						 NULL);
+			else
+				err = ibmcg_leave(h, argv[2], port, mgid,
+						  args.owner, 0, NULL);
+		}
+		for (i = 0; churn && i < count && !err; i++) {
+			set_mgid(mgid, first + i);
+			err = ibmcg_leave(h, argv[2], port, mgid, args.owner,
+					  0, NULL);
 		}
 	}
+	if (err) {
+		fprintf(stderr, "mcg_bulk: group %lu: %s\n", i - 1,
+			ibmcg_strerror(h, err));
+		ibmcg_close(h);
+		return 1;
+	}
 	printf("%s %lu\n", join ? "joined" : "left", count);
+	fflush(stdout);
+	while (hold)
+		pause();
 	ibmcg_close(h);
 	return 0;
 }

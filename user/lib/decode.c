@@ -110,20 +110,88 @@ const char *ibmcg_attr_name(unsigned int attr)
 	return attr < ARRAY_SIZE(names) ? names[attr] : NULL;
 }
 
-/* Parse the genetlink payload; record which attributes came. */
-static int parse_attrs(const struct nlmsghdr *nlh, struct nlattr **tb,
-		       uint64_t *present)
+/*
+ * Protocol version 1 could send a list nest (a group's holders, an owner
+ * release's groups) longer than 64 KiB: its u16 nla_len then holds only
+ * the low 16 bits of the length. Such a list is the last attribute of its
+ * message but for @tail bytes of attributes after it, so its true length
+ * is known. Returns it, and the nest in *nestp, if the nest of @type is
+ * there and wrapped; else 0.
+ */
+static size_t wrapped_list(const struct nlmsghdr *nlh, int type, size_t tail,
+			   struct nlattr **nestp)
 {
+	const struct genlmsghdr *gh = nlmsg_data(nlh);
+	struct nlattr *a = genlmsg_attrdata(gh, 0);
+	int rem = genlmsg_attrlen(gh, 0);
+
+	while (rem >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN) {
+		if (nla_type(a) == type) {
+			size_t len = rem - tail;
+
+			if ((size_t)rem < tail || len <= 0xffff ||
+			    (len & 0xffff) != a->nla_len)
+				return 0;
+			*nestp = a;
+			return len;
+		}
+		if (NLA_ALIGN(a->nla_len) > rem)
+			return 0;
+		rem -= NLA_ALIGN(a->nla_len);
+		a = (struct nlattr *)((char *)a + NLA_ALIGN(a->nla_len));
+	}
+	return 0;
+}
+
+/*
+ * Parse the genetlink payload; record which attributes came. A wrapped
+ * list (see wrapped_list(): @list of @len bytes) is left out of the parse
+ * and its tail parsed on its own.
+ */
+static int parse_attrs_list(const struct nlmsghdr *nlh, struct nlattr **tb,
+			    uint64_t *present, struct nlattr *list,
+			    size_t len)
+{
+	const struct genlmsghdr *gh = nlmsg_data(nlh);
+	struct nlattr *tail[IB_MCG_A_MAX + 1];
+	struct nlattr *head = genlmsg_attrdata(gh, 0);
+	char *end = (char *)head + genlmsg_attrlen(gh, 0);
 	int i;
 
-	if (genlmsg_parse((struct nlmsghdr *)nlh, 0, tb, IB_MCG_A_MAX,
-			  group_policy))
-		return -EPROTO;
+	if (!list) {
+		if (genlmsg_parse((struct nlmsghdr *)nlh, 0, tb, IB_MCG_A_MAX,
+				  group_policy))
+			return -EPROTO;
+	} else {
+		if (nla_parse(tb, IB_MCG_A_MAX, head,
+			      (char *)list - (char *)head, group_policy) ||
+		    nla_parse(tail, IB_MCG_A_MAX,
+			      (struct nlattr *)((char *)list + len),
+			      end - ((char *)list + len), group_policy))
+			return -EPROTO;
+		for (i = 1; i <= IB_MCG_A_MAX; i++)
+			if (tail[i])
+				tb[i] = tail[i];
+	}
 	*present = 0;
 	for (i = 1; i <= IB_MCG_A_MAX; i++)
 		if (tb[i])
 			*present |= 1ULL << i;
 	return 0;
+}
+
+static int parse_attrs(const struct nlmsghdr *nlh, struct nlattr **tb,
+		       uint64_t *present)
+{
+	return parse_attrs_list(nlh, tb, present, NULL, 0);
+}
+
+/* The items of a list nest, @nest, or of a wrapped one of @len bytes. */
+static void list_items(struct nlattr *nest, size_t len, struct nlattr **head,
+		       int *hlen)
+{
+	*head = nla_data(nest);
+	*hlen = len ? (int)(len - NLA_HDRLEN) : nla_len(nest);
 }
 
 static void get_u8(struct nlattr **tb, int a, uint8_t *v)
@@ -162,15 +230,17 @@ static void get_gid(struct nlattr **tb, int a, uint8_t *gid)
 		memcpy(gid, nla_data(tb[a]), IBMCG_GID_LEN);
 }
 
-static int parse_holders(struct nlattr *nest, struct ibmcg_group *g)
+static int parse_holders(struct nlattr *nest, size_t len,
+			 struct ibmcg_group *g)
 {
 	struct nlattr *tb[IB_MCG_HOLDER_A_MAX + 1];
 	struct ibmcg_holder *ho;
-	struct nlattr *pos;
+	struct nlattr *pos, *items;
+	int rem, ilen;
 	size_t n = 0;
-	int rem;
 
-	nla_for_each_nested(pos, nest, rem)
+	list_items(nest, len, &items, &ilen);
+	nla_for_each_attr(pos, items, ilen, rem)
 		if (nla_type(pos) == IB_MCG_A_HOLDER)
 			n++;
 	if (!n)
@@ -179,7 +249,7 @@ static int parse_holders(struct nlattr *nest, struct ibmcg_group *g)
 	if (!g->holders)
 		return -ENOMEM;
 
-	nla_for_each_nested(pos, nest, rem) {
+	nla_for_each_attr(pos, items, ilen, rem) {
 		if (nla_type(pos) != IB_MCG_A_HOLDER)
 			continue;
 		if (nla_parse_nested(tb, IB_MCG_HOLDER_A_MAX, pos,
@@ -198,13 +268,17 @@ static int parse_holders(struct nlattr *nest, struct ibmcg_group *g)
 
 int ibmcg_parse_group(const struct nlmsghdr *nlh, struct ibmcg_group *g)
 {
-	struct nlattr *tb[IB_MCG_A_MAX + 1];
+	struct nlattr *tb[IB_MCG_A_MAX + 1], *list = NULL;
+	size_t len;
 	int err;
 
 	memset(g, 0, sizeof(*g));
-	err = parse_attrs(nlh, tb, &g->present);
+	len = wrapped_list(nlh, IB_MCG_A_HOLDERS, 0, &list);
+	err = parse_attrs_list(nlh, tb, &g->present, list, len);
 	if (err)
 		return err;
+	if (list)
+		tb[IB_MCG_A_HOLDERS] = list;
 
 	get_str(tb, IB_MCG_A_DEV_NAME, g->dev_name, sizeof(g->dev_name));
 	get_u32(tb, IB_MCG_A_DEV_INDEX, &g->dev_index);
@@ -230,7 +304,7 @@ int ibmcg_parse_group(const struct nlmsghdr *nlh, struct ibmcg_group *g)
 	get_u32(tb, IB_MCG_A_LINGER_LEFT_MS, &g->linger_left_ms);
 
 	if (tb[IB_MCG_A_HOLDERS]) {
-		err = parse_holders(tb[IB_MCG_A_HOLDERS], g);
+		err = parse_holders(tb[IB_MCG_A_HOLDERS], len, g);
 		if (err) {
 			ibmcg_group_free(g);
 			return err;
@@ -286,15 +360,17 @@ int ibmcg_parse_port(const struct nlmsghdr *nlh, struct ibmcg_port *p)
 /* IB_MCG_A_RELEASED: a list of IB_MCG_A_GROUP nests, in the top level's
  * attribute space.
  */
-static int parse_released(struct nlattr *nest, struct ibmcg_release_reply *r)
+static int parse_released(struct nlattr *nest, size_t len,
+			  struct ibmcg_release_reply *r)
 {
 	struct nlattr *tb[IB_MCG_A_MAX + 1];
 	struct ibmcg_released *e;
-	struct nlattr *pos;
+	struct nlattr *pos, *items;
+	int rem, ilen;
 	size_t n = 0;
-	int rem;
 
-	nla_for_each_nested(pos, nest, rem)
+	list_items(nest, len, &items, &ilen);
+	nla_for_each_attr(pos, items, ilen, rem)
 		if (nla_type(pos) == IB_MCG_A_GROUP)
 			n++;
 	if (!n)
@@ -303,7 +379,7 @@ static int parse_released(struct nlattr *nest, struct ibmcg_release_reply *r)
 	if (!r->released)
 		return -ENOMEM;
 
-	nla_for_each_nested(pos, nest, rem) {
+	nla_for_each_attr(pos, items, ilen, rem) {
 		if (nla_type(pos) != IB_MCG_A_GROUP)
 			continue;
 		if (nla_parse_nested(tb, IB_MCG_A_MAX, pos, group_policy))
@@ -323,25 +399,58 @@ static int parse_released(struct nlattr *nest, struct ibmcg_release_reply *r)
 int ibmcg_parse_owner_release(const struct nlmsghdr *nlh,
 			      struct ibmcg_release_reply *r)
 {
-	struct nlattr *tb[IB_MCG_A_MAX + 1];
+	struct nlattr *tb[IB_MCG_A_MAX + 1], *list = NULL;
 	uint64_t present;
+	size_t len;
 	int err;
 
 	memset(r, 0, sizeof(*r));
-	err = parse_attrs(nlh, tb, &present);
+	/* Version 1 put IB_MCG_A_HOLDER_COUNT (8 bytes) after the list. */
+	len = wrapped_list(nlh, IB_MCG_A_RELEASED, nla_total_size(4), &list);
+	err = parse_attrs_list(nlh, tb, &present, list, len);
 	if (err)
 		return err;
+	if (list)
+		tb[IB_MCG_A_RELEASED] = list;
 
 	get_str(tb, IB_MCG_A_OWNER, r->owner, sizeof(r->owner));
 	get_u32(tb, IB_MCG_A_HOLDER_COUNT, &r->holds_dropped);
 	if (tb[IB_MCG_A_RELEASED]) {
-		err = parse_released(tb[IB_MCG_A_RELEASED], r);
+		err = parse_released(tb[IB_MCG_A_RELEASED], len, r);
 		if (err) {
 			ibmcg_released_free(r->released);
 			memset(r, 0, sizeof(*r));
 			return err;
 		}
 	}
+	return 0;
+}
+
+/*
+ * Protocol version 2 sends an OWNER_RELEASE result as several messages,
+ * each with the owner, the total of holds dropped and a part of the list:
+ * append @part's list to @acc's. @part is emptied either way.
+ */
+int ibmcg_merge_owner_release(struct ibmcg_release_reply *acc,
+			      struct ibmcg_release_reply *part)
+{
+	struct ibmcg_released *v;
+
+	memcpy(acc->owner, part->owner, sizeof(acc->owner));
+	acc->holds_dropped = part->holds_dropped;
+	if (part->n) {
+		v = reallocarray(acc->released, acc->n + part->n, sizeof(*v));
+		if (!v) {
+			ibmcg_released_free(part->released);
+			memset(part, 0, sizeof(*part));
+			return -ENOMEM;
+		}
+		memcpy(v + acc->n, part->released, part->n * sizeof(*v));
+		acc->released = v;
+		acc->n += part->n;
+	}
+	ibmcg_released_free(part->released);
+	memset(part, 0, sizeof(*part));
 	return 0;
 }
 

@@ -230,16 +230,39 @@ int ibmcg_leave(struct ibmcg *h, const char *dev, uint32_t port,
  * 0) or on one port of dev. An owner holding nothing is not an error.
  * *out gets one entry per group, in the kernel's order, freed with
  * ibmcg_released_free(); out (then n is ignored) and holds_dropped may be
- * NULL.
+ * NULL. With a protocol version 2 kernel any number of holds is released
+ * and reported. A version 1 kernel sends one reply: it is read whole up
+ * to the socket's receive buffer (4 MiB asked, some 35,000 groups); past
+ * that the call fails with -ENOBUFS although the holds were released.
+ * A group that was still waiting for an SA-assigned MGID is reported
+ * with an all-zero mgid.
  */
 int ibmcg_owner_release(struct ibmcg *h, const char *owner, const char *dev,
 			uint32_t port, struct ibmcg_released **out, size_t *n,
 			uint32_t *holds_dropped);
 int ibmcg_group_get(struct ibmcg *h, const char *dev, uint32_t port,
 		    const uint8_t mgid[IBMCG_GID_LEN], struct ibmcg_group *out);
-/* dev NULL: all devices; port 0: all ports (port needs dev). */
+/*
+ * dev NULL: all devices; port 0: all ports (port needs dev). Groups come
+ * in (device, port, MGID) order; every group that exists from the start
+ * to the end of the dump is listed exactly once, with all its holders,
+ * however much changes meanwhile. Groups created or released during the
+ * dump may or may not be listed. A group whose holders did not fit in one
+ * message and changed while they were read may mix two moments: such a
+ * dump is repeated a few times, then returned with
+ * ibmcg_dump_inconsistent() true rather than failed.
+ */
 int ibmcg_group_dump(struct ibmcg *h, const char *dev, uint32_t port,
 		     struct ibmcg_group **groups, size_t *n);
+/* Did the last dump (group or port dump, or group get) mix two moments? */
+bool ibmcg_dump_inconsistent(const struct ibmcg *h);
+/*
+ * The kernel's protocol version (IB_MCG_GENL_VERSION of the loaded
+ * module), once connected; -ENOTCONN before. The library speaks versions
+ * 1 and 2: with 2, owner releases and group gets of any size arrive in
+ * several messages.
+ */
+int ibmcg_protocol_version(const struct ibmcg *h);
 int ibmcg_port_get(struct ibmcg *h, const char *dev, uint32_t port,
 		   struct ibmcg_port *out);
 int ibmcg_port_dump(struct ibmcg *h, const char *dev,

@@ -19,6 +19,8 @@ struct ibmcg {
 	struct nl_sock *sk;		/* requests; owns BOUND holds */
 	struct nl_sock *ev_sk;		/* notifications, once subscribed */
 	int family;			/* genl family id, -1 until connected */
+	int version;			/* the kernel's IB_MCG_GENL_VERSION */
+	bool dump_intr;			/* the last dump was inconsistent */
 	int events_grp;			/* "events" multicast group id */
 	void *rxbuf;
 	size_t rxcap;
@@ -40,6 +42,8 @@ int ibmcg_parse_group(const struct nlmsghdr *nlh, struct ibmcg_group *g);
 int ibmcg_parse_port(const struct nlmsghdr *nlh, struct ibmcg_port *p);
 int ibmcg_parse_owner_release(const struct nlmsghdr *nlh,
 			      struct ibmcg_release_reply *r);
+int ibmcg_merge_owner_release(struct ibmcg_release_reply *acc,
+			      struct ibmcg_release_reply *part);
 int ibmcg_parse_ack(struct ibmcg *h, const struct nlmsghdr *nlh);
 const char *ibmcg_attr_name(unsigned int attr);
 

@@ -13,6 +13,7 @@
 
 #include <netlink/attr.h>
 #include <netlink/genl/ctrl.h>
+#include <netlink/genl/family.h>
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
 #include <netlink/socket.h>
@@ -23,9 +24,19 @@
 #define SOL_NETLINK	270
 #endif
 
-/* Give up on a dump that is interrupted this many times in a row. */
-#define DUMP_RETRIES	16
+/*
+ * Repeat a dump the kernel marked inconsistent (NLM_F_DUMP_INTR) at most
+ * this many times, then return what the last one read, marked as such
+ * (ibmcg_dump_inconsistent()): under constant change a consistent dump
+ * may never come, and a list is more use than an error.
+ */
+#define DUMP_TRIES	4
 #define RXBUF_MIN	32768
+/*
+ * Receive buffer asked for (best effort): a protocol version 1 kernel
+ * sends an owner release or a group's holder list as one big reply.
+ */
+#define SOCK_RCVBUF	(4 << 20)
 
 int ibmcg_set_errmsg(struct ibmcg *h, int err, const char *fmt, ...)
 {
@@ -78,9 +89,39 @@ struct ibmcg *ibmcg_alloc(void)
 {
 	struct ibmcg *h = calloc(1, sizeof(*h));
 
-	if (h)
+	if (h) {
 		h->family = -1;
+		h->version = 1;
+	}
 	return h;
+}
+
+/* The family's version, IB_MCG_GENL_VERSION of the module; 1 if unknown. */
+static int family_version(struct nl_sock *sk)
+{
+	struct genl_family *fam;
+	struct nl_cache *cache;
+	int v = 1;
+
+	if (genl_ctrl_alloc_cache(sk, &cache) < 0)
+		return v;
+	fam = genl_ctrl_search_by_name(cache, IB_MCG_GENL_NAME);
+	if (fam) {
+		v = genl_family_get_version(fam);
+		genl_family_put(fam);
+	}
+	nl_cache_free(cache);
+	return v ? v : 1;
+}
+
+int ibmcg_protocol_version(const struct ibmcg *h)
+{
+	return h && h->family >= 0 ? h->version : -ENOTCONN;
+}
+
+bool ibmcg_dump_inconsistent(const struct ibmcg *h)
+{
+	return h && h->dump_intr;
 }
 
 static int open_sock(struct ibmcg *h, struct nl_sock **skp)
@@ -136,6 +177,7 @@ int ibmcg_connect(struct ibmcg *h)
 		goto fail;
 	}
 	h->events_grp = err;
+	h->version = family_version(h->sk);
 
 	/* From here on we read replies ourselves and ask for acks. */
 	nl_socket_disable_auto_ack(h->sk);
@@ -143,6 +185,20 @@ int ibmcg_connect(struct ibmcg *h)
 	/* Best effort: kernels before 4.12 have no extended acks. */
 	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
 	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+	/*
+	 * Best effort, for version 1 kernels: room for a one-message reply
+	 * of some hundred groups or holders and its ack. FORCE (with
+	 * CAP_NET_ADMIN) passes net.core.rmem_max. Version 2 sends big
+	 * replies as dumps, paced to what we read.
+	 */
+	if (h->version < 2) {
+		int rcvbuf = SOCK_RCVBUF;
+
+		if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf,
+			       sizeof(rcvbuf)))
+			setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
+				   sizeof(rcvbuf));
+	}
 	return 0;
 
 fail:
@@ -535,6 +591,18 @@ static void release_release(void *obj)
 	r->n = 0;
 }
 
+/* Version 2: every message of the reply adds to the list. */
+static int merge_release_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	struct ibmcg_release_reply part, *acc = arg;
+	int err;
+
+	err = ibmcg_parse_owner_release(nlh, &part);
+	if (err)
+		return err;
+	return ibmcg_merge_owner_release(acc, &part);
+}
+
 int ibmcg_owner_release(struct ibmcg *h, const char *owner, const char *dev,
 			uint32_t port, struct ibmcg_released **out, size_t *n,
 			uint32_t *holds_dropped)
@@ -564,7 +632,13 @@ int ibmcg_owner_release(struct ibmcg *h, const char *owner, const char *dev,
 		return ibmcg_set_errmsg(h, -EINVAL,
 					"a port filter needs a device");
 
-	msg = new_req(h, IB_MCG_CMD_OWNER_RELEASE, NLM_F_ACK);
+	/*
+	 * Version 2 sends the result as a dump: any number of messages,
+	 * paced to our reading, ended by NLMSG_DONE with the outcome. The
+	 * release is complete before the first message is sent.
+	 */
+	msg = new_req(h, IB_MCG_CMD_OWNER_RELEASE,
+		      h->version >= 2 ? NLM_F_DUMP : NLM_F_ACK);
 	if (!msg)
 		return -ENOMEM;
 	if (nla_put_string(msg, IB_MCG_A_OWNER, owner) ||
@@ -573,7 +647,18 @@ int ibmcg_owner_release(struct ibmcg *h, const char *owner, const char *dev,
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
-	err = do_one(h, msg, parse_release_cb, &r, release_release);
+	if (h->version >= 2) {
+		err = transact(h, msg, merge_release_cb, &r);
+		if (err == IBMCG_DUMP_INTR)	/* not a dump of state */
+			err = 0;
+		if (err)
+			release_release(&r);
+	} else {
+		err = do_one(h, msg, parse_release_cb, &r, release_release);
+	}
+	if (err == -ENOBUFS)
+		return ibmcg_set_errmsg(h, err,
+					"the reply was lost (socket receive buffer overrun): the holds may have been released");
 	if (err)
 		return err;
 	if (holds_dropped)
@@ -588,6 +673,9 @@ int ibmcg_owner_release(struct ibmcg *h, const char *owner, const char *dev,
 	return 0;
 }
 
+static int group_get_dump(struct ibmcg *h, const char *dev, uint32_t port,
+			  const uint8_t *mgid, struct ibmcg_group *out);
+
 int ibmcg_group_get(struct ibmcg *h, const char *dev, uint32_t port,
 		    const uint8_t mgid[IBMCG_GID_LEN], struct ibmcg_group *out)
 {
@@ -596,6 +684,13 @@ int ibmcg_group_get(struct ibmcg *h, const char *dev, uint32_t port,
 
 	if (!out)
 		return ibmcg_set_errmsg(h, -EINVAL, "no result buffer");
+	/*
+	 * Version 2: the group as a dump filtered by its MGID, so that any
+	 * number of holders arrive (a "do" reply lists those that fit in one
+	 * message).
+	 */
+	if (h->version >= 2 && h->family >= 0)
+		return group_get_dump(h, dev, port, mgid, out);
 	err = target_req(h, IB_MCG_CMD_GROUP_GET, NLM_F_ACK, dev, port, mgid,
 			 &msg);
 	if (err)
@@ -645,9 +740,12 @@ static int dump_cb(const struct nlmsghdr *nlh, void *arg)
 	err = c->parse(nlh, c->v + c->n * c->size);
 	if (err)
 		return err;
-	if (c->merge && c->n && c->merge(c->v + (c->n - 1) * c->size,
-					  c->v + c->n * c->size))
-		return 0;
+	if (c->merge && c->n) {
+		err = c->merge(c->v + (c->n - 1) * c->size,
+			       c->v + c->n * c->size);
+		if (err)	/* merged (1) or failed (-ENOMEM) */
+			return err < 0 ? err : 0;
+	}
 	c->n++;
 	return 0;
 }
@@ -655,7 +753,7 @@ static int dump_cb(const struct nlmsghdr *nlh, void *arg)
 /*
  * A group with more holders than fit in one message arrives as several
  * consecutive messages for the same group: append @next's holders to
- * @prev and drop @next. Returns 1 if merged.
+ * @prev and drop @next. Returns 1 if merged, -ENOMEM (@next dropped).
  */
 static int merge_group(void *prev, void *next)
 {
@@ -668,8 +766,10 @@ static int merge_group(void *prev, void *next)
 	if (g->nholders) {
 		h = reallocarray(p->holders, p->nholders + g->nholders,
 				 sizeof(*h));
-		if (!h)
-			return 0;	/* keep both entries rather than lose any */
+		if (!h) {
+			ibmcg_group_free(g);
+			return -ENOMEM;
+		}
 		memcpy(h + p->nholders, g->holders, g->nholders * sizeof(*h));
 		p->holders = h;
 		p->nholders += g->nholders;
@@ -690,16 +790,20 @@ static void dump_release(struct dump_ctx *c)
 }
 
 /*
- * Dump cmd, optionally filtered by device and port. The kernel marks a dump
- * that raced with a change with NLM_F_DUMP_INTR; then start over.
+ * Dump cmd, optionally filtered by device, port and MGID. A dump the
+ * kernel marks with NLM_F_DUMP_INTR (version 2: a group's holder list
+ * spanning messages changed between them; version 1: anything changed)
+ * is repeated a few times; after that its result is returned and
+ * h->dump_intr says it may mix two moments.
  */
 static int dump(struct ibmcg *h, uint8_t cmd, const char *dev,
-		uint32_t port, struct dump_ctx *c)
+		uint32_t port, const uint8_t *mgid, struct dump_ctx *c)
 {
 	struct nl_msg *msg;
 	int tries, err;
 
 	clear_errmsg(h);
+	h->dump_intr = false;
 	if (h->family < 0)
 		return ibmcg_set_errmsg(h, -ENOTCONN, "not connected");
 	err = dev ? check_dev(h, dev) : 0;
@@ -709,12 +813,13 @@ static int dump(struct ibmcg *h, uint8_t cmd, const char *dev,
 		return ibmcg_set_errmsg(h, -EINVAL,
 					"a port filter needs a device");
 
-	for (tries = 0; tries < DUMP_RETRIES; tries++) {
+	for (tries = 1;; tries++) {
 		msg = new_req(h, cmd, NLM_F_DUMP);
 		if (!msg)
 			return -ENOMEM;
 		if ((dev && nla_put_string(msg, IB_MCG_A_DEV_NAME, dev)) ||
-		    (port && nla_put_u32(msg, IB_MCG_A_PORT, port))) {
+		    (port && nla_put_u32(msg, IB_MCG_A_PORT, port)) ||
+		    (mgid && nla_put(msg, IB_MCG_A_MGID, IBMCG_GID_LEN, mgid))) {
 			nlmsg_free(msg);
 			return -EMSGSIZE;
 		}
@@ -724,10 +829,40 @@ static int dump(struct ibmcg *h, uint8_t cmd, const char *dev,
 				dump_release(c);
 			return err;
 		}
+		if (tries == DUMP_TRIES) {
+			h->dump_intr = true;
+			return 0;
+		}
 		dump_release(c);
 	}
-	return ibmcg_set_errmsg(h, -EAGAIN,
-				"dump kept being interrupted by concurrent changes");
+}
+
+static int group_get_dump(struct ibmcg *h, const char *dev, uint32_t port,
+			  const uint8_t *mgid, struct ibmcg_group *out)
+{
+	struct dump_ctx c = {
+		.size = sizeof(*out),
+		.parse = parse_group_cb,
+		.merge = merge_group,
+		.release = release_group,
+	};
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	if (!dev)
+		return ibmcg_set_errmsg(h, -EINVAL, "device name required");
+	err = dump(h, IB_MCG_CMD_GROUP_GET, dev, port, mgid, &c);
+	if (err)
+		return err;
+	if (c.n != 1) {
+		dump_release(&c);
+		return ibmcg_set_errmsg(h, -EPROTO,
+					"the kernel sent %s group for one MGID",
+					c.n ? "more than one" : "no");
+	}
+	memcpy(out, c.v, sizeof(*out));
+	free(c.v);
+	return 0;
 }
 
 int ibmcg_group_dump(struct ibmcg *h, const char *dev, uint32_t port,
@@ -741,7 +876,7 @@ int ibmcg_group_dump(struct ibmcg *h, const char *dev, uint32_t port,
 	};
 	int err;
 
-	err = dump(h, IB_MCG_CMD_GROUP_GET, dev, port, &c);
+	err = dump(h, IB_MCG_CMD_GROUP_GET, dev, port, NULL, &c);
 	if (err)
 		return err;
 	*groups = (struct ibmcg_group *)c.v;
@@ -759,7 +894,7 @@ int ibmcg_port_dump(struct ibmcg *h, const char *dev,
 	};
 	int err;
 
-	err = dump(h, IB_MCG_CMD_PORT_GET, dev, 0, &c);
+	err = dump(h, IB_MCG_CMD_PORT_GET, dev, 0, NULL, &c);
 	if (err)
 		return err;
 	*ports = (struct ibmcg_port *)c.v;

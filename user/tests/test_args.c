@@ -299,10 +299,18 @@ static void join_sa_assigned(void)
 			"sendonly-full"), &c) == 0);
 	EXPECT(c.args.scope == 14);
 
-	/* "0" is no group of leave or show */
-	EXPECT(run(leave_fn, ARGC("mlx5_0/1", "0"), ARGV("mlx5_0/1", "0"),
-		   &c) == EXIT_USAGE);
-	EXPECT_STR(errbuf, "mcctl: invalid group '0': not an IPv4 or IPv6 group address or MGID");
+	/* leave "0": the groups whose SA-assigned MGID is pending */
+	{
+		struct leave_cmd l;
+
+		memset(&l, 0xa5, sizeof(l));
+		EXPECT(run(leave_fn, ARGC("mlx5_0/1", "0", "owner", "job:1"),
+			   ARGV("mlx5_0/1", "0", "owner", "job:1"), &l) == 0);
+		EXPECT(!memcmp(l.mgid, zero, sizeof(zero)));
+		EXPECT_STR(l.dev, "mlx5_0");
+		EXPECT(l.port == 1 && !l.all && !l.join_state);
+		EXPECT_STR(l.owner, "job:1");
+	}
 }
 
 static void join_create_rejects(void)

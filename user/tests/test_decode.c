@@ -592,6 +592,109 @@ static void parse_owner_release_nothing(void)
 	nlmsg_free(msg);
 }
 
+/* Sets the length of a list nest as a version 1 kernel did: its low 16 bits. */
+static void end_wrapped_nest(struct nl_msg *msg, struct nlattr *nest)
+{
+	size_t len = (char *)nlmsg_tail(nlmsg_hdr(msg)) - (char *)nest;
+
+	EXPECT(len > 0xffff);
+	nest->nla_len = (uint16_t)len;
+}
+
+/* Version 1: a group with holders past 64 KiB; the parse gets them all. */
+static void parse_group_wrapped_holders(void)
+{
+	struct nl_msg *msg = nlmsg_alloc_size(512 * 1024);
+	struct nlattr *nest, *ho;
+	struct ibmcg_group g;
+	char owner[32];
+	int i;
+
+	genlmsg_put(msg, 0, 1, FAMILY, 0, 0, IB_MCG_CMD_GROUP_GET, 1);
+	nla_put_string(msg, IB_MCG_A_DEV_NAME, "mlx5_0");
+	nla_put_u32(msg, IB_MCG_A_PORT, 1);
+	nla_put_u8(msg, IB_MCG_A_STATE, IB_MCG_STATE_JOINED);
+	nest = nla_nest_start(msg, IB_MCG_A_HOLDERS);
+	for (i = 0; i < 3000; i++) {
+		ho = nla_nest_start(msg, IB_MCG_A_HOLDER);
+		snprintf(owner, sizeof(owner), "owner-%04d", i);
+		nla_put_string(msg, IB_MCG_HOLDER_A_OWNER, owner);
+		nla_put_u8(msg, IB_MCG_HOLDER_A_JOIN_STATE, IB_MCG_JOIN_FULL);
+		nla_put_u32(msg, IB_MCG_HOLDER_A_FLAGS, 0);
+		nla_nest_end(msg, ho);
+	}
+	end_wrapped_nest(msg, nest);
+	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == 0);
+	EXPECT(g.state == IB_MCG_STATE_JOINED && g.port == 1);
+	EXPECT(g.nholders == 3000);
+	if (g.nholders == 3000) {
+		EXPECT_STR(g.holders[0].owner, "owner-0000");
+		EXPECT_STR(g.holders[2999].owner, "owner-2999");
+	}
+	ibmcg_group_free(&g);
+	nlmsg_free(msg);
+}
+
+/* Version 1: an owner release of 1,500 groups, its list past 64 KiB. */
+static void parse_owner_release_wrapped(void)
+{
+	struct nl_msg *msg = nlmsg_alloc_size(512 * 1024);
+	struct ibmcg_release_reply r;
+	char buf[IBMCG_MGID_STRLEN];
+	struct nlattr *nest;
+	char mgid[32];
+	int i;
+
+	genlmsg_put(msg, 0, 1, FAMILY, 0, 0, IB_MCG_CMD_OWNER_RELEASE, 1);
+	nla_put_string(msg, IB_MCG_A_OWNER, "job:42");
+	nest = nla_nest_start(msg, IB_MCG_A_RELEASED);
+	for (i = 0; i < 1500; i++) {
+		snprintf(mgid, sizeof(mgid), "239.10.%d.%d", i / 256, i % 256);
+		put_released(msg, "mlx5_0", 3, 1, mgid, IB_MCG_JOIN_FULL,
+			     IB_MCG_STATE_RELEASED);
+	}
+	end_wrapped_nest(msg, nest);
+	nla_put_u32(msg, IB_MCG_A_HOLDER_COUNT, 1500);
+	EXPECT(ibmcg_parse_owner_release(nlmsg_hdr(msg), &r) == 0);
+	EXPECT(r.holds_dropped == 1500);
+	EXPECT(r.n == 1500);
+	if (r.n == 1500)
+		EXPECT_STR(ibmcg_mgid_format(r.released[1499].mgid, buf,
+					     sizeof(buf)), "239.10.5.219");
+	ibmcg_released_free(r.released);
+	nlmsg_free(msg);
+}
+
+/* Version 2: the parts of a dumped release append to one list. */
+static void merge_owner_release_parts(void)
+{
+	struct ibmcg_release_reply acc = { .n = 0 }, part;
+	struct nl_msg *m1 = release_msg(1, "job:42", 3);
+	struct nl_msg *m2 = release_msg(1, "job:42", 2);
+	struct nl_msg *m3 = release_msg(1, "job:42", 0);
+	char buf[IBMCG_MGID_STRLEN];
+
+	EXPECT(ibmcg_parse_owner_release(nlmsg_hdr(m1), &part) == 0);
+	EXPECT(ibmcg_merge_owner_release(&acc, &part) == 0);
+	EXPECT(part.n == 0 && part.released == NULL);
+	EXPECT(ibmcg_parse_owner_release(nlmsg_hdr(m2), &part) == 0);
+	EXPECT(ibmcg_merge_owner_release(&acc, &part) == 0);
+	EXPECT(ibmcg_parse_owner_release(nlmsg_hdr(m3), &part) == 0);
+	EXPECT(ibmcg_merge_owner_release(&acc, &part) == 0);
+	EXPECT_STR(acc.owner, "job:42");
+	EXPECT(acc.n == 5);
+	if (acc.n == 5) {
+		EXPECT_STR(ibmcg_mgid_format(acc.released[2].mgid, buf,
+					     sizeof(buf)), "ff0e::a3");
+		EXPECT_STR(ibmcg_mgid_format(acc.released[4].mgid, buf,
+					     sizeof(buf)), "239.10.0.2");
+	}
+	ibmcg_released_free(acc.released);
+	nlmsg_free(m1);
+	nlmsg_free(m2);
+	nlmsg_free(m3);
+}
+
 static void parse_owner_release_rejects(void)
 {
 	char owner[IB_MCG_OWNER_MAX + 2];
@@ -1614,6 +1717,9 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(parse_port_ib),
 	KTAP_CASE(parse_owner_release),
 	KTAP_CASE(parse_owner_release_nothing),
+	KTAP_CASE(merge_owner_release_parts),
+	KTAP_CASE(parse_group_wrapped_holders),
+	KTAP_CASE(parse_owner_release_wrapped),
 	KTAP_CASE(parse_owner_release_rejects),
 	KTAP_CASE(ack_extack_capped),
 	KTAP_CASE(ack_extack_uncapped),
