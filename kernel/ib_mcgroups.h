@@ -138,6 +138,8 @@ struct mcg_roce_port {
 	struct list_head node;		/* on mcg_roce_ports */
 	struct net_device *ndev;	/* held with dev_hold() */
 	struct list_head groups;	/* groups holding an IP membership */
+	struct in_device *in_dev;	/* held: IGMP memberships are on it */
+	struct inet6_dev *in6_dev;	/* held: MLD memberships are on it */
 };
 
 /* One SA membership of a group: one join state bit. */
