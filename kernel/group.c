@@ -21,9 +21,31 @@
 #include "mcg_logic.h"
 
 static unsigned int linger_ms;
-module_param(linger_ms, uint, 0644);
+
+/* Refuses what a JOIN would refuse: more than IB_MCG_LINGER_MAX_MS. */
+static int linger_ms_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+	int err;
+
+	err = kstrtouint(val, 0, &v);
+	if (err)
+		return err;
+	if (!mcg_linger_valid(v))
+		return -EINVAL;
+	WRITE_ONCE(*(unsigned int *)kp->arg, v);
+	return 0;
+}
+
+static const struct kernel_param_ops linger_ms_ops = {
+	.set	= linger_ms_set,
+	.get	= param_get_uint,
+};
+
+module_param_cb(linger_ms, &linger_ms_ops, &linger_ms, 0644);
+__MODULE_PARM_TYPE(linger_ms, "uint");
 MODULE_PARM_DESC(linger_ms,
-		 "Default time (ms) a group stays joined after its last holder leaves, for groups whose joins gave none (default 0: release at once)");
+		 "Default time (ms) a group stays joined after its last holder leaves, for groups whose joins gave none; at most 86400000, one day (default 0: release at once)");
 
 unsigned int mcg_max_groups;
 module_param_named(max_groups, mcg_max_groups, uint, 0644);
