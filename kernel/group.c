@@ -52,13 +52,17 @@ module_param_named(max_groups, mcg_max_groups, uint, 0644);
 MODULE_PARM_DESC(max_groups,
 		 "Groups one port may hold, lingering ones included (default 0: no limit)");
 
-unsigned int mcg_join_wait_ms = 5000;
-module_param_named(join_wait_ms, mcg_join_wait_ms, uint, 0644);
+/*
+ * The kernel never waits for the fabric in a request: libibmcg reads this
+ * and waits for the group's notification, in user space, for this long.
+ */
+static unsigned int join_wait_ms = 5000;
+module_param(join_wait_ms, uint, 0644);
 MODULE_PARM_DESC(join_wait_ms,
-		 "How long a JOIN waits for the SA's answer before replying with the group still joining (default 5000: longer than the SA's 10 x 300 ms retries)");
+		 "How long libibmcg (mcctl join) waits for the SA's answer to a join before reporting the group still joining (default 5000: longer than the SA's 10 x 300 ms retries)");
 
-/* JOIN requests waiting for an asynchronous backend. */
-DECLARE_WAIT_QUEUE_HEAD(mcg_join_wq);
+/* Every group gets the next one; under mcg_lock. */
+static u64 mcg_next_group_id = 1;
 
 unsigned int mcg_max_owner_holds;
 module_param_named(max_owner_holds, mcg_max_owner_holds, uint, 0644);
@@ -170,7 +174,10 @@ int mcg_group_rekey(struct mcg_group *g, const union ib_gid *mgid)
 	return 0;
 }
 
-/* A backend's state change: record it, tell listeners and JOIN waiters. */
+/*
+ * A backend's state change: record it and tell listeners, among them a
+ * library waiting for the outcome of its JOIN.
+ */
 void mcg_group_set_state(struct mcg_group *g, u8 state, u8 reason, int err)
 {
 	if (g->state == state && g->reason == reason && g->error == err)
@@ -180,7 +187,6 @@ void mcg_group_set_state(struct mcg_group *g, u8 state, u8 reason, int err)
 	g->error = err;
 	mcg_generation++;
 	mcg_notify(g, IB_MCG_CMD_GROUP_STATE_NTF, reason, NULL);
-	wake_up_all(&mcg_join_wq);
 }
 
 static u32 owner_hash(const char *name)
@@ -281,7 +287,6 @@ static void group_free(struct mcg_group *g, u8 reason)
 	g->state = IB_MCG_STATE_RELEASED;
 	g->reason = reason;
 	mcg_notify(g, IB_MCG_CMD_GROUP_DEL_NTF, reason, NULL);
-	wake_up_all(&mcg_join_wq);
 	mcg_group_put(g);
 }
 
@@ -393,6 +398,7 @@ static struct mcg_group *group_new(const struct mcg_join_req *req)
 
 	if (!g)
 		return NULL;
+	g->id = mcg_next_group_id++;
 	g->port = req->port;
 	g->mgid = req->mgid;
 	g->rec.qkey = req->has_qkey ? req->qkey : IB_MCG_DEFAULT_QKEY;
