@@ -272,7 +272,9 @@ enum ib_mcg_state {
 	IB_MCG_STATE_JOINED		= 2,	/* membership held */
 	IB_MCG_STATE_DETACHED		= 3,	/* held by us, but the port has
 						 * no usable link (RoCE netdev
-						 * gone); re-attached when it
+						 * gone, or its IPv4/IPv6
+						 * state, e.g. MTU below 68 or
+						 * 1280); re-attached when it
 						 * returns
 						 */
 	IB_MCG_STATE_RETRY_WAIT		= 4,	/* last attempt failed; will
@@ -290,8 +292,12 @@ enum ib_mcg_reason {
 	IB_MCG_REASON_LEAVE		= 2,	/* requested by LEAVE */
 	IB_MCG_REASON_SOCKET_CLOSED	= 3,	/* bound socket closed */
 	IB_MCG_REASON_DEVICE_REMOVED	= 4,	/* rdma device unregistered */
-	IB_MCG_REASON_NETDEV_DOWN	= 5,	/* RoCE netdev unregistered */
-	IB_MCG_REASON_NETDEV_UP		= 6,	/* RoCE netdev back: re-attached */
+	IB_MCG_REASON_NETDEV_DOWN	= 5,	/* RoCE netdev unregistered, or
+						 * its IP state gone
+						 */
+	IB_MCG_REASON_NETDEV_UP		= 6,	/* RoCE netdev (or its IP
+						 * state) back: re-attached
+						 */
 	IB_MCG_REASON_UNLOAD		= 7,	/* module unloaded */
 	IB_MCG_REASON_TIMEOUT		= 8,	/* SA did not answer */
 	IB_MCG_REASON_SA_REJECTED	= 9,	/* SA answered with an error */
