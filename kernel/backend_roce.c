@@ -8,6 +8,17 @@
  * Everything in struct mcg_roce_port and a group's ip_held/roce_node is
  * protected by RTNL, so the netdevice notifier, which runs with RTNL held,
  * can drop memberships of a vanishing netdev without mcg_lock.
+ *
+ * The netdev's IPv4 and IPv6 state (in_device, inet6_dev) holds the
+ * memberships, and it can go away while the netdev stays: an MTU below 68
+ * destroys the in_device, one below 1280 the inet6_dev, each with its
+ * multicast list, and raising the MTU makes a new, empty one. The port
+ * therefore keeps a reference on the in_device and inet6_dev its
+ * memberships were taken on (so that the pointers cannot be reused while
+ * we compare them); when the netdev's current one differs, those
+ * memberships are gone: the groups no longer hold anything there (a later
+ * release must not drop someone else's membership of the new one), and
+ * the port's resync takes them again.
  */
 #include <linux/igmp.h>
 #include <linux/inetdevice.h>
@@ -120,10 +131,53 @@ static void roce_fill_port_gid(struct mcg_group *g, struct net_device *ndev,
 		memset(&rec->port_gid, 0, sizeof(rec->port_gid));
 }
 
+/* Lets go of the port's reference on the IP state of its netdev. */
+static void roce_put_ipdevs(struct mcg_roce_port *rp, bool v4, bool v6)
+{
+	if (v4 && rp->in_dev) {
+		in_dev_put(rp->in_dev);
+		rp->in_dev = NULL;
+	}
+	if (v6 && rp->in6_dev) {
+		in6_dev_put(rp->in6_dev);
+		rp->in6_dev = NULL;
+	}
+}
+
+/*
+ * If the netdev's in_device or inet6_dev is not the one our memberships
+ * were taken on, those memberships went with the old one: forget them.
+ * Returns true if any group lost its membership so.
+ */
+static bool roce_forget_stale(struct mcg_roce_port *rp)
+{
+	struct net_device *ndev = rp->ndev;
+	bool v4_gone, v6_gone, lost = false;
+	struct mcg_group *g, *tmp;
+
+	ASSERT_RTNL();
+	v4_gone = rp->in_dev && (!ndev || rp->in_dev != __in_dev_get_rtnl(ndev));
+	v6_gone = rp->in6_dev && (!ndev || rp->in6_dev != __in6_dev_get(ndev));
+	if (!v4_gone && !v6_gone)
+		return false;
+	list_for_each_entry_safe(g, tmp, &rp->groups, roce_node) {
+		if (mcg_mgid_is_v4mapped(&g->mgid) ? !v4_gone : !v6_gone)
+			continue;
+		g->ip_held = false;
+		list_del_init(&g->roce_node);
+		lost = true;
+	}
+	roce_put_ipdevs(rp, v4_gone, v6_gone);
+	return lost;
+}
+
+/* Takes the IP membership of @g; roce_forget_stale() has run. */
 static int ip_take(struct mcg_group *g, struct net_device *ndev,
 		   struct netlink_ext_ack *extack)
 {
 	const struct in6_addr *addr = (const struct in6_addr *)g->mgid.raw;
+	struct mcg_roce_port *rp = &g->port->roce;
+	struct inet6_dev *in6_dev;
 	struct in_device *in_dev;
 	int err;
 
@@ -135,6 +189,10 @@ static int ip_take(struct mcg_group *g, struct net_device *ndev,
 			return -ENODEV;
 		}
 		ip_mc_inc_group(in_dev, mcg_mgid_to_ipv4(&g->mgid));
+		if (!rp->in_dev) {
+			in_dev_hold(in_dev);
+			rp->in_dev = in_dev;
+		}
 	} else {
 		err = ipv6_dev_mc_inc(ndev, addr);
 		if (err) {
@@ -142,26 +200,36 @@ static int ip_take(struct mcg_group *g, struct net_device *ndev,
 				       "port's netdev refused the MLD membership (IPv6 disabled?)");
 			return err;
 		}
+		/* ipv6_dev_mc_inc() found it, under RTNL: it is still there. */
+		in6_dev = __in6_dev_get(ndev);
+		if (!rp->in6_dev && !WARN_ON_ONCE(!in6_dev)) {
+			in6_dev_hold(in6_dev);
+			rp->in6_dev = in6_dev;
+		}
 	}
 	g->ip_held = true;
-	list_add_tail(&g->roce_node, &g->port->roce.groups);
+	list_add_tail(&g->roce_node, &rp->groups);
 	return 0;
 }
 
 static void ip_drop(struct mcg_group *g, struct net_device *ndev)
 {
-	struct in_device *in_dev;
+	struct mcg_roce_port *rp = &g->port->roce;
 
 	ASSERT_RTNL();
 	if (!g->ip_held)
 		return;
-	/* The netdev may already have torn its multicast lists down. */
+	/*
+	 * Only from the IP state the membership was taken on: the netdev may
+	 * have torn it down already (unregister), or replaced it.
+	 */
 	if (mcg_mgid_is_v4mapped(&g->mgid)) {
-		in_dev = __in_dev_get_rtnl(ndev);
-		if (in_dev)
-			ip_mc_dec_group(in_dev, mcg_mgid_to_ipv4(&g->mgid));
+		if (rp->in_dev && rp->in_dev == __in_dev_get_rtnl(ndev))
+			ip_mc_dec_group(rp->in_dev, mcg_mgid_to_ipv4(&g->mgid));
 	} else {
-		ipv6_dev_mc_dec(ndev, (const struct in6_addr *)g->mgid.raw);
+		if (rp->in6_dev && rp->in6_dev == __in6_dev_get(ndev))
+			ipv6_dev_mc_dec(ndev,
+					(const struct in6_addr *)g->mgid.raw);
 	}
 	g->ip_held = false;
 	list_del_init(&g->roce_node);
@@ -176,6 +244,7 @@ static int roce_update(struct mcg_group *g, u8 join_state,
 	int err = 0;
 
 	rtnl_lock();
+	roce_forget_stale(rp);
 	if (!join_state) {
 		if (rp->ndev)
 			ip_drop(g, rp->ndev);
@@ -241,6 +310,7 @@ static void roce_port_fini(struct mcg_port *port)
 	rtnl_lock();
 	WARN_ON(!list_empty(&port->roce.groups));
 	list_del(&port->roce.node);
+	roce_put_ipdevs(&port->roce, true, true);
 	dev_put(port->roce.ndev);
 	port->roce.ndev = NULL;
 	rtnl_unlock();
@@ -259,7 +329,10 @@ const struct mcg_backend_ops mcg_roce_backend = {
 /*
  * Runs with RTNL held. A vanishing netdev takes our memberships and our
  * reference with it right here; the group states are brought up to date
- * by the port's work, which may also pick up a new netdev.
+ * by the port's work, which may also pick up a new netdev. So is an IP
+ * state the netdev replaced (MTU changes; events on our netdev after the
+ * inet and addrconf notifiers' own, which were registered first): the
+ * work takes the memberships again, on the new one.
  */
 static int mcg_roce_netdev_event(struct notifier_block *nb,
 				 unsigned long event, void *ptr)
@@ -278,20 +351,23 @@ static int mcg_roce_netdev_event(struct notifier_block *nb,
 				continue;
 			list_for_each_entry_safe(g, tmp, &rp->groups, roce_node)
 				ip_drop(g, ndev);
+			roce_put_ipdevs(rp, true, true);
 			dev_put(ndev);
 			rp->ndev = NULL;
 			break;
 		case NETDEV_REGISTER:
 		case NETDEV_UP:
-			if (rp->ndev)
-				continue;
-			break;
-		case NETDEV_CHANGEMTU:
+			if (!rp->ndev)
+				break;
+			fallthrough;
+		default:
 			if (rp->ndev != ndev)
 				continue;
+			if (!roce_forget_stale(rp) && event != NETDEV_UP &&
+			    event != NETDEV_CHANGEMTU &&
+			    event != NETDEV_POST_TYPE_CHANGE)
+				continue;
 			break;
-		default:
-			continue;
 		}
 		queue_work(mcg_wq, &port->resync_work);
 	}

@@ -17,6 +17,7 @@ static const char *const state_names[] = {
 	[IB_MCG_STATE_DETACHED]		= "detached",
 	[IB_MCG_STATE_RETRY_WAIT]	= "retry-wait",
 	[IB_MCG_STATE_RELEASED]		= "released",
+	[IB_MCG_STATE_LINGERING]	= "lingering",
 };
 
 static void show_group(struct seq_file *m, const struct mcg_group *g, u64 now)

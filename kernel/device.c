@@ -131,9 +131,21 @@ static void device_insert(struct mcg_device *dev)
 	list_add_tail(&dev->node, &cur->node);
 }
 
+/*
+ * Also add()'s error path, where nothing marked the ports dead yet: a
+ * resync queued by a netdev event before port_fini() unlinked the port
+ * would otherwise run after it and take a netdev reference (RoCE refresh)
+ * that nobody drops. Dead ports' work does nothing.
+ */
 static void device_free_ports(struct mcg_device *dev)
 {
 	u32 i;
+
+	mutex_lock(&mcg_lock);
+	for (i = 0; i < dev->nports; i++)
+		if (dev->ports[i])
+			dev->ports[i]->dead = true;
+	mutex_unlock(&mcg_lock);
 
 	for (i = 0; i < dev->nports; i++) {
 		struct mcg_port *port = dev->ports[i];

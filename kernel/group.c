@@ -21,22 +21,48 @@
 #include "mcg_logic.h"
 
 static unsigned int linger_ms;
-module_param(linger_ms, uint, 0644);
+
+/* Refuses what a JOIN would refuse: more than IB_MCG_LINGER_MAX_MS. */
+static int linger_ms_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+	int err;
+
+	err = kstrtouint(val, 0, &v);
+	if (err)
+		return err;
+	if (!mcg_linger_valid(v))
+		return -EINVAL;
+	WRITE_ONCE(*(unsigned int *)kp->arg, v);
+	return 0;
+}
+
+static const struct kernel_param_ops linger_ms_ops = {
+	.set	= linger_ms_set,
+	.get	= param_get_uint,
+};
+
+module_param_cb(linger_ms, &linger_ms_ops, &linger_ms, 0644);
+__MODULE_PARM_TYPE(linger_ms, "uint");
 MODULE_PARM_DESC(linger_ms,
-		 "Default time (ms) a group stays joined after its last holder leaves, for groups whose joins gave none (default 0: release at once)");
+		 "Default time (ms) a group stays joined after its last holder leaves, for groups whose joins gave none; at most 86400000, one day (default 0: release at once)");
 
 unsigned int mcg_max_groups;
 module_param_named(max_groups, mcg_max_groups, uint, 0644);
 MODULE_PARM_DESC(max_groups,
 		 "Groups one port may hold, lingering ones included (default 0: no limit)");
 
-unsigned int mcg_join_wait_ms = 5000;
-module_param_named(join_wait_ms, mcg_join_wait_ms, uint, 0644);
+/*
+ * The kernel never waits for the fabric in a request: libibmcg reads this
+ * and waits for the group's notification, in user space, for this long.
+ */
+static unsigned int join_wait_ms = 5000;
+module_param(join_wait_ms, uint, 0644);
 MODULE_PARM_DESC(join_wait_ms,
-		 "How long a JOIN waits for the SA's answer before replying with the group still joining (default 5000: longer than the SA's 10 x 300 ms retries)");
+		 "How long libibmcg (mcctl join) waits for the SA's answer to a join before reporting the group still joining (default 5000: longer than the SA's 10 x 300 ms retries)");
 
-/* JOIN requests waiting for an asynchronous backend. */
-DECLARE_WAIT_QUEUE_HEAD(mcg_join_wq);
+/* Every group gets the next one; under mcg_lock. */
+static u64 mcg_next_group_id = 1;
 
 unsigned int mcg_max_owner_holds;
 module_param_named(max_owner_holds, mcg_max_owner_holds, uint, 0644);
@@ -176,7 +202,10 @@ int mcg_group_rekey(struct mcg_group *g, const union ib_gid *mgid)
 	return 0;
 }
 
-/* A backend's state change: record it, tell listeners and JOIN waiters. */
+/*
+ * A backend's state change: record it and tell listeners, among them a
+ * library waiting for the outcome of its JOIN.
+ */
 void mcg_group_set_state(struct mcg_group *g, u8 state, u8 reason, int err)
 {
 	if (g->state == state && g->reason == reason && g->error == err)
@@ -186,7 +215,6 @@ void mcg_group_set_state(struct mcg_group *g, u8 state, u8 reason, int err)
 	g->error = err;
 	group_changed(g);
 	mcg_notify(g, IB_MCG_CMD_GROUP_STATE_NTF, reason, NULL);
-	wake_up_all(&mcg_join_wq);
 }
 
 static u32 owner_hash(const char *name)
@@ -342,7 +370,6 @@ static void group_free(struct mcg_group *g, u8 reason)
 	g->state = IB_MCG_STATE_RELEASED;
 	g->reason = reason;
 	mcg_notify(g, IB_MCG_CMD_GROUP_DEL_NTF, reason, NULL);
-	wake_up_all(&mcg_join_wq);
 	mcg_group_put(g);
 }
 
@@ -466,6 +493,7 @@ static struct mcg_group *group_new(const struct mcg_join_req *req)
 
 	if (!g)
 		return NULL;
+	g->id = mcg_next_group_id++;
 	g->port = req->port;
 	g->mgid = req->mgid;
 	g->rec.qkey = req->has_qkey ? req->qkey : IB_MCG_DEFAULT_QKEY;

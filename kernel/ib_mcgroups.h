@@ -8,9 +8,9 @@
  *   mcg_port     one per port of a device; freed by the release of its
  *                sysfs kobject, after remove() has dropped every group.
  *   mcg_group    (port, MGID); lives while it has holders (or lingers).
- *                Refcounted: the port holds one reference, and a JOIN
- *                that sleeps for an asynchronous backend holds another,
- *                so the memory outlives the group's release.
+ *                Refcounted: the port holds the reference; a request
+ *                never sleeps with one (nothing in the kernel waits for
+ *                the fabric: libibmcg waits for the notifications).
  *   mcg_holder   (owner, join state) on a group; also listed on its
  *                mcg_owner, which lives while the owner holds anything.
  *
@@ -59,7 +59,6 @@
 extern struct mutex mcg_lock;
 extern struct list_head mcg_devices;
 extern struct workqueue_struct *mcg_wq;
-extern wait_queue_head_t mcg_join_wq;
 extern bool mcg_unloading;
 
 /* The member record an application needs for ibv_attach_mcast() and its AH. */
@@ -113,7 +112,7 @@ struct mcg_create {
  * @update: make the fabric membership match @join_state (0 releases
  *          it) and fill g->rec. Returns 0 once held, or
  *          MCG_UPDATE_PENDING if the backend finishes asynchronously (it
- *          then sets g->state itself and wakes mcg_join_wq). On error the
+ *          then sets g->state itself, which notifies). On error the
  *          previous membership is still held, except that a release
  *          (join_state 0) never fails.
  * @refresh: optional; the port's link may have changed (IB event,
@@ -144,6 +143,8 @@ struct mcg_roce_port {
 	struct list_head node;		/* on mcg_roce_ports */
 	struct net_device *ndev;	/* held with dev_hold() */
 	struct list_head groups;	/* groups holding an IP membership */
+	struct in_device *in_dev;	/* held: IGMP memberships are on it */
+	struct inet6_dev *in6_dev;	/* held: MLD memberships are on it */
 };
 
 /* One SA membership of a group: one join state bit. */
@@ -224,7 +225,8 @@ struct mcg_port {
 };
 
 struct mcg_group {
-	struct kref ref;		/* the port's, and JOIN waiters' */
+	struct kref ref;		/* the port's */
+	u64 id;				/* unique while the module is loaded */
 	struct rb_node node;		/* in port->groups, or ... */
 	struct list_head unkeyed_node;	/* ... on port->unkeyed (MGID 0) */
 	struct mcg_port *port;
@@ -316,7 +318,6 @@ struct mcg_holder *mcg_holder_find(struct mcg_group *g, const char *owner,
 int mcg_group_rekey(struct mcg_group *g, const union ib_gid *mgid);
 void mcg_group_abandon(struct mcg_group *g, u8 reason, int err);
 void mcg_group_set_state(struct mcg_group *g, u8 state, u8 reason, int err);
-extern unsigned int mcg_join_wait_ms;
 extern unsigned int mcg_max_groups;
 extern unsigned int mcg_max_owner_holds;
 struct mcg_group *mcg_group_find(struct mcg_port *port,

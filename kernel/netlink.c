@@ -335,7 +335,7 @@ static bool nest_full(const struct sk_buff *skb, const struct nlattr *nest)
 static size_t group_msg_size(const struct mcg_group *g, int which,
 			     const struct mcg_holder *one)
 {
-	size_t size = NLMSG_ALIGN(GENL_HDRLEN) + 352 + nla_total_size(4);
+	size_t size = NLMSG_ALIGN(GENL_HDRLEN) + 368 + nla_total_size(4);
 	const struct mcg_holder *h;
 
 	if (which == HOLDERS_ONE)
@@ -428,6 +428,7 @@ static int fill_group(struct sk_buff *skb, const struct mcg_group *g,
 		return -EMSGSIZE;
 	if (put_dev_port(skb, g->port) ||
 	    nla_put(skb, IB_MCG_A_MGID, sizeof(g->mgid.raw), g->mgid.raw) ||
+	    nla_put_u64_64bit(skb, IB_MCG_A_GROUP_ID, g->id, IB_MCG_A_PAD) ||
 	    nla_put_u8(skb, IB_MCG_A_STATE, g->state) ||
 	    nla_put_u8(skb, IB_MCG_A_REASON, reason) ||
 	    nla_put_u32(skb, IB_MCG_A_ERROR, g->error) ||
@@ -537,42 +538,14 @@ void mcg_notify_port(struct mcg_port *port, u8 cmd)
 /* ---- JOIN / LEAVE ------------------------------------------------------ */
 
 /*
- * Waits, without mcg_lock, for an asynchronous backend to finish joining
- * @g (the caller holds a reference on it), at most join_wait_ms. A group
- * still joining then is reported as such; one released meanwhile (the
- * fabric refused it, or its device went away) fails the JOIN.
+ * JOIN answers at once with the group as it is. No request sleeps on the
+ * fabric: a doit runs under the global genetlink cb_lock, and a family
+ * (un)registering anywhere on the system would wait for it, and every
+ * genetlink request behind that. A group an asynchronous backend (the SA)
+ * is still joining is reported JOINING, with its IB_MCG_A_GROUP_ID; the
+ * outcome follows as a GROUP_STATE_NTF or GROUP_DEL_NTF carrying that id,
+ * which libibmcg waits for (subscribed before it sends the JOIN).
  */
-static int wait_joined(struct mcg_group *g, struct netlink_ext_ack *extack)
-{
-	unsigned long t = msecs_to_jiffies(READ_ONCE(mcg_join_wait_ms));
-
-	mutex_unlock(&mcg_lock);
-	wait_event_interruptible_timeout(mcg_join_wq,
-					 READ_ONCE(g->state) !=
-					 IB_MCG_STATE_JOINING, t);
-	mutex_lock(&mcg_lock);
-	if (g->state != IB_MCG_STATE_RELEASED)
-		return 0;
-	switch (g->reason) {
-	case IB_MCG_REASON_SA_REJECTED:
-		NL_SET_ERR_MSG(extack,
-			       "the SA rejected the join: no such group (join it with create parameters to create it), different parameters than the group's, or no MLID left");
-		break;
-	case IB_MCG_REASON_TIMEOUT:
-		NL_SET_ERR_MSG(extack,
-			       "the SA did not answer the request for an SA-assigned MGID (not retried: it would ask for another group)");
-		break;
-	case IB_MCG_REASON_DEVICE_REMOVED:
-	case IB_MCG_REASON_UNLOAD:
-		NL_SET_ERR_MSG(extack, "the device went away during the join");
-		break;
-	default:
-		NL_SET_ERR_MSG(extack, "the group was released during the join");
-		break;
-	}
-	return g->error ? -g->error : -ENODEV;
-}
-
 static int mcg_nl_join(struct sk_buff *skb, struct genl_info *info)
 {
 	struct netlink_ext_ack *extack = info->extack;
@@ -586,7 +559,6 @@ static int mcg_nl_join(struct sk_buff *skb, struct genl_info *info)
 	};
 	struct mcg_holder *h;
 	struct mcg_group *g;
-	bool waited;
 	int err;
 
 	err = get_group_owner(tb, &req.mgid, owner, extack);
@@ -624,21 +596,8 @@ static int mcg_nl_join(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	}
 	err = mcg_join(&req, &g, &h, extack);
-	if (err)
-		goto out;
-	waited = g->state == IB_MCG_STATE_JOINING;
-	if (waited) {
-		kref_get(&g->ref);
-		err = wait_joined(g, extack);
-		/* Someone may have dropped the hold meanwhile. */
-		if (!err)
-			h = mcg_holder_find(g, owner, req.join_state);
-	}
 	if (!err)
-		err = reply_group(info, g, IB_MCG_CMD_JOIN,
-				  h ? HOLDERS_ONE : HOLDERS_NONE, h);
-	if (waited)
-		mcg_group_put(g);
+		err = reply_group(info, g, IB_MCG_CMD_JOIN, HOLDERS_ONE, h);
 out:
 	mutex_unlock(&mcg_lock);
 	return err;

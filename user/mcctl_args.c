@@ -153,6 +153,26 @@ static int next_arg(int *argc, char ***argv)
 	return 0;
 }
 
+/* The keywords of join and leave, for refusing one given twice. */
+enum keyword {
+	KW_OWNER, KW_STATE, KW_QKEY, KW_LINGER, KW_BOUND, KW_CREATE, KW_PKEY,
+	KW_MTU, KW_RATE, KW_SL, KW_FLOW_LABEL, KW_TCLASS, KW_HOP_LIMIT,
+	KW_SCOPE,
+};
+
+/*
+ * Records keyword @kw (spelled out as @name) in *seen; a usage error if it
+ * was given before: "owner a owner b" would otherwise quietly act for b.
+ */
+static int once(unsigned int *seen, enum keyword kw, const char *name)
+{
+	if (*seen & (1u << kw))
+		return usage_err("mcctl: '%s' given twice: each keyword may be given once",
+				 name);
+	*seen |= 1u << kw;
+	return 0;
+}
+
 static int parse_owner(const char *s, const char **owner)
 {
 	const char *why;
@@ -165,24 +185,29 @@ static int parse_owner(const char *s, const char **owner)
 
 /*
  * owner NAME and state STATE, shared by join and leave; *owner_set (may be
- * NULL) tells that owner was given.
+ * NULL) tells that owner was given. *seen: the keywords given so far.
  */
 static int parse_holder_arg(int *argcp, char ***argvp, const char **owner,
-			    bool *owner_set, uint8_t *js, bool *used)
+			    bool *owner_set, uint8_t *js, unsigned int *seen,
+			    bool *used)
 {
 	const char *why;
 	int err;
 
 	*used = true;
 	if (matches(**argvp, "owner")) {
-		err = next_arg(argcp, argvp);
+		err = once(seen, KW_OWNER, "owner");
+		if (!err)
+			err = next_arg(argcp, argvp);
 		if (err)
 			return err;
 		if (owner_set)
 			*owner_set = true;
 		return parse_owner(**argvp, owner);
 	} else if (matches(**argvp, "state")) {
-		err = next_arg(argcp, argvp);
+		err = once(seen, KW_STATE, "state");
+		if (!err)
+			err = next_arg(argcp, argvp);
 		if (err)
 			return err;
 		if (ibmcg_join_state_parse(**argvp, js, &why))
@@ -240,11 +265,32 @@ static int parse_create_u8(int *argc, char ***argv, const char *name,
  * their meaning ("s" is still state).
  */
 static int parse_create_arg(int *argcp, char ***argvp,
-			    struct ibmcg_join_args *a, bool *used)
+			    struct ibmcg_join_args *a, unsigned int *seen,
+			    bool *used)
 {
+	static const struct {
+		const char *name;
+		enum keyword kw;
+	} keys[] = {
+		{ "create", KW_CREATE }, { "pkey", KW_PKEY }, { "mtu", KW_MTU },
+		{ "rate", KW_RATE }, { "sl", KW_SL },
+		{ "flow_label", KW_FLOW_LABEL }, { "tclass", KW_TCLASS },
+		{ "hop_limit", KW_HOP_LIMIT }, { "scope", KW_SCOPE },
+	};
 	const char *key = **argvp, *why;
+	unsigned int i;
 	uint32_t v;
 	int err;
+
+	/* The first keyword it abbreviates, in the order matched below. */
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (matches(key, keys[i].name)) {
+			err = once(seen, keys[i].kw, keys[i].name);
+			if (err)
+				return err;
+			break;
+		}
+	}
 
 	*used = true;
 	if (matches(key, "create")) {
@@ -371,20 +417,23 @@ int parse_join(int argc, char **argv, struct join_cmd *c)
 int parse_join_opts(int argc, char **argv, struct join_cmd *c)
 {
 	struct ibmcg_join_args *args = &c->args;
+	unsigned int seen = 0;
 	const char *why;
 	bool used;
 	int err;
 
 	for (; argc > 0; argc--, argv++) {
 		err = parse_holder_arg(&argc, &argv, &args->owner,
-				       &c->owner_set, &args->join_state,
+				       &c->owner_set, &args->join_state, &seen,
 				       &used);
 		if (err)
 			return err;
 		if (used)
 			continue;
 		if (matches(*argv, "qkey")) {
-			err = next_arg(&argc, &argv);
+			err = once(&seen, KW_QKEY, "qkey");
+			if (!err)
+				err = next_arg(&argc, &argv);
 			if (err)
 				return err;
 			if (parse_u32(*argv, &args->qkey))
@@ -392,7 +441,9 @@ int parse_join_opts(int argc, char **argv, struct join_cmd *c)
 						 *argv);
 			args->set_qkey = true;
 		} else if (matches(*argv, "linger")) {
-			err = next_arg(&argc, &argv);
+			err = once(&seen, KW_LINGER, "linger");
+			if (!err)
+				err = next_arg(&argc, &argv);
 			if (err)
 				return err;
 			if (parse_linger(*argv, &args->linger_ms, &why))
@@ -400,9 +451,13 @@ int parse_join_opts(int argc, char **argv, struct join_cmd *c)
 						 *argv, why);
 			args->set_linger = true;
 		} else if (matches(*argv, "bound")) {
+			err = once(&seen, KW_BOUND, "bound");
+			if (err)
+				return err;
 			args->flags |= IB_MCG_F_BOUND;
 		} else {
-			err = parse_create_arg(&argc, &argv, args, &used);
+			err = parse_create_arg(&argc, &argv, args, &seen,
+					       &used);
 			if (err)
 				return err;
 			if (!used)
@@ -459,11 +514,13 @@ int parse_leave(int argc, char **argv, struct leave_cmd *c)
 
 int parse_holder_opts(int argc, char **argv, const char **owner, uint8_t *js)
 {
+	unsigned int seen = 0;
 	bool used;
 	int err;
 
 	for (; argc > 0; argc--, argv++) {
-		err = parse_holder_arg(&argc, &argv, owner, NULL, js, &used);
+		err = parse_holder_arg(&argc, &argv, owner, NULL, js, &seen,
+				       &used);
 		if (err)
 			return err;
 		if (!used)

@@ -58,14 +58,23 @@
  *     all. A P_Key whose low 15 bits are 0 is refused. On InfiniBand a
  *     JOIN that gives IB_MCG_A_QKEY is a create too.
  *   Without them the join names an existing group: MGID and join state
- *   only. An all-zero MGID asks the SA to assign one; the reply carries
- *   it. The P_Key must be in the port's P_Key table. The JOIN waits for
- *   the SA's answer (up to the module parameter join_wait_ms): a group the
- *   SA rejects (or an SA-assigned MGID that fails) is refused and not
- *   held; one the SA does not answer is held in state RETRY_WAIT and
- *   retried, as is any held group that loses its membership. A reply sent
- *   when join_wait_ms ran out shows state JOINING; the outcome follows as
- *   a GROUP_STATE notification. After CLIENT_REREGISTER, PORT_ERR,
+ *   only. An all-zero MGID asks the SA to assign one; the notification
+ *   of the outcome carries it. The P_Key must be in the port's P_Key
+ *   table.
+ *   No request waits for the fabric (version 2; a version 1 kernel waited
+ *   for the SA's answer, up to the module parameter join_wait_ms, in the
+ *   JOIN): the reply describes the group at once, in state JOINING while
+ *   the SA has not answered, and the outcome follows as a notification
+ *   of the group, which IB_MCG_A_GROUP_ID names: GROUP_STATE_NTF with
+ *   state JOINED (and the record; an SA-assigned MGID), or RETRY_WAIT
+ *   (the SA did not answer: the group is held and retried, as is any
+ *   held group that loses its membership), or GROUP_DEL_NTF (state
+ *   RELEASED, with IB_MCG_A_REASON and IB_MCG_A_ERROR) when the SA
+ *   rejected a group never joined or an SA-assigned MGID failed: the group
+ *   and the hold are gone. To wait for it, subscribe to the events group
+ *   before sending the JOIN; libibmcg's ibmcg_join() does so and waits
+ *   up to join_wait_ms (read from /sys/module/ib_mcgroups/parameters).
+ *   After CLIENT_REREGISTER, PORT_ERR,
  *   LID_CHANGE or a P_Key move a group's reason is IB_MCG_REASON_NET_RESET
  *   while it waits; PKEY_MISSING while its P_Key is not in the table.
  *     IB_MCG_A_LINGER_MS    u32     optional, 0..IB_MCG_LINGER_MAX_MS: how
@@ -89,7 +98,7 @@
  *   Reply: one IB_MCG_CMD_JOIN message in the group format below, whose
  *   IB_MCG_A_HOLDERS lists only the requester's hold (so the reply stays
  *   small however many holders the group has). On RoCE the member record
- *   is complete when the reply is sent.
+ *   is complete when the reply is sent (RoCE joins never wait).
  *
  * IB_MCG_CMD_LEAVE (do; CAP_NET_ADMIN)
  *   Request: device, IB_MCG_A_PORT, IB_MCG_A_MGID, IB_MCG_A_OWNER as for
@@ -143,6 +152,10 @@
  *     IB_MCG_A_DEV_INDEX    u32
  *     IB_MCG_A_PORT         u32
  *     IB_MCG_A_MGID         16 B
+ *     IB_MCG_A_GROUP_ID     u64     (version 2) names the group while the
+ *                                    module is loaded, never reused; the
+ *                                    same before and after the SA
+ *                                    assigns an MGID
  *     IB_MCG_A_STATE        u8      enum ib_mcg_state
  *     IB_MCG_A_REASON       u8      enum ib_mcg_reason: why the group
  *                                    entered its current state (in a
@@ -291,7 +304,9 @@ enum ib_mcg_state {
 	IB_MCG_STATE_JOINED		= 2,	/* membership held */
 	IB_MCG_STATE_DETACHED		= 3,	/* held by us, but the port has
 						 * no usable link (RoCE netdev
-						 * gone); re-attached when it
+						 * gone, or its IPv4/IPv6
+						 * state, e.g. MTU below 68 or
+						 * 1280); re-attached when it
 						 * returns
 						 */
 	IB_MCG_STATE_RETRY_WAIT		= 4,	/* last attempt failed; will
@@ -309,8 +324,12 @@ enum ib_mcg_reason {
 	IB_MCG_REASON_LEAVE		= 2,	/* requested by LEAVE */
 	IB_MCG_REASON_SOCKET_CLOSED	= 3,	/* bound socket closed */
 	IB_MCG_REASON_DEVICE_REMOVED	= 4,	/* rdma device unregistered */
-	IB_MCG_REASON_NETDEV_DOWN	= 5,	/* RoCE netdev unregistered */
-	IB_MCG_REASON_NETDEV_UP		= 6,	/* RoCE netdev back: re-attached */
+	IB_MCG_REASON_NETDEV_DOWN	= 5,	/* RoCE netdev unregistered, or
+						 * its IP state gone
+						 */
+	IB_MCG_REASON_NETDEV_UP		= 6,	/* RoCE netdev (or its IP
+						 * state) back: re-attached
+						 */
 	IB_MCG_REASON_UNLOAD		= 7,	/* module unloaded */
 	IB_MCG_REASON_TIMEOUT		= 8,	/* SA did not answer */
 	IB_MCG_REASON_SA_REJECTED	= 9,	/* SA answered with an error */
@@ -411,6 +430,7 @@ enum ib_mcg_attr {
 	IB_MCG_A_LAST_SM_LID,
 	IB_MCG_A_LAST_REJOIN_WAVE_MS,
 	IB_MCG_A_REJOIN_PENDING,
+	IB_MCG_A_GROUP_ID,
 	__IB_MCG_A_MAX
 };
 

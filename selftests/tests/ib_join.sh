@@ -29,8 +29,9 @@ joinstate() {
 sa_groups() { grep -c '^group ' $D/sa_db; }
 state_of() { mcctl -j show "$P" "$1" | jq -r .state; }
 joined() { [ "$(state_of "$1")" = joined ]; }
+state_is() { [ "$(state_of "$1")" = "$2" ]; }
 
-ktap_plan 36
+ktap_plan 44
 modprobe ib_umad
 check "load simhca" modprobe simhca || ktap_skip_all "no simhca"
 check "load ib_mcgroups" mcg_load settle_ms=300 backoff_base_ms=200
@@ -101,5 +102,34 @@ check "e takes it back with a join state it does not hold" \
 sleep 5
 check_eq "past the linger time it is still held, joined, by e" "joined 1" \
 	"$(mcctl -j show $P ff12:401b:ffff::5 | jq -r '.state + " " + (.holders | length | tostring)')"
+
+# No request sleeps in the kernel on the fabric: while a join waits (the port
+# is down, so it cannot even be sent), a generic netlink family registers
+# (which needs every genetlink request to be out of the kernel) and other
+# requests are answered. mcctl join itself still waits for the outcome.
+G7=ff12:401b:ffff::7
+echo 20000 >$PARAM/join_wait_ms
+echo down >$D/port1/state
+check "port down: $G waits" wait_for -t 10 __lib_not joined $G
+mcctl -j join "$P" $G7 owner w create >/tmp/join.$$ 2>&1 &
+jpid=$!
+check "a join of $G7 waits for the port" wait_for -t 10 state_is $G7 joining
+if modprobe -n team 2>/dev/null; then
+	check "meanwhile a generic netlink family registers (team)" modprobe team
+else
+	ktap_skip "meanwhile a generic netlink family registers" "no team module"
+fi
+check "and another request is answered" mcctl list "$P"
+check "while mcctl join still waits" kill -0 $jpid
+check_eq "and so does the group" joining "$(state_of $G7)"
+echo up >$D/port1/state
+wait $jpid
+check_eq "port up: mcctl join succeeds" 0 $?
+check_eq "with the group joined" joined "$(jq -r .state </tmp/join.$$ 2>/dev/null)"
+ktap_diag "$(cat /tmp/join.$$)"
+rm -f /tmp/join.$$
+echo 5000 >$PARAM/join_wait_ms
+[ -d /sys/module/team ] && rmmod team
+
 check "rmmod leaves the SA's groups" sh -c "rmmod ib_mcgroups && [ \$(grep -c '^member ' $D/sa_db) = 0 ]"
 ktap_finish

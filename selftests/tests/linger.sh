@@ -16,7 +16,7 @@ G=239.8.0.1
 
 groups_are() { [ "$(cat $SYS/groups)" = "$1" ]; }
 
-ktap_plan 19
+ktap_plan 25
 check "set up rxe0 <-> rxe1" mcg_setup_rxe || ktap_skip_all "no rxe devices"
 check "load ib_mcgroups" mcg_load
 defer mcg_unload
@@ -39,6 +39,12 @@ echo 60000 >$PARAM/linger_ms
 check "default linger from the module parameter" \
 	sh -c "mcctl join $P 239.8.0.2 owner c && mcctl leave $P 239.8.0.2 owner c &&
 	       mcctl list | grep 239.8.0.2 | grep -q lingering"
+check "debugfs names the lingering state" \
+	sh -c "grep '::ffff:239.8.0.2 ' /sys/kernel/debug/ib_mcgroups/groups | grep -q ' state=lingering '"
+check "the module parameter refuses a linger above one day" \
+	__lib_not sh -c "echo 86400001 >$PARAM/linger_ms"
+check_eq "and keeps its value" 60000 "$(cat $PARAM/linger_ms)"
+check "it takes one day" sh -c "echo 86400000 >$PARAM/linger_ms"
 echo 0 >$PARAM/linger_ms
 check "a linger above one day is refused" __lib_not \
 	mcctl join "$P" 239.8.0.3 owner d linger 86400001
@@ -46,4 +52,7 @@ check "linger 0 releases at once" \
 	sh -c "mcctl join $P 239.8.0.4 owner d linger 0 && mcctl leave $P 239.8.0.4 owner d"
 check "rmmod with a lingering group" mcg_unload
 check_eq "its membership is released" 0 "$(igmp_count "$MCG_IF0" 239.8.0.2)"
+check "loading with linger_ms above one day fails" \
+	__lib_not modprobe ib_mcgroups linger_ms=86400001
+check "and leaves the module unloaded" test ! -d /sys/module/ib_mcgroups
 ktap_finish

@@ -228,6 +228,11 @@ done
 for b in saquery ibstat; do
 	install_bin "$b" || log "note: $b not found (apt install infiniband-diags)"
 done
+# Optional: team registers a generic netlink family (ib_join.sh loads it).
+for m in team; do
+	modprobe ${MODROOT:+-d "$MODROOT"} -S "$KVER" --show-depends "$m" \
+		>/dev/null 2>&1 && MODS+=" $m"
+done
 for m in $MODS; do
 	deps=$(modprobe ${MODROOT:+-d "$MODROOT"} -S "$KVER" --show-depends "$m" 2>/dev/null) ||
 		die "kernel module $m not found for $KVER"

@@ -25,6 +25,7 @@ static const struct nla_policy group_policy[IB_MCG_A_MAX + 1] = {
 	[IB_MCG_A_PORT]		= { .type = NLA_U32 },
 	[IB_MCG_A_MGID]		= { .minlen = IBMCG_GID_LEN,
 				    .maxlen = IBMCG_GID_LEN },
+	[IB_MCG_A_GROUP_ID]	= { .type = NLA_U64 },
 	[IB_MCG_A_STATE]	= { .type = NLA_U8 },
 	[IB_MCG_A_REASON]	= { .type = NLA_U8 },
 	[IB_MCG_A_ERROR]	= { .type = NLA_U32 },

@@ -218,6 +218,17 @@ const char *ibmcg_errmsg(const struct ibmcg *h);	/* NULL if none */
  * An all-zero mgid asks the SA to assign an MGID (InfiniBand; the join
  * state must let the join create the group: full or sendonly-full); the
  * assigned MGID is in out->mgid, so pass out to learn it.
+ *
+ * On InfiniBand ibmcg_join() waits for the SA's answer, for at most the
+ * module parameter join_wait_ms (read from /sys/module/ib_mcgroups/
+ * parameters/, default 5000): out then shows the group joined (with its
+ * record), in retry-wait (unanswered, held and retried) or, if the wait
+ * ran out, still joining; a group the SA refuses fails the join (the
+ * group and the hold are gone). The kernel never waits in the request
+ * (protocol version 2): the library subscribes a socket of its own to the
+ * events group before sending the JOIN and waits for the group's
+ * notification. With a version 1 kernel, which waited itself, the reply
+ * is the answer.
  */
 int ibmcg_join(struct ibmcg *h, const char *dev, uint32_t port,
 	       const uint8_t mgid[IBMCG_GID_LEN],

@@ -37,6 +37,23 @@ struct ibmcg_release_reply {
 
 typedef int (*ibmcg_msg_cb)(const struct nlmsghdr *nlh, void *arg);
 
+/* join_wait.c: the notifications of one group a JOIN waits for. */
+struct ibmcg_join_watch {
+	uint64_t id;			/* IB_MCG_A_GROUP_ID */
+	bool seen;			/* last is valid */
+	struct ibmcg_group last;	/* its latest notification */
+};
+
+int ibmcg_msg_group_id(const struct nlmsghdr *nlh, uint64_t *id);
+unsigned int ibmcg_join_wait_ms(void);
+int ibmcg_join_watch_open(struct ibmcg *h, struct nl_sock **evp);
+void ibmcg_join_watch_feed(struct ibmcg *h, struct ibmcg_join_watch *w,
+			   void *buf, int len);
+int ibmcg_join_watch_result(struct ibmcg *h, struct ibmcg_join_watch *w,
+			    struct ibmcg_group *g);
+int ibmcg_join_wait(struct ibmcg *h, struct nl_sock *ev, uint64_t id,
+		    struct ibmcg_group *g);
+
 /* decode.c */
 int ibmcg_parse_group(const struct nlmsghdr *nlh, struct ibmcg_group *g);
 int ibmcg_parse_port(const struct nlmsghdr *nlh, struct ibmcg_port *p);

@@ -485,6 +485,65 @@ static const char *check_create(const struct ibmcg_join_args *a)
 	return NULL;
 }
 
+/* The JOIN reply: the group, and what says whether to wait for it. */
+struct join_reply {
+	struct ibmcg_group g;
+	uint8_t version;		/* the kernel's protocol version */
+	bool has_id;
+	uint64_t id;			/* IB_MCG_A_GROUP_ID (version 2) */
+};
+
+static int parse_join_cb(const struct nlmsghdr *nlh, void *obj)
+{
+	struct join_reply *r = obj;
+	int err;
+
+	err = ibmcg_parse_group(nlh, &r->g);
+	if (err)
+		return err;
+	r->version = ((struct genlmsghdr *)nlmsg_data(nlh))->version;
+	r->has_id = !ibmcg_msg_group_id(nlh, &r->id);
+	return 0;
+}
+
+static void release_join(void *obj)
+{
+	ibmcg_group_free(&((struct join_reply *)obj)->g);
+}
+
+/*
+ * Send the JOIN; if the group is still joining, wait for its outcome
+ * (join_wait.c), as a version 1 kernel did in the request itself.
+ */
+static int join_and_wait(struct ibmcg *h, struct nl_msg *msg,
+			 struct ibmcg_group *out)
+{
+	struct join_reply r;
+	struct nl_sock *ev;
+	int err;
+
+	memset(&r, 0, sizeof(r));
+	/* Subscribed before the JOIN is sent: no outcome can be missed. */
+	if (ibmcg_join_watch_open(h, &ev))
+		ev = NULL;	/* then the reply is all we can report */
+	err = do_one(h, msg, parse_join_cb, &r, release_join);
+	if (!err && ev && r.g.state == IB_MCG_STATE_JOINING &&
+	    r.version >= 2 && r.has_id) {
+		err = ibmcg_join_wait(h, ev, r.id, &r.g);
+		if (err)
+			ibmcg_group_free(&r.g);
+	}
+	if (ev)
+		nl_socket_free(ev);
+	if (err)
+		return err;
+	if (out)
+		*out = r.g;
+	else
+		ibmcg_group_free(&r.g);
+	return 0;
+}
+
 int ibmcg_join(struct ibmcg *h, const char *dev, uint32_t port,
 	       const uint8_t mgid[IBMCG_GID_LEN],
 	       const struct ibmcg_join_args *args, struct ibmcg_group *out)
@@ -494,6 +553,9 @@ int ibmcg_join(struct ibmcg *h, const char *dev, uint32_t port,
 	bool send_qkey;
 	uint32_t qkey;
 	int err;
+
+	if (out)
+		memset(out, 0, sizeof(*out));
 
 	if (!args)
 		return ibmcg_set_errmsg(h, -EINVAL, "no join arguments");
@@ -539,7 +601,7 @@ int ibmcg_join(struct ibmcg *h, const char *dev, uint32_t port,
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
-	return do_group(h, msg, out);
+	return join_and_wait(h, msg, out);
 
 invalid:
 	nlmsg_free(msg);

@@ -154,12 +154,79 @@ static void join_linger(void)
 	EXPECT(c.args.set_linger && c.args.linger_ms == 0);
 	EXPECT(c.args.set_qkey && c.args.qkey == 0x10);
 
-	/* the last one given wins, as for the other keywords */
+	/* given twice: refused, as every other keyword */
 	EXPECT(run(join_fn, ARGC("rxe0/1", "ff0e::1", "linger", "1m",
 				 "linger", "500ms"),
 		   ARGV("rxe0/1", "ff0e::1", "linger", "1m", "linger",
-			"500ms"), &c) == 0);
-	EXPECT(c.args.linger_ms == 500);
+			"500ms"), &c) == EXIT_USAGE);
+	EXPECT_STR(errbuf, "mcctl: 'linger' given twice: each keyword may be given once");
+}
+
+/* Every keyword of join and leave, given twice (abbreviated the 2nd time). */
+static void repeated_keywords(void)
+{
+	static const char * const join_kw[][4] = {
+		{ "owner", "a", "o", "b" },
+		{ "state", "full", "st", "full" },
+		{ "qkey", "1", "q", "2" },
+		{ "linger", "1", "lin", "1" },
+		{ "bound", NULL, "bo", NULL },
+		{ "create", NULL, "cr", NULL },
+		{ "pkey", "0xffff", "pk", "0xffff" },
+		{ "mtu", "2048", "mt", "2048" },
+		{ "rate", "10", "ra", "10" },
+		{ "sl", "1", "sl", "2" },
+		{ "flow_label", "1", "fl", "1" },
+		{ "tclass", "1", "tc", "1" },
+		{ "hop_limit", "1", "ho", "1" },
+	};
+	char msg[128];
+	struct join_cmd c;
+	struct leave_cmd l;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(join_kw); i++) {
+		const char * const *k = join_kw[i];
+		char *argv[8] = { "mlx5_0/1", "ff12::1" };
+		int argc = 2;
+
+		argv[argc++] = (char *)k[0];
+		if (k[1])
+			argv[argc++] = (char *)k[1];
+		argv[argc++] = (char *)k[2];
+		if (k[3])
+			argv[argc++] = (char *)k[3];
+		snprintf(msg, sizeof(msg),
+			 "mcctl: '%s' given twice: each keyword may be given once",
+			 k[0]);
+		if (run(join_fn, argc, argv, &c) != EXIT_USAGE ||
+		    strcmp(errbuf, msg)) {
+			ktap_case_ok = false;
+			printf("# join: %s twice: \"%s\"\n", k[0], errbuf);
+		}
+	}
+	/* scope: only with an SA-assigned MGID */
+	EXPECT(run(join_fn, ARGC("mlx5_0/1", "0", "scope", "2", "sc", "5"),
+		   ARGV("mlx5_0/1", "0", "scope", "2", "sc", "5"), &c) ==
+	       EXIT_USAGE);
+	EXPECT_STR(errbuf, "mcctl: 'scope' given twice: each keyword may be given once");
+
+	EXPECT(run(leave_fn, ARGC("rxe0/1", "239.1.1.1", "owner", "a", "owner",
+				  "b"),
+		   ARGV("rxe0/1", "239.1.1.1", "owner", "a", "owner", "b"),
+		   &l) == EXIT_USAGE);
+	EXPECT_STR(errbuf, "mcctl: 'owner' given twice: each keyword may be given once");
+	EXPECT(run(leave_fn, ARGC("rxe0/1", "239.1.1.1", "state", "full",
+				  "state", "nonmember"),
+		   ARGV("rxe0/1", "239.1.1.1", "state", "full", "state",
+			"nonmember"), &l) == EXIT_USAGE);
+	EXPECT_STR(errbuf, "mcctl: 'state' given twice: each keyword may be given once");
+
+	/* once each is fine */
+	EXPECT(run(join_fn, ARGC("rxe0/1", "239.1.1.1", "owner", "a", "state",
+				 "full", "linger", "1s", "bound", "qkey", "1"),
+		   ARGV("rxe0/1", "239.1.1.1", "owner", "a", "state", "full",
+			"linger", "1s", "bound", "qkey", "1"), &c) == 0);
 }
 
 static void join_linger_rejects(void)
@@ -534,6 +601,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(linger_rejects),
 	KTAP_CASE(join_linger),
 	KTAP_CASE(join_linger_rejects),
+	KTAP_CASE(repeated_keywords),
 	KTAP_CASE(join_create_params),
 	KTAP_CASE(join_sa_assigned),
 	KTAP_CASE(join_create_rejects),

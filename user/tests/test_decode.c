@@ -943,6 +943,104 @@ static struct ibmcg *fake_handle(void)
 	return h;
 }
 
+/* ib_group_msg() of group @id, one after the other in @buf at *@off. */
+static void add_group_ntf(char *buf, size_t *off, uint8_t cmd, uint64_t id,
+			  uint8_t state, uint8_t reason, uint32_t error)
+{
+	struct nl_msg *msg = ib_group_msg(cmd, 0, state, reason, error);
+	struct nlmsghdr *nlh;
+
+	if (id)
+		nla_put_u64(msg, IB_MCG_A_GROUP_ID, id);
+	nlh = nlmsg_hdr(msg);
+	memcpy(buf + *off, nlh, nlh->nlmsg_len);
+	*off += NLMSG_ALIGN(nlh->nlmsg_len);
+	nlmsg_free(msg);
+}
+
+/* A JOIN reply in state joining, with the requester's hold. */
+static void joining_reply(struct ibmcg_group *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->state = IB_MCG_STATE_JOINING;
+	g->nholders = 1;
+	g->holders = calloc(1, sizeof(*g->holders));
+	strcpy(g->holders[0].owner, "job:42");
+}
+
+/*
+ * What ibmcg_join() makes of the notifications it waits for: only its
+ * group's (by IB_MCG_A_GROUP_ID), the latest one decides, and the outcome
+ * keeps the requester's hold from the reply.
+ */
+static void join_watch_outcome(void)
+{
+	struct ibmcg_join_watch w = { .id = 7 };
+	struct ibmcg *h = fake_handle();
+	struct ibmcg_group g;
+	static char buf[8192];
+	size_t off = 0;
+
+	/* joined, then joining again (notified before the JOIN): waits */
+	joining_reply(&g);
+	add_group_ntf(buf, &off, IB_MCG_CMD_GROUP_STATE_NTF, 7,
+		      IB_MCG_STATE_JOINED, IB_MCG_REASON_JOIN, 0);
+	add_group_ntf(buf, &off, IB_MCG_CMD_GROUP_STATE_NTF, 7,
+		      IB_MCG_STATE_JOINING, IB_MCG_REASON_JOIN, 0);
+	/* another group, a group without id, a holder notification */
+	add_group_ntf(buf, &off, IB_MCG_CMD_GROUP_STATE_NTF, 8,
+		      IB_MCG_STATE_JOINED, IB_MCG_REASON_JOIN, 0);
+	add_group_ntf(buf, &off, IB_MCG_CMD_GROUP_STATE_NTF, 0,
+		      IB_MCG_STATE_JOINED, IB_MCG_REASON_JOIN, 0);
+	add_group_ntf(buf, &off, IB_MCG_CMD_HOLDER_NEW_NTF, 7,
+		      IB_MCG_STATE_JOINED, IB_MCG_REASON_JOIN, 0);
+	ibmcg_join_watch_feed(h, &w, buf, off);
+	EXPECT(w.seen && w.last.state == IB_MCG_STATE_JOINING);
+
+	/* the SA's answer */
+	off = 0;
+	add_group_ntf(buf, &off, IB_MCG_CMD_GROUP_STATE_NTF, 7,
+		      IB_MCG_STATE_JOINED, IB_MCG_REASON_JOIN, 0);
+	ibmcg_join_watch_feed(h, &w, buf, off);
+	EXPECT(w.seen && w.last.state == IB_MCG_STATE_JOINED);
+	EXPECT(ibmcg_join_watch_result(h, &w, &g) == 0);
+	EXPECT(g.state == IB_MCG_STATE_JOINED && g.mlid == 0xc004 &&
+	       g.dev_index == 5 && IBMCG_HAS(&g, IB_MCG_A_MLID));
+	EXPECT(g.nholders == 1 && g.holders &&
+	       !strcmp(g.holders[0].owner, "job:42"));
+	ibmcg_group_free(&g);
+
+	/* the SA did not answer: held and retried */
+	joining_reply(&g);
+	off = 0;
+	add_group_ntf(buf, &off, IB_MCG_CMD_GROUP_STATE_NTF, 7,
+		      IB_MCG_STATE_RETRY_WAIT, IB_MCG_REASON_TIMEOUT,
+		      ETIMEDOUT);
+	ibmcg_join_watch_feed(h, &w, buf, off);
+	EXPECT(ibmcg_join_watch_result(h, &w, &g) == 0);
+	EXPECT(g.state == IB_MCG_STATE_RETRY_WAIT && g.error == ETIMEDOUT &&
+	       g.nholders == 1);
+	ibmcg_group_free(&g);
+
+	/* the SA refused it: the JOIN fails as a version 1 kernel's did */
+	joining_reply(&g);
+	off = 0;
+	add_group_ntf(buf, &off, IB_MCG_CMD_GROUP_DEL_NTF, 7,
+		      IB_MCG_STATE_RELEASED, IB_MCG_REASON_SA_REJECTED, EINVAL);
+	ibmcg_join_watch_feed(h, &w, buf, off);
+	EXPECT(ibmcg_join_watch_result(h, &w, &g) == -EINVAL);
+	EXPECT_STR(ibmcg_errmsg(h), "the SA rejected the join: no such group (join it with create parameters to create it), different parameters than the group's, or no MLID left");
+	EXPECT(g.state == IB_MCG_STATE_JOINING);	/* untouched */
+	ibmcg_group_free(&g);
+
+	/* nothing heard before the wait ran out: the reply stands */
+	joining_reply(&g);
+	EXPECT(ibmcg_join_watch_result(h, &w, &g) == 0);
+	EXPECT(g.state == IB_MCG_STATE_JOINING && g.nholders == 1);
+	ibmcg_group_free(&g);
+	ibmcg_close(h);
+}
+
 static void reply_then_ack(void)
 {
 	struct ibmcg *h = fake_handle();
@@ -1743,6 +1841,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(owner_release_exchange),
 	KTAP_CASE(join_linger_exchange),
 	KTAP_CASE(join_create_exchange),
+	KTAP_CASE(join_watch_outcome),
 	KTAP_CASE(kernel_acks_capped),
 	KTAP_CASE(kernel_acks_uncapped),
 };

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * libibmcg: waiting for the outcome of a JOIN.
+ *
+ * The kernel never waits for the fabric in a request (protocol version 2;
+ * a version 1 kernel slept in the JOIN, under the global genetlink lock):
+ * a JOIN the SA has not answered yet is replied to at once in state
+ * JOINING, with the group's IB_MCG_A_GROUP_ID, and the outcome follows as
+ * a notification of that group: GROUP_STATE_NTF (joined, retry-wait) or
+ * GROUP_DEL_NTF (the SA refused a group never joined). ibmcg_join()
+ * subscribes a socket of its own to the events group before it sends the
+ * JOIN, so that no notification can be missed, and waits here, for at
+ * most the module parameter join_wait_ms, as the kernel did.
+ *
+ * Notifications come on another socket than the reply, so their order
+ * relative to the reply is unknown: some may predate the JOIN. Every
+ * change of a group's state is notified, entering JOINING included, so the
+ * group's state is the one in its latest notification: the wait ends when
+ * all notifications queued so far leave the group in a state other than
+ * JOINING.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <netlink/genl/genl.h>
+#include <netlink/socket.h>
+
+#include "ibmcg_priv.h"
+
+#define JOIN_WAIT_PARAM	"/sys/module/ib_mcgroups/parameters/join_wait_ms"
+#define JOIN_WAIT_DEFAULT_MS	5000
+
+int ibmcg_msg_group_id(const struct nlmsghdr *nlh, uint64_t *id)
+{
+	struct nlattr *a;
+
+	if (!genlmsg_valid_hdr((struct nlmsghdr *)nlh, 0))
+		return -EPROTO;
+	a = nla_find(genlmsg_attrdata(nlmsg_data(nlh), 0),
+		     genlmsg_attrlen(nlmsg_data(nlh), 0), IB_MCG_A_GROUP_ID);
+	if (!a || nla_len(a) != sizeof(*id))
+		return -ENOENT;
+	*id = nla_get_u64(a);
+	return 0;
+}
+
+/* The module parameter join_wait_ms, or its default if it cannot be read. */
+unsigned int ibmcg_join_wait_ms(void)
+{
+	unsigned int ms = JOIN_WAIT_DEFAULT_MS;
+	FILE *f = fopen(JOIN_WAIT_PARAM, "re");
+
+	if (f) {
+		if (fscanf(f, "%u", &ms) != 1)
+			ms = JOIN_WAIT_DEFAULT_MS;
+		fclose(f);
+	}
+	return ms;
+}
+
+int ibmcg_join_watch_open(struct ibmcg *h, struct nl_sock **evp)
+{
+	struct nl_sock *ev = nl_socket_alloc();
+
+	*evp = NULL;
+	if (!ev)
+		return -ENOMEM;
+	if (genl_connect(ev) || nl_socket_add_membership(ev, h->events_grp) ||
+	    nl_socket_set_nonblocking(ev)) {
+		nl_socket_free(ev);
+		return -EIO;
+	}
+	/* Other groups' notifications queue up too; best effort. */
+	nl_socket_set_buffer_size(ev, 1 << 20, 0);
+	*evp = ev;
+	return 0;
+}
+
+static bool is_group_ntf(uint8_t cmd)
+{
+	return cmd == IB_MCG_CMD_GROUP_NEW_NTF ||
+	       cmd == IB_MCG_CMD_GROUP_STATE_NTF ||
+	       cmd == IB_MCG_CMD_GROUP_DEL_NTF;
+}
+
+void ibmcg_join_watch_feed(struct ibmcg *h, struct ibmcg_join_watch *w,
+			   void *buf, int len)
+{
+	struct ibmcg_group g;
+	struct nlmsghdr *nlh;
+	uint64_t id;
+
+	for (nlh = buf; nlmsg_ok(nlh, len); nlh = nlmsg_next(nlh, &len)) {
+		if (nlh->nlmsg_type != h->family ||
+		    !genlmsg_valid_hdr(nlh, 0) ||
+		    !is_group_ntf(((struct genlmsghdr *)nlmsg_data(nlh))->cmd) ||
+		    ibmcg_msg_group_id(nlh, &id) || id != w->id)
+			continue;
+		memset(&g, 0, sizeof(g));
+		if (ibmcg_parse_group(nlh, &g))
+			continue;
+		ibmcg_group_free(&w->last);
+		w->last = g;
+		w->seen = true;
+	}
+}
+
+/* The kernel's messages of version 1, when it waited in the JOIN. */
+static int released_error(struct ibmcg *h, const struct ibmcg_group *g)
+{
+	int err = g->error ? -(int)g->error : -ENODEV;
+
+	switch (g->reason) {
+	case IB_MCG_REASON_SA_REJECTED:
+		return ibmcg_set_errmsg(h, err, "the SA rejected the join: no such group (join it with create parameters to create it), different parameters than the group's, or no MLID left");
+	case IB_MCG_REASON_TIMEOUT:
+		return ibmcg_set_errmsg(h, err, "the SA did not answer the request for an SA-assigned MGID (not retried: it would ask for another group)");
+	case IB_MCG_REASON_DEVICE_REMOVED:
+	case IB_MCG_REASON_UNLOAD:
+		return ibmcg_set_errmsg(h, err,
+					"the device went away during the join");
+	default:
+		return ibmcg_set_errmsg(h, err,
+					"the group was released during the join");
+	}
+}
+
+int ibmcg_join_watch_result(struct ibmcg *h, struct ibmcg_join_watch *w,
+			    struct ibmcg_group *g)
+{
+	int err = 0;
+
+	if (!w->seen || w->last.state == IB_MCG_STATE_JOINING) {
+		/* Still joining when the wait ran out: the reply stands. */
+	} else if (w->last.state == IB_MCG_STATE_RELEASED) {
+		err = released_error(h, &w->last);
+	} else {
+		/* The group as notified, with the requester's hold. */
+		free(w->last.holders);
+		w->last.holders = g->holders;
+		w->last.nholders = g->nholders;
+		*g = w->last;
+		memset(&w->last, 0, sizeof(w->last));
+	}
+	ibmcg_group_free(&w->last);
+	w->seen = false;
+	return err;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+int ibmcg_join_wait(struct ibmcg *h, struct nl_sock *ev, uint64_t id,
+		    struct ibmcg_group *g)
+{
+	struct ibmcg_join_watch w = { .id = id };
+	long long end = now_ms() + ibmcg_join_wait_ms();
+	int fd = nl_socket_get_fd(ev);
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	long long left;
+	ssize_t len;
+
+	for (;;) {
+		/* Everything queued so far, in order. */
+		while ((len = ibmcg_recv_dgram(h, fd, true)) >= 0)
+			ibmcg_join_watch_feed(h, &w, h->rxbuf, (int)len);
+		if (len == -ENOBUFS) {
+			/*
+			 * Lost notifications (an overrun): nothing tells the
+			 * group's state any more but a GROUP_GET, which an
+			 * SA-assigned MGID not yet known cannot do. Report
+			 * what the reply said.
+			 */
+			ibmcg_group_free(&w.last);
+			return 0;
+		}
+		if (len != -EAGAIN && len != -EWOULDBLOCK) {
+			ibmcg_group_free(&w.last);
+			return len < 0 ? (int)len : -EIO;
+		}
+		if (w.seen && w.last.state != IB_MCG_STATE_JOINING)
+			break;
+		left = end - now_ms();
+		if (left <= 0)
+			break;
+		if (poll(&pfd, 1, left > 60000 ? 60000 : (int)left) < 0 &&
+		    errno != EINTR) {
+			ibmcg_group_free(&w.last);
+			return -errno;
+		}
+	}
+	return ibmcg_join_watch_result(h, &w, g);
+}
