@@ -16,8 +16,12 @@ kver=$(uname -r)
 ktap_plan 12
 
 file=$(modinfo -F filename ib_mcgroups 2>&1)
-check_eq "modprobe finds ib_mcgroups in updates/dkms" \
-	"/lib/modules/$kver/updates/dkms/ib_mcgroups.ko" "$file"
+# .ko, or .ko.xz / .ko.zst / .ko.gz where the kernel compresses its modules
+base=${file%.xz}
+base=${base%.zst}
+base=${base%.gz}
+check_eq "modprobe finds ib_mcgroups in updates/dkms ($(basename "$file"))" \
+	"/lib/modules/$kver/updates/dkms/ib_mcgroups.ko" "$base"
 check "no other ib_mcgroups.ko in the module tree" \
 	test "$(find "/lib/modules/$kver" -name 'ib_mcgroups.ko*' | wc -l)" -eq 1
 check_eq "modinfo version is VERSION" "$want_version" "$(modinfo -F version ib_mcgroups)"

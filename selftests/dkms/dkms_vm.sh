@@ -86,8 +86,10 @@ grep -E '^ *(PROBE|OFA) ' "$D/dkms/ib_mcgroups/$VERSION/$KVER/$(uname -m)/log/ma
 	sed 's/^/# make.log: /'
 step "dkms install (private installtree, no depmod)" \
 	"${DKMS[@]}" install --no-depmod "${MV[@]}" || bail "install"
-ko=$D/root/lib/modules/$KVER/updates/dkms/ib_mcgroups.ko
-step "installed in updates/dkms" test -f "$ko"
+# DKMS compresses the module the way the kernel does (6.12: .ko.xz).
+ko=$(ls "$D"/root/lib/modules/"$KVER"/updates/dkms/ib_mcgroups.ko* 2>/dev/null | head -n1)
+ko=${ko:-$D/root/lib/modules/$KVER/updates/dkms/ib_mcgroups.ko}
+step "installed in updates/dkms ($(basename "$ko"))" test -f "$ko"
 step "its version is VERSION ($VERSION)" \
 	test "$(modinfo -F version "$ko" 2>/dev/null)" = "$VERSION"
 step "its vermagic is $KVER" \
