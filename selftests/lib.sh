@@ -11,7 +11,8 @@
 #            ktap_finish
 # cleanup:   defer CMD... (run in reverse order at exit), run_deferred
 # setup:     mcg_setup_rxe, mcg_teardown_rxe, mcg_load, mcg_unload,
-#            mcg_require_module, mcg_require_mcctl, in_peer CMD..., PEER_EXEC,
+#            mcg_require_module, mcg_require_mcctl, mcg_require_simhca (D, P,
+#            SYS), mcg_unload_simhca, in_peer CMD..., PEER_EXEC,
 #            run_unpriv CMD..., wait_for [-t SECS] CMD..., wait_for_not ...
 # IGMP/MLD:  igmp_count DEV GROUP, igmp_has DEV GROUP,
 #            igmp6_count DEV GROUP, igmp6_has DEV GROUP, mcast_has DEV GROUP
@@ -362,6 +363,25 @@ mcg_load() {
 mcg_unload() {
 	[ -d /sys/module/ib_mcgroups ] || return 0
 	rmmod ib_mcgroups
+}
+
+# The InfiniBand tests on simhca: skip unless ib_mcgroups, mcctl and
+# simhca.ko were built; D (simhca0's debugfs), P (its port 1 as DEV/PORT)
+# and SYS (ib_mcgroups' sysfs of that port) name what they use.
+mcg_require_simhca() {
+	mcg_require_module
+	mcg_require_mcctl
+	modinfo simhca >/dev/null 2>&1 || ktap_skip_all "simhca.ko not built"
+	D=/sys/kernel/debug/simhca/simhca0
+	P=simhca0/1
+	SYS=/sys/kernel/ib_mcgroups/simhca0/1
+}
+
+# Unload ib_mcgroups, then simhca.
+mcg_unload_simhca() {
+	mcg_unload
+	[ -d /sys/module/simhca ] && rmmod simhca
+	return 0
 }
 
 # --- IGMP / MLD ---------------------------------------------------------------

@@ -9,12 +9,7 @@
 # timeout: 150
 . "$(dirname "$0")/../lib.sh"
 
-mcg_require_module
-mcg_require_mcctl
-modinfo simhca >/dev/null 2>&1 || ktap_skip_all "simhca.ko not built"
-
-D=/sys/kernel/debug/simhca/simhca0
-SYS=/sys/kernel/ib_mcgroups/simhca0/1
+mcg_require_simhca
 CONF=$(mktemp /tmp/ib_mcgroups.conf.XXXXXX)
 defer rm -f "$CONF"
 cat >"$CONF" <<CONF_EOF
@@ -23,11 +18,6 @@ group roce  nosuchdev/1 239.1.1.1
 pool  coll0 all         ff12:401b:ffff::100 create mtu 1024 linger 2s
 CONF_EOF
 
-unload() {
-	mcg_unload
-	[ -d /sys/module/simhca ] && rmmod simhca
-	return 0
-}
 mc() { mcctl -c "$CONF" "$@"; }
 sa_member() { grep -c "^member mgid=$1 " $D/sa_db; }
 sa_set_rx() { awk '$1 ~ /^rx_.*[Ss]et.*MCMember/ {n += $2} END {print n + 0}' $D/stats; }
@@ -37,7 +27,7 @@ ktap_plan 16
 modprobe ib_umad
 check "load simhca" modprobe simhca || ktap_skip_all "no simhca"
 check "load ib_mcgroups" mcg_load settle_ms=300 backoff_base_ms=200
-defer unload
+defer mcg_unload_simhca
 
 check_eq "apply joins mgmt on the IB port, skips the absent device" \
 	"1 0 0 0 1 0" "$(apply_summary "$(mc -j apply)")"

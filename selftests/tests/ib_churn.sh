@@ -8,19 +8,8 @@
 # timeout: 500
 . "$(dirname "$0")/../lib.sh"
 
-mcg_require_module
-mcg_require_mcctl
-modinfo simhca >/dev/null 2>&1 || ktap_skip_all "simhca.ko not built"
+mcg_require_simhca
 
-D=/sys/kernel/debug/simhca/simhca0
-P=simhca0/1
-SYS=/sys/kernel/ib_mcgroups/simhca0/1
-
-unload() {
-	mcg_unload
-	[ -d /sys/module/simhca ] && rmmod simhca
-	return 0
-}
 sa_groups() { grep -c '^group ' $D/sa_db; }
 stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
 waves_are() { [ "$(cat $SYS/rejoin_waves)" = "$1" ]; }
@@ -31,7 +20,7 @@ ktap_plan 16
 modprobe ib_umad
 check "load simhca" modprobe simhca || ktap_skip_all "no simhca"
 check "load ib_mcgroups" mcg_load rejoin_rate=200 settle_ms=300 backoff_base_ms=300 backoff_max_ms=3000
-defer unload
+defer mcg_unload_simhca
 
 # --- P_Key leaves the table and comes back --------------------------------
 echo "1 0x8123" >$D/port1/pkeys

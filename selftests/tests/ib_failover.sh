@@ -8,21 +8,10 @@
 # timeout: 400
 . "$(dirname "$0")/../lib.sh"
 
-mcg_require_module
-mcg_require_mcctl
-modinfo simhca >/dev/null 2>&1 || ktap_skip_all "simhca.ko not built"
-
-D=/sys/kernel/debug/simhca/simhca0
-P=simhca0/1
-SYS=/sys/kernel/ib_mcgroups/simhca0/1
+mcg_require_simhca
 N=1000
 RATE=200
 
-unload() {
-	mcg_unload
-	[ -d /sys/module/simhca ] && rmmod simhca
-	return 0
-}
 sa_groups() { grep -c '^group ' $D/sa_db; }
 full_members() { grep -c '^member .* join=0x1 ' $D/sa_db; }
 stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
@@ -34,7 +23,7 @@ modprobe ib_umad
 check "load simhca" modprobe simhca || ktap_skip_all "no simhca"
 check "load ib_mcgroups (rejoin_rate=$RATE, settle 500 ms)" \
 	mcg_load rejoin_rate=$RATE settle_ms=500 backoff_base_ms=300
-defer unload
+defer mcg_unload_simhca
 
 check "hold $N groups" mcg_bulk join simhca0 1 $N job:1
 check_eq "the SA has $N groups, each with our full member" "$N $N" \

@@ -7,21 +7,10 @@
 # timeout: 180
 . "$(dirname "$0")/../lib.sh"
 
-mcg_require_module
-mcg_require_mcctl
-modinfo simhca >/dev/null 2>&1 || ktap_skip_all "simhca.ko not built"
-
-D=/sys/kernel/debug/simhca/simhca0
-P=simhca0/1
-SYS=/sys/kernel/ib_mcgroups/simhca0/1
+mcg_require_simhca
 PARAM=/sys/module/ib_mcgroups/parameters
 G=ff12:401b:ffff::1
 
-unload() {
-	mcg_unload
-	[ -d /sys/module/simhca ] && rmmod simhca
-	return 0
-}
 # joinstate MGID: the JoinState the SA holds for our port on MGID
 joinstate() {
 	awk -v m="mgid=$1" '$1 == "member" && $2 == m { sub("join=", "", $5); print $5 }' $D/sa_db
@@ -35,7 +24,7 @@ ktap_plan 44
 modprobe ib_umad
 check "load simhca" modprobe simhca || ktap_skip_all "no simhca"
 check "load ib_mcgroups" mcg_load settle_ms=300 backoff_base_ms=200
-defer unload
+defer mcg_unload_simhca
 check_eq "simhca0/1 uses the SA backend" ib-sa "$(cat $SYS/backend)"
 
 out=$(mcctl -j join "$P" $G owner a create mtu 2048 2>&1)

@@ -6,19 +6,8 @@
 # timeout: 180
 . "$(dirname "$0")/../lib.sh"
 
-mcg_require_module
-mcg_require_mcctl
-modinfo simhca >/dev/null 2>&1 || ktap_skip_all "simhca.ko not built"
+mcg_require_simhca
 
-D=/sys/kernel/debug/simhca/simhca0
-P=simhca0/1
-SYS=/sys/kernel/ib_mcgroups/simhca0/1
-
-unload() {
-	mcg_unload
-	[ -d /sys/module/simhca ] && rmmod simhca
-	return 0
-}
 warnings() { dmesg | grep -c 'WARNING:'; }
 # pending OWNER: OWNER's SA-assigned join is held and waits for the SA
 pending() {
@@ -33,7 +22,7 @@ modprobe ib_umad
 check "load simhca" modprobe simhca || ktap_skip_all "no simhca"
 # JOINs reply at once; the SA answers after 2.5 s (within its retries).
 check "load ib_mcgroups" mcg_load join_wait_ms=0
-defer unload
+defer mcg_unload_simhca
 echo 2500 >$D/delay_ms
 w0=$(warnings)
 
