@@ -393,24 +393,37 @@ static int check_join(const struct join_cmd *c)
 	return 0;
 }
 
+/*
+ * DEV/PORT GROUP or a name, as parse_target(), where GROUP may also be 0
+ * (an SA-assigned MGID: *@mgid stays zero, *@sa, if given, is set).
+ */
+static int parse_target_or_sa(int *argc, char ***argv, char *dev,
+			      uint32_t *port, uint8_t *mgid, bool *sa)
+{
+	int err;
+
+	if (*argc < 2 || !is_sa_assigned((*argv)[1]))
+		return parse_target(argc, argv, dev, port, mgid);
+	err = parse_devport((*argv)[0], dev, port, false);
+	if (err)
+		return err;
+	if (sa)
+		*sa = true;
+	*argc -= 2;
+	*argv += 2;
+	return 0;
+}
+
 int parse_join(int argc, char **argv, struct join_cmd *c)
 {
 	int err;
 
 	memset(c, 0, sizeof(*c));
 	c->args.owner = "default";
-	if (argc >= 2 && is_sa_assigned(argv[1])) {
-		err = parse_devport(argv[0], c->dev, &c->port, false);
-		if (err)
-			return err;
-		c->sa_assigned = true;
-		argc -= 2;
-		argv += 2;
-	} else {
-		err = parse_target(&argc, &argv, c->dev, &c->port, c->mgid);
-		if (err)
-			return err;
-	}
+	err = parse_target_or_sa(&argc, &argv, c->dev, &c->port, c->mgid,
+				 &c->sa_assigned);
+	if (err)
+		return err;
 	return parse_join_opts(argc, argv, c);
 }
 
@@ -498,17 +511,9 @@ int parse_leave(int argc, char **argv, struct leave_cmd *c)
 		return parse_leave_owner(argc - 1, argv + 1, c);
 
 	/* Group 0: the groups whose SA-assigned MGID is still pending. */
-	if (argc >= 2 && is_sa_assigned(argv[1])) {
-		err = parse_devport(argv[0], c->dev, &c->port, false);
-		if (err)
-			return err;
-		argc -= 2;
-		argv += 2;
-	} else {
-		err = parse_target(&argc, &argv, c->dev, &c->port, c->mgid);
-		if (err)
-			return err;
-	}
+	err = parse_target_or_sa(&argc, &argv, c->dev, &c->port, c->mgid, NULL);
+	if (err)
+		return err;
 	return parse_holder_opts(argc, argv, &c->owner, &c->join_state);
 }
 
