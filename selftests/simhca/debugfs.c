@@ -15,6 +15,8 @@
  *   delay_ms            delay every answer
  *   rate_limit          requests per second the SA handles (0: no limit)
  *   mlid_capacity       number of MLIDs from 0xC000
+ *   refuse_join         JoinState bits: a join (MCMember Set) asking for
+ *                       any of them is refused with ERR_REQ_INVALID
  *   sa_key              SM_Key of trusted requests (default 1)
  *   sa_db               read: groups and members
  *   stats               read: counters; write: reset them
@@ -267,6 +269,7 @@ void simhca_debugfs_add(struct simhca_dev *sdev)
 	debugfs_create_u32("delay_ms", 0600, d, &k->delay_ms);
 	debugfs_create_u32("rate_limit", 0600, d, &k->rate_limit);
 	debugfs_create_u32("mlid_capacity", 0600, d, &k->mlid_capacity);
+	debugfs_create_x32("refuse_join", 0600, d, &k->refuse_join);
 	debugfs_create_x64("sa_key", 0600, d, &k->sa_key);
 	debugfs_create_file("sa_db", 0400, d, sdev, &sa_db_fops);
 	debugfs_create_file("stats", 0600, d, sdev, &stats_fops);

@@ -740,6 +740,9 @@ static u16 mcm_join(struct simhca_dev *sdev, const struct simhca_pkt *pkt,
 
 	if ((cm & JOIN_MASK) != JOIN_MASK)
 		return SIMHCA_SA_ERR_INSUFFICIENT_COMPS;
+	/* fault knob: refuse joins asking for these JoinState bits */
+	if (join & READ_ONCE(sdev->knobs.refuse_join))
+		return SIMHCA_SA_ERR_REQ_INVALID;
 	tp = port_by_gid(sdev, rec->port_gid);
 	if (!tp)
 		return SIMHCA_SA_ERR_REQ_INVALID;
