@@ -531,9 +531,7 @@ int mcg_leave(struct mcg_port *port, const union ib_gid *mgid,
 	      struct mcg_group **out, struct mcg_group *snap,
 	      struct netlink_ext_ack *extack)
 {
-	struct mcg_holder *h, *tmp;
 	struct mcg_group *g;
-	unsigned int n = 0;
 
 	lockdep_assert_held(&mcg_lock);
 
@@ -542,6 +540,22 @@ int mcg_leave(struct mcg_port *port, const union ib_gid *mgid,
 		NL_SET_ERR_MSG(extack, "no such group on this port");
 		return -ENOENT;
 	}
+	return mcg_leave_group(g, owner, join_state, reason, out, snap, extack);
+}
+
+/*
+ * mcg_leave() of a group known by its pointer: also one still waiting for
+ * its SA-assigned MGID, which no MGID finds (OWNER_RELEASE).
+ */
+int mcg_leave_group(struct mcg_group *g, const char *owner, u8 join_state,
+		    u8 reason, struct mcg_group **out, struct mcg_group *snap,
+		    struct netlink_ext_ack *extack)
+{
+	struct mcg_holder *h, *tmp;
+	unsigned int n = 0;
+
+	lockdep_assert_held(&mcg_lock);
+
 	list_for_each_entry_safe(h, tmp, &g->holders, node) {
 		if (strcmp(h->owner, owner) ||
 		    (join_state && h->join_state != join_state))

@@ -289,6 +289,9 @@ int mcg_leave(struct mcg_port *port, const union ib_gid *mgid,
 	      const char *owner, u8 join_state, u8 reason,
 	      struct mcg_group **out, struct mcg_group *snap,
 	      struct netlink_ext_ack *extack);
+int mcg_leave_group(struct mcg_group *g, const char *owner, u8 join_state,
+		    u8 reason, struct mcg_group **out, struct mcg_group *snap,
+		    struct netlink_ext_ack *extack);
 struct mcg_holder *mcg_owner_next_hold(const char *owner,
 				       const struct mcg_device *dev,
 				       const struct mcg_port *port);

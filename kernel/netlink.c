@@ -713,8 +713,8 @@ static int mcg_nl_owner_release(struct sk_buff *skb, struct genl_info *info)
 				js |= o->join_state;
 		list_for_each_entry(o, &g->holders, node)
 			dropped += !strcmp(o->owner, owner);
-		err = mcg_leave(g->port, &g->mgid, owner, 0,
-				IB_MCG_REASON_OWNER_RELEASE, &g, &snap, extack);
+		err = mcg_leave_group(g, owner, 0, IB_MCG_REASON_OWNER_RELEASE,
+				      &g, &snap, extack);
 		if (WARN_ON_ONCE(err) || put_released(msg, g, js))
 			goto nospace;
 	}
