@@ -170,12 +170,24 @@ static u8 state_after_join(const struct mcg_group *g)
 						    IB_MCG_STATE_JOINED;
 }
 
+/* Make before break: all that is wanted is held; let go of the rest. */
+static void release_stale(struct mcg_port *port, struct mcg_group *g)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (g->ib.stale & BIT(i))
+			memb_free(port, &g->ib.m[i]);
+	g->ib.stale = 0;
+}
+
 static void join_succeeded(struct mcg_port *port, struct mcg_ib_memb *m,
 			   const struct ib_sa_mcmember_rec *sa)
 {
 	struct mcg_group *g = m->g;
 
 	m->state = MCG_MEMB_JOINED;
+	g->ib.held |= m->bit;
 	rec_from_sa(&g->rec, sa);
 	if (mcg_mgid_is_zero(&g->mgid) && mcg_group_rekey(g, &sa->mgid)) {
 		mcg_group_abandon(g, IB_MCG_REASON_ERROR, EEXIST);
@@ -189,7 +201,9 @@ static void join_succeeded(struct mcg_port *port, struct mcg_ib_memb *m,
 		g->ib.rejoining = false;
 		atomic64_inc(&port->ib.group_rejoins);
 	}
+	/* Joined first: the old membership goes only after that. */
 	mcg_group_set_state(g, state_after_join(g), IB_MCG_REASON_JOIN, 0);
+	release_stale(port, g);
 }
 
 static u8 reason_of(int status)
@@ -216,16 +230,25 @@ static void join_failed(struct mcg_port *port, struct mcg_ib_memb *m,
 	memb_free(port, m);
 	if (status == -ETIMEDOUT)
 		atomic64_inc(&port->ib.sa_timeouts);
+	if (g->ib.stale & m->bit) {
+		/* Kept only until its successor is held: not needed again. */
+		g->ib.stale &= ~m->bit;
+		return;
+	}
 
-	if (status != -ENETRESET && !g->ib.established &&
-	    (status == -EINVAL || mcg_mgid_is_zero(&g->mgid))) {
-		/*
-		 * Never joined and refused (or an SA-assigned MGID whose
-		 * answer was lost: retrying would ask for another group).
-		 */
+	switch (mcg_ib_failure(status, m->bit, g->ib.held,
+			       mcg_mgid_is_zero(&g->mgid))) {
+	case MCG_IB_ABANDON:
 		atomic64_inc(&port->join_errors);
 		mcg_group_abandon(g, reason, -status);
 		return;
+	case MCG_IB_REFUSE:
+		/* Only its holders lose; the group may be held for others. */
+		atomic64_inc(&port->join_errors);
+		mcg_group_refuse(g, m->bit, reason, -status);
+		return;
+	case MCG_IB_RETRY:
+		break;
 	}
 	if (status == -ENETRESET) {
 		/* Lost, not refused: re-join as soon as the port allows. */
@@ -478,12 +501,18 @@ static int ib_check(struct mcg_port *port, const struct mcg_join_req *req,
 	return 0;
 }
 
-/* Holds exactly @join_state: frees dropped bits now, queues new ones. */
+/*
+ * Holds exactly @join_state: queues new bits and frees dropped ones now,
+ * except that a held membership given up while new bits are asked for (a
+ * lingering group taken back with another join state) is kept until they
+ * are held: make before break, so the group never lacks a membership.
+ */
 static int ib_update(struct mcg_group *g, u8 join_state,
 		     struct netlink_ext_ack *extack)
 {
 	struct mcg_port *port = g->port;
 	u8 added = join_state & ~g->ib.want;
+	u8 stale = 0;
 	int i;
 
 	for (i = 0; i < 4; i++) {
@@ -494,9 +523,15 @@ static int ib_update(struct mcg_group *g, u8 join_state,
 			m->bit = BIT(i);
 			INIT_LIST_HEAD(&m->done_node);
 		}
-		if (!(join_state & BIT(i)))
+		if (join_state & BIT(i))
+			continue;
+		if (mcg_ib_keep_stale(join_state, added, g->ib.stale, BIT(i),
+				      m->state == MCG_MEMB_JOINED))
+			stale |= BIT(i);
+		else
 			memb_free(port, m);
 	}
+	g->ib.stale = stale;
 	g->ib.want = join_state;
 	if (!join_state) {
 		list_del_init(&g->ib.retry_node);
@@ -504,8 +539,15 @@ static int ib_update(struct mcg_group *g, u8 join_state,
 		wave_check(port);
 		return 0;
 	}
-	if (all_joined(g))
+	if (all_joined(g)) {
+		release_stale(port, g);
+		/* Nothing to ask for: what it waited for was given up. */
+		if (!list_empty(&g->ib.retry_node)) {
+			list_del_init(&g->ib.retry_node);
+			wave_check(port);
+		}
 		return 0;
+	}
 	if (added) {
 		/* New bits are asked for now; lost ones keep their backoff. */
 		g->ib.retry_at = jiffies;

@@ -291,9 +291,11 @@ static void group_linger(struct mcg_group *g, u8 reason)
 static bool group_settle(struct mcg_group *g, u8 reason)
 {
 	u8 js = holders_union(g);
+	int ret;
 
 	if (!js) {
-		if (mcg_settle_lingers(g->linger_ms, g->state, reason)) {
+		if (mcg_settle_lingers(g->linger_ms, g->state, reason,
+				       !mcg_mgid_is_zero(&g->mgid))) {
 			group_linger(g, reason);
 			return false;
 		}
@@ -301,9 +303,16 @@ static bool group_settle(struct mcg_group *g, u8 reason)
 		return true;
 	}
 	if (js != g->join_state) {
-		g->port->backend->update(g, js, NULL);
+		ret = g->port->backend->update(g, js, NULL);
 		g->join_state = js;
 		mcg_generation++;
+		/*
+		 * What is left may be held already: a group that waited only
+		 * for the join states given up is joined.
+		 */
+		if (!ret && (g->state == IB_MCG_STATE_JOINING ||
+			     g->state == IB_MCG_STATE_RETRY_WAIT))
+			mcg_group_set_state(g, IB_MCG_STATE_JOINED, reason, 0);
 	}
 	return false;
 }
@@ -468,8 +477,13 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 			     g->state == IB_MCG_STATE_LINGERING);
 	old_state = g->state;
 	ret = 0;
+	/*
+	 * A lingering group is asked too: it may have lost its membership
+	 * while nobody held it (an SM failover), and is then joining again.
+	 */
 	if (new_group || want != g->join_state ||
-	    g->state == IB_MCG_STATE_DETACHED) {
+	    g->state == IB_MCG_STATE_DETACHED ||
+	    g->state == IB_MCG_STATE_LINGERING) {
 		ret = port->backend->update(g, want, extack);
 		if (ret < 0) {
 			atomic64_inc(&port->join_errors);
@@ -484,14 +498,14 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 			/* Taken back, but the fabric still has to agree. */
 			g->state = IB_MCG_STATE_JOINING;
 		}
-	} else if (old_state == IB_MCG_STATE_LINGERING) {
-		g->state = IB_MCG_STATE_JOINED;
 	}
 	if (g->state != old_state || new_group)
 		g->reason = IB_MCG_REASON_JOIN;
 	if (req->has_linger)
 		g->linger_ms = req->linger_ms;
 	g->join_state = want;
+	/* A refusal from now on is this join's. */
+	g->refused &= ~req->join_state;
 	if (new_owner)
 		hash_add(mcg_owners, &new_owner->node,
 			 owner_hash(new_owner->name));
@@ -604,6 +618,28 @@ void mcg_group_abandon(struct mcg_group *g, u8 reason, int err)
 	list_for_each_entry_safe(h, tmp, &g->holders, node)
 		holder_drop(g, h, reason);
 	group_free(g, reason);
+}
+
+/*
+ * The fabric refused @join_state of @g the first time it was asked for,
+ * while the group may be held with other join states: only the holders
+ * that asked for it are told and dropped, and the group settles to what
+ * the others hold (joined, if that is held already), or is released if
+ * nobody else holds it. A JOIN still waiting for that join state fails
+ * with @err (netlink.c reads g->refused).
+ */
+void mcg_group_refuse(struct mcg_group *g, u8 join_state, u8 reason, int err)
+{
+	struct mcg_holder *h, *tmp;
+
+	g->refused |= join_state;
+	g->refused_error = err;
+	list_for_each_entry_safe(h, tmp, &g->holders, node)
+		if (h->join_state & join_state)
+			holder_drop(g, h, reason);
+	if (!holders_union(g))
+		g->error = err;
+	group_settle(g, reason);
 }
 
 /* The device is going away (or the module is): drop everything, loudly. */

@@ -158,6 +158,10 @@ struct mcg_ib_group {
 	unsigned long retry_at;		/* jiffies */
 	unsigned int failures;		/* in a row, for the backoff */
 	u8 want;			/* join state bits to hold */
+	u8 held;			/* bits the SA ever gave us */
+	u8 stale;			/* bits given up, kept until want is
+					 * held (make before break)
+					 */
 	bool established;		/* joined at least once */
 	bool rejoining;			/* lost its membership */
 };
@@ -229,6 +233,10 @@ struct mcg_group {
 	u8 state;			/* enum ib_mcg_state */
 	u8 reason;			/* enum ib_mcg_reason */
 	int error;			/* last error, positive errno */
+	u8 refused;			/* join states the fabric refused;
+					 * their JOINs fail with refused_error
+					 */
+	int refused_error;		/* positive errno */
 	u32 linger_ms;			/* kept this long without holders */
 	struct mcg_create create;	/* parameters to (re)create it with */
 	unsigned long linger_until;	/* jiffies; IB_MCG_STATE_LINGERING */
@@ -302,6 +310,7 @@ struct mcg_holder *mcg_holder_find(struct mcg_group *g, const char *owner,
 				   u8 join_state);
 int mcg_group_rekey(struct mcg_group *g, const union ib_gid *mgid);
 void mcg_group_abandon(struct mcg_group *g, u8 reason, int err);
+void mcg_group_refuse(struct mcg_group *g, u8 join_state, u8 reason, int err);
 void mcg_group_set_state(struct mcg_group *g, u8 state, u8 reason, int err);
 extern unsigned int mcg_join_wait_ms;
 extern unsigned int mcg_max_groups;

@@ -496,6 +496,9 @@ void mcg_notify_port(struct mcg_port *port, u8 cmd)
 
 /* ---- JOIN / LEAVE ------------------------------------------------------ */
 
+#define MCG_MSG_SA_REJECTED \
+	"the SA rejected the join: no such group (join it with create parameters to create it), different parameters than the group's, or no MLID left"
+
 /*
  * Waits, without mcg_lock, for an asynchronous backend to finish joining
  * @g (the caller holds a reference on it), at most join_wait_ms. A group
@@ -515,8 +518,7 @@ static int wait_joined(struct mcg_group *g, struct netlink_ext_ack *extack)
 		return 0;
 	switch (g->reason) {
 	case IB_MCG_REASON_SA_REJECTED:
-		NL_SET_ERR_MSG(extack,
-			       "the SA rejected the join: no such group (join it with create parameters to create it), different parameters than the group's, or no MLID left");
+		NL_SET_ERR_MSG(extack, MCG_MSG_SA_REJECTED);
 		break;
 	case IB_MCG_REASON_TIMEOUT:
 		NL_SET_ERR_MSG(extack,
@@ -593,6 +595,11 @@ static int mcg_nl_join(struct sk_buff *skb, struct genl_info *info)
 		/* Someone may have dropped the hold meanwhile. */
 		if (!err)
 			h = mcg_holder_find(g, owner, req.join_state);
+		/* The fabric refused this join state, not the group. */
+		if (!err && !h && (g->refused & req.join_state)) {
+			NL_SET_ERR_MSG(extack, MCG_MSG_SA_REJECTED);
+			err = -g->refused_error;
+		}
 	}
 	if (!err)
 		err = reply_group(info, g, IB_MCG_CMD_JOIN,

@@ -57,10 +57,14 @@
  *   Without them the join names an existing group: MGID and join state
  *   only. An all-zero MGID asks the SA to assign one; the reply carries
  *   it. The P_Key must be in the port's P_Key table. The JOIN waits for
- *   the SA's answer (up to the module parameter join_wait_ms): a group the
- *   SA rejects (or an SA-assigned MGID that fails) is refused and not
- *   held; one the SA does not answer is held in state RETRY_WAIT and
- *   retried, as is any held group that loses its membership. A reply sent
+ *   the SA's answer (up to the module parameter join_wait_ms): a join
+ *   state the SA rejects the first time it is asked for (or an
+ *   SA-assigned MGID that fails) is refused and not held: the holds that
+ *   asked for it are dropped (HOLDER_DEL_NTF, reason SA_REJECTED), the
+ *   JOIN fails with -EINVAL, and the group stays for its other holders or
+ *   is released if there are none; one the SA does not answer is held in
+ *   state RETRY_WAIT and retried, as is any held group that loses its
+ *   membership. A reply sent
  *   when join_wait_ms ran out shows state JOINING; the outcome follows as
  *   a GROUP_STATE notification. After CLIENT_REREGISTER, PORT_ERR,
  *   LID_CHANGE or a P_Key move a group's reason is IB_MCG_REASON_NET_RESET
@@ -82,7 +86,13 @@
  *   groups (IB_MCG_A_MAX_GROUPS in PORT_GET) or the owner holds
  *   max_owner_holds holds (module parameters; 0 = no limit).
  *   A join of a lingering group takes it back without any fabric change
- *   when the group already holds the requested join state.
+ *   when the group still holds the requested join state; one that lost
+ *   its membership while lingering is JOINING until it is joined again.
+ *   Taken back with another join state, the old membership is kept until
+ *   the new one is held (make before break). A group that still waits for
+ *   its SA-assigned MGID never lingers: nobody could take it back.
+ *   A LEAVE that drops the only join state the group was still waiting
+ *   for leaves it JOINED.
  *   Reply: one IB_MCG_CMD_JOIN message in the group format below, whose
  *   IB_MCG_A_HOLDERS lists only the requester's hold (so the reply stays
  *   small however many holders the group has). On RoCE the member record

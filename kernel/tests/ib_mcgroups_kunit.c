@@ -97,27 +97,39 @@ static void join_want_test(struct kunit *test)
 static void settle_lingers_test(struct kunit *test)
 {
 	const u8 joined = IB_MCG_STATE_JOINED;
+	const u8 leave = IB_MCG_REASON_LEAVE;
 
-	KUNIT_EXPECT_TRUE(test, mcg_settle_lingers(1, joined,
-						   IB_MCG_REASON_LEAVE));
+	KUNIT_EXPECT_TRUE(test, mcg_settle_lingers(1, joined, leave, true));
 	KUNIT_EXPECT_TRUE(test, mcg_settle_lingers(IB_MCG_LINGER_MAX_MS,
 						   IB_MCG_STATE_JOINING,
-						   IB_MCG_REASON_SOCKET_CLOSED));
+						   IB_MCG_REASON_SOCKET_CLOSED,
+						   true));
 	KUNIT_EXPECT_TRUE(test, mcg_settle_lingers(500,
 						   IB_MCG_STATE_RETRY_WAIT,
-						   IB_MCG_REASON_OWNER_RELEASE));
+						   IB_MCG_REASON_OWNER_RELEASE,
+						   true));
 	/* no linger time, already lingering, or not a holder's choice */
-	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(0, joined,
-						    IB_MCG_REASON_LEAVE));
+	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(0, joined, leave, true));
 	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500,
 						    IB_MCG_STATE_LINGERING,
-						    IB_MCG_REASON_LEAVE));
+						    leave, true));
 	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500, joined,
-						    IB_MCG_REASON_UNLOAD));
+						    IB_MCG_REASON_UNLOAD,
+						    true));
 	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500, joined,
-						    IB_MCG_REASON_DEVICE_REMOVED));
+						    IB_MCG_REASON_DEVICE_REMOVED,
+						    true));
 	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500, joined,
-						    IB_MCG_REASON_LINGER_EXPIRED));
+						    IB_MCG_REASON_LINGER_EXPIRED,
+						    true));
+	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500, joined,
+						    IB_MCG_REASON_SA_REJECTED,
+						    true));
+	/* a group without its SA-assigned MGID can never be taken back */
+	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500, joined, leave, false));
+	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500, IB_MCG_STATE_JOINING,
+						    IB_MCG_REASON_OWNER_RELEASE,
+						    false));
 }
 
 static void create_matches_test(struct kunit *test)
@@ -457,6 +469,65 @@ static struct kunit_suite mcg_pacing_suite = {
 	.test_cases = mcg_pacing_cases,
 };
 
+/* ---- suite mcg_ib_states: failed joins, make before break ------------------ */
+
+static void ib_failure_test(struct kunit *test)
+{
+	const u8 full = IB_MCG_JOIN_FULL, sfull = IB_MCG_JOIN_SENDONLY_FULL;
+
+	/* a lost membership is always joined again */
+	KUNIT_EXPECT_EQ(test, mcg_ib_failure(-ENETRESET, full, 0, false),
+			MCG_IB_RETRY);
+	KUNIT_EXPECT_EQ(test, mcg_ib_failure(-ENETRESET, full, 0, true),
+			MCG_IB_RETRY);
+	/* a group waiting for its SA-assigned MGID: any other failure */
+	KUNIT_EXPECT_EQ(test, mcg_ib_failure(-EINVAL, full, 0, true),
+			MCG_IB_ABANDON);
+	KUNIT_EXPECT_EQ(test, mcg_ib_failure(-ETIMEDOUT, full, 0, true),
+			MCG_IB_ABANDON);
+	/* refused the first time: that join state only, held or not */
+	KUNIT_EXPECT_EQ(test, mcg_ib_failure(-EINVAL, full, 0, false),
+			MCG_IB_REFUSE);
+	KUNIT_EXPECT_EQ(test, mcg_ib_failure(-EINVAL, sfull, full, false),
+			MCG_IB_REFUSE);
+	/* refused after the SA gave it once (a failover): retried */
+	KUNIT_EXPECT_EQ(test, mcg_ib_failure(-EINVAL, sfull, sfull | full,
+					     false), MCG_IB_RETRY);
+	/* not answered, or a local error: retried */
+	KUNIT_EXPECT_EQ(test, mcg_ib_failure(-ETIMEDOUT, full, 0, false),
+			MCG_IB_RETRY);
+	KUNIT_EXPECT_EQ(test, mcg_ib_failure(-ENOMEM, sfull, full, false),
+			MCG_IB_RETRY);
+}
+
+static void ib_keep_stale_test(struct kunit *test)
+{
+	/* taken back send-only full: the held full member stays for now */
+	KUNIT_EXPECT_TRUE(test, mcg_ib_keep_stale(0x8, 0x8, 0, 0x1, true));
+	/* and while that is asked for, whatever else changes */
+	KUNIT_EXPECT_TRUE(test, mcg_ib_keep_stale(0x8, 0, 0x1, 0x1, true));
+	KUNIT_EXPECT_TRUE(test, mcg_ib_keep_stale(0x2, 0x2, 0x1, 0x1, true));
+	/* a membership still being asked for is not worth keeping */
+	KUNIT_EXPECT_FALSE(test, mcg_ib_keep_stale(0x8, 0x8, 0, 0x1, false));
+	/* a shrink without new bits frees at once */
+	KUNIT_EXPECT_FALSE(test, mcg_ib_keep_stale(0x1, 0, 0, 0x8, true));
+	/* a release keeps nothing */
+	KUNIT_EXPECT_FALSE(test, mcg_ib_keep_stale(0, 0, 0x1, 0x1, true));
+	/* a bit that is wanted is not stale */
+	KUNIT_EXPECT_FALSE(test, mcg_ib_keep_stale(0x9, 0x8, 0x1, 0x1, true));
+}
+
+static struct kunit_case mcg_ib_states_cases[] = {
+	KUNIT_CASE(ib_failure_test),
+	KUNIT_CASE(ib_keep_stale_test),
+	{}
+};
+
+static struct kunit_suite mcg_ib_states_suite = {
+	.name = "mcg_ib_states",
+	.test_cases = mcg_ib_states_cases,
+};
+
 /* ---- suite mcg_mgid: IPv4/IPv6 mapping, multicast checks ------------------ */
 
 static void mgid_mapping_test(struct kunit *test)
@@ -704,7 +775,7 @@ static struct kunit_suite mcg_attrs_suite = {
 
 kunit_test_suites(&mcg_group_suite, &mcg_join_checks_suite,
 		  &mcg_backoff_suite, &mcg_pacing_suite, &mcg_mgid_suite,
-		  &mcg_attrs_suite);
+		  &mcg_attrs_suite, &mcg_ib_states_suite);
 
 MODULE_DESCRIPTION("KUnit tests of ib_mcgroups' pure logic");
 MODULE_LICENSE("GPL");

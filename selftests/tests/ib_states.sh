@@ -1,0 +1,156 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# The InfiniBand backend's group states against the simulated SA, where
+# joins, leaves, refusals and resets interleave: a join state that is
+# asked for and given up before the SA answers, a join state the SA
+# refuses while others hold the group, a lingering group taken back after
+# it lost its membership or with another join state (make before break),
+# and an SA-assigned group left while the port is down.
+# timeout: 300
+. "$(dirname "$0")/../lib.sh"
+
+mcg_require_module
+mcg_require_mcctl
+modinfo simhca >/dev/null 2>&1 || ktap_skip_all "simhca.ko not built"
+
+D=/sys/kernel/debug/simhca/simhca0
+P=simhca0/1
+SYS=/sys/kernel/ib_mcgroups/simhca0/1
+PARAM=/sys/module/ib_mcgroups/parameters
+
+unload() {
+	mcg_unload
+	[ -d /sys/module/simhca ] && rmmod simhca
+	return 0
+}
+# joinstate MGID: the JoinState the SA holds for our port on MGID
+joinstate() {
+	awk -v m="mgid=$1" '$1 == "member" && $2 == m { sub("join=", "", $5); print $5 }' $D/sa_db
+}
+state_of() { mcctl -j show "$P" "$1" | jq -r .state; }
+state_reason() { mcctl -j show "$P" "$1" | jq -r '.state + " " + .reason'; }
+holders_of() { mcctl -j show "$P" "$1" | jq -r '[.holders[].owner] | sort | join(",")'; }
+is_state() { [ "$(state_of "$1")" = "$2" ]; }
+is_joinstate() { [ "$(joinstate "$1")" = "$2" ]; }
+sa_quiet() {
+	echo 0 >$D/drop_next
+	echo 0 >$D/delay_ms
+	echo 0 >$D/refuse_join
+}
+
+ktap_plan 33
+modprobe ib_umad
+check "load simhca" modprobe simhca || ktap_skip_all "no simhca"
+check "load ib_mcgroups" mcg_load settle_ms=300 backoff_base_ms=200 \
+	backoff_max_ms=1000 join_wait_ms=8000
+defer unload
+
+# --- a join state asked for and given up before the SA answers (issue 11.4)
+G1=ff12:401b:ffff::41
+check "a creates $G1" mcctl join "$P" $G1 owner a create
+echo 1000 >$D/drop_next
+echo 200 >$PARAM/join_wait_ms
+out=$(mcctl -j join "$P" $G1 owner b state sendonly-full 2>&1)
+check_eq "b joins send-only full while the SA is silent: joining" joining \
+	"$(jq -r .state <<<"$out" 2>/dev/null)"
+out=$(mcctl -j leave "$P" $G1 owner b 2>&1)
+sa_quiet
+check_eq "b leaves before the SA answered: the group is joined (a's member)" \
+	joined "$(jq -r .state <<<"$out" 2>/dev/null)"
+out=$(mcctl -j join "$P" $G1 owner c 2>&1)
+check_eq "c joins it by MGID: joined at once" joined \
+	"$(jq -r .state <<<"$out" 2>/dev/null)"
+check_eq "the SA has our full member only" 0x1 "$(joinstate $G1)"
+
+# --- the SA refuses a join state others do not need (issue 11.4)
+echo 8 >$D/refuse_join
+echo 8000 >$PARAM/join_wait_ms
+err=$(mcctl join "$P" $G1 owner b state sendonly-full 2>&1)
+check_eq "the SA refuses b's send-only-full join: b's JOIN fails" 1 $?
+check "with the SA's rejection" grep -q "SA rejected" <<<"$err"
+check_eq "$G1 stays joined, held by a and c" "joined a,c" \
+	"$(state_of $G1) $(holders_of $G1)"
+check_eq "the SA still has our full member" 0x1 "$(joinstate $G1)"
+
+G2=ff12:401b:ffff::42
+echo 2000 >$D/delay_ms
+echo 100 >$PARAM/join_wait_ms
+out=$(mcctl -j join "$P" $G2 owner a create 2>&1)
+check_eq "a creates $G2 while the SA answers slowly: joining" joining \
+	"$(jq -r .state <<<"$out" 2>/dev/null)"
+echo 8000 >$PARAM/join_wait_ms
+err=$(mcctl join "$P" $G2 owner b state sendonly-full 2>&1)
+check_eq "b joins it send-only full before it was ever joined: refused" 1 $?
+sa_quiet
+check "$G2 is kept for a and joined" wait_for -t 20 is_state $G2 joined
+check_eq "held by a only, with a's full member in the SA" "a 0x1" \
+	"$(holders_of $G2) $(joinstate $G2)"
+
+# --- a lingering group that lost its membership is taken back (issue 11.6)
+G3=ff12:401b:ffff::43
+check "e creates $G3 with a 60 s linger and leaves" sh -c \
+	"mcctl join $P $G3 owner e create linger 60000 &&
+	 mcctl leave $P $G3 owner e"
+echo 100000 >$D/drop_next
+echo 1 >$D/client_reregister
+check "reregister, SA wiped and silent: $G3 lingers, net-reset" \
+	wait_for -t 20 sh -c "[ \"\$(mcctl -j show $P $G3 | jq -r '.state + \" \" + .reason')\" = 'lingering net-reset' ]"
+echo 200 >$PARAM/join_wait_ms
+out=$(mcctl -j join "$P" $G3 owner e 2>&1)
+st=$(jq -r .state <<<"$out" 2>/dev/null)
+ktap_diag "taken back: $st"
+check "e takes it back with the same join state: not reported joined" \
+	grep -qx 'joining\|retry-wait' <<<"$st"
+check_eq "(the SA has no member for it)" "" "$(joinstate $G3)"
+sa_quiet
+check "once the SA answers it is joined" wait_for -t 30 is_state $G3 joined
+check_eq "with our full member in the SA" 0x1 "$(joinstate $G3)"
+echo 8000 >$PARAM/join_wait_ms
+
+# --- make before break: taken back with another join state (issue 11.10)
+G4=ff12:401b:ffff::44
+check "f creates $G4 with a 60 s linger and leaves" sh -c \
+	"mcctl join $P $G4 owner f create linger 60000 &&
+	 mcctl leave $P $G4 owner f"
+check_eq "it lingers, full member in the SA" "lingering 0x1" \
+	"$(state_of $G4) $(joinstate $G4)"
+echo 2000 >$D/delay_ms
+mcctl join "$P" $G4 owner f state sendonly-full >/dev/null 2>&1 &
+jpid=$!
+lost=0 seen=0 end=$(($(date +%s) + 30))
+while [ "$(date +%s)" -lt "$end" ]; do
+	js=$(joinstate $G4)
+	st=$(state_of $G4)
+	[ "$st" = joined ] && break
+	[ "$st" = joining ] || continue
+	[ $((${js:-0} & 1)) = 1 ] || lost=1
+	[ $((${js:-0} & 8)) = 8 ] && seen=1
+done
+wait $jpid
+check_eq "f takes it back send-only full: joined" joined "$(state_of $G4)"
+check_eq "the SA was asked for the new join state while joining" 1 "$seen"
+check_eq "and kept the full member until the new one was held" 0 "$lost"
+check "then the full member is left" wait_for -t 10 is_joinstate $G4 0x8
+sa_quiet
+
+# --- an SA-assigned group left while the port is down (issue 11.7)
+n=$(cat $SYS/groups)
+echo down >$D/port1/state
+sleep 1
+echo 200 >$PARAM/join_wait_ms
+out=$(mcctl -j join "$P" 0 owner g create linger 300 2>&1)
+check_eq "port down: an SA-assigned group waits for its MGID" joining \
+	"$(jq -r .state <<<"$out" 2>/dev/null)"
+check "g releases it" mcctl leave owner g all
+check "nobody can take it back by MGID: it does not linger" \
+	wait_for -t 5 sh -c "[ \$(cat $SYS/groups) = $n ]"
+echo up >$D/port1/state
+check "port up: no group is asked for" wait_for -t 10 sh -c \
+	"[ \$(mcctl -j stats $P | jq .[0].rejoin_pending) = 0 ]"
+check_eq "and the SA has no group for it" 4 "$(grep -c '^group ' $D/sa_db)"
+echo 8000 >$PARAM/join_wait_ms
+
+gid=$(mcctl -j show "$P" $G1 | jq -r .port_gid)
+check "rmmod leaves the SA's groups" sh -c \
+	"rmmod ib_mcgroups && ! grep -q '^member .* gid=$gid ' $D/sa_db"
+ktap_finish
