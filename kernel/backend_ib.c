@@ -301,7 +301,15 @@ static void ib_done_work(struct work_struct *work)
 	mutex_unlock(&mcg_lock);
 }
 
-/* The record and component mask of the join of @m's bit. */
+/*
+ * The record and component mask of the join of @m's bit: as its holders
+ * joined. A bit asked for only by holders that named an existing group is
+ * joined by MGID and join state, always, so that a re-join never creates
+ * the group with parameters of its own; one asked for with create
+ * parameters (a creator) sends them, and once the group has been joined
+ * its last record, so that it is created again as it was if the SA lost
+ * it.
+ */
 static ib_sa_comp_mask build_rec(struct mcg_group *g, struct mcg_ib_memb *m,
 				 struct ib_sa_mcmember_rec *rec)
 {
@@ -317,6 +325,8 @@ static ib_sa_comp_mask build_rec(struct mcg_group *g, struct mcg_ib_memb *m,
 		memset(&rec->port_gid, 0, sizeof(rec->port_gid));
 	rec->join_state = m->bit;
 
+	if (!(g->create_js & m->bit))
+		return mask;	/* join an existing group: MGID and state */
 	if (g->ib.established) {
 		/*
 		 * After a re-register the SA may have forgotten the group:
@@ -341,9 +351,6 @@ static ib_sa_comp_mask build_rec(struct mcg_group *g, struct mcg_ib_memb *m,
 		       IB_SA_MCMEMBER_REC_RATE_SELECTOR |
 		       IB_SA_MCMEMBER_REC_RATE | IB_SA_MCMEMBER_REC_HOP_LIMIT;
 	}
-	if (!c->create && !c->qkey)
-		return mask;	/* join an existing group: MGID and state */
-
 	rec->qkey = cpu_to_be32(g->rec.qkey);
 	rec->pkey = cpu_to_be16(c->pkey);
 	rec->sl = c->sl;

@@ -218,6 +218,7 @@ static void holder_link(struct mcg_group *g, struct mcg_holder *h)
 	h->o->nholds++;
 	list_add_tail(&h->node, &g->holders);
 	g->nholders++;
+	g->create_js = mcg_holders_create_union(&g->holders);
 	g->port->nholders++;
 	if (h->flags & IB_MCG_F_BOUND)
 		atomic_inc(&mcg_bound_holders);
@@ -235,6 +236,9 @@ static void holder_drop(struct mcg_group *g, struct mcg_holder *h, u8 reason)
 	}
 	list_del(&h->node);
 	g->nholders--;
+	/* A lingering group re-joins as its last holders joined. */
+	if (g->nholders)
+		g->create_js = mcg_holders_create_union(&g->holders);
 	g->port->nholders--;
 	if (h->flags & IB_MCG_F_BOUND)
 		atomic_dec(&mcg_bound_holders);
@@ -447,6 +451,7 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 		return -ENOMEM;
 	strscpy(h->owner, req->owner, sizeof(h->owner));
 	h->join_state = req->join_state;
+	h->create = req->create.create || req->create.qkey;
 	h->flags = req->flags;
 	if (h->flags & IB_MCG_F_BOUND) {
 		h->nl_portid = req->nl_portid;
@@ -506,6 +511,9 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 	g->join_state = want;
 	/* A refusal from now on is this join's. */
 	g->refused &= ~req->join_state;
+	/* The first creator of a group joined by MGID gives its parameters. */
+	if (h->create && !g->create.create && !g->create.qkey)
+		g->create = req->create;
 	if (new_owner)
 		hash_add(mcg_owners, &new_owner->node,
 			 owner_hash(new_owner->name));

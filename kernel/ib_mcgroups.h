@@ -239,6 +239,11 @@ struct mcg_group {
 	int refused_error;		/* positive errno */
 	u32 linger_ms;			/* kept this long without holders */
 	struct mcg_create create;	/* parameters to (re)create it with */
+	u8 create_js;			/* join states a holder asked for with
+					 * create parameters (or MGID 0): the
+					 * ones that re-join as creators; kept
+					 * while lingering
+					 */
 	unsigned long linger_until;	/* jiffies; IB_MCG_STATE_LINGERING */
 	struct mcg_rec rec;
 	/* RoCE backend, under RTNL. */
@@ -262,6 +267,7 @@ struct mcg_holder {
 	struct mcg_owner *o;
 	char owner[IB_MCG_OWNER_MAX + 1];
 	u8 join_state;
+	bool create;			/* joined with create parameters */
 	u32 flags;			/* IB_MCG_F_* */
 	u32 nl_portid;			/* BOUND: the owning socket ... */
 	const struct net *nl_net;	/* ... and its netns (compared only) */

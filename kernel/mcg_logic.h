@@ -156,6 +156,22 @@ static inline u8 mcg_holders_union(const struct list_head *holders)
 }
 
 /*
+ * The join states of the holders on @holders that joined with create
+ * parameters (or MGID 0): those a re-join asks for as a creator, who may
+ * create the group again; the others re-join as they joined, by MGID.
+ */
+static inline u8 mcg_holders_create_union(const struct list_head *holders)
+{
+	const struct mcg_holder *h;
+	u8 js = 0;
+
+	list_for_each_entry(h, holders, node)
+		if (h->create)
+			js |= h->join_state;
+	return js;
+}
+
+/*
  * The join state a group must hold after a join asking for @req_js when it
  * holds @held. A lingering group has no holders: what it holds is only
  * kept for a later join, which asks for exactly its own join state.

@@ -64,7 +64,10 @@
  *   JOIN fails with -EINVAL, and the group stays for its other holders or
  *   is released if there are none; one the SA does not answer is held in
  *   state RETRY_WAIT and retried, as is any held group that loses its
- *   membership. A reply sent
+ *   membership. A re-join asks as the holders of that join state joined:
+ *   with the group's last record if one of them gave create parameters
+ *   (so a group the SA lost is created again), else by MGID and join
+ *   state only (retried until the group exists again). A reply sent
  *   when join_wait_ms ran out shows state JOINING; the outcome follows as
  *   a GROUP_STATE notification. After CLIENT_REREGISTER, PORT_ERR,
  *   LID_CHANGE or a P_Key move a group's reason is IB_MCG_REASON_NET_RESET

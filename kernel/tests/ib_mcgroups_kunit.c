@@ -79,6 +79,36 @@ static void holders_union_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mcg_holders_union(&holders), 0xc);
 }
 
+static void holders_create_union_test(struct kunit *test)
+{
+	static const struct { u8 js; bool create; u8 expect; } steps[] = {
+		{ IB_MCG_JOIN_NON_MEMBER, false, 0x0 },	/* a plain joiner */
+		{ IB_MCG_JOIN_FULL, true, 0x1 },	/* the creator */
+		{ IB_MCG_JOIN_FULL, false, 0x1 },	/* full by MGID */
+		{ IB_MCG_JOIN_SENDONLY_FULL, true, 0x9 },
+	};
+	struct mcg_holder *h;
+	LIST_HEAD(holders);
+	int i;
+
+	KUNIT_EXPECT_EQ(test, mcg_holders_create_union(&holders), 0);
+	h = kunit_kcalloc(test, ARRAY_SIZE(steps), sizeof(*h), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, h);
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		h[i].join_state = steps[i].js;
+		h[i].create = steps[i].create;
+		list_add_tail(&h[i].node, &holders);
+		KUNIT_EXPECT_EQ(test, mcg_holders_create_union(&holders),
+				steps[i].expect);
+	}
+	/* the creator leaves: the full member left joined by MGID only */
+	list_del(&h[1].node);
+	KUNIT_EXPECT_EQ(test, mcg_holders_create_union(&holders), 0x8);
+	KUNIT_EXPECT_EQ(test, mcg_holders_union(&holders), 0xb);
+	list_del(&h[3].node);
+	KUNIT_EXPECT_EQ(test, mcg_holders_create_union(&holders), 0);
+}
+
 static void join_want_test(struct kunit *test)
 {
 	/* held groups: the union grows, a subset changes nothing */
@@ -176,6 +206,7 @@ static void create_matches_test(struct kunit *test)
 
 static struct kunit_case mcg_group_cases[] = {
 	KUNIT_CASE(holders_union_test),
+	KUNIT_CASE(holders_create_union_test),
 	KUNIT_CASE(join_want_test),
 	KUNIT_CASE(settle_lingers_test),
 	KUNIT_CASE(create_matches_test),

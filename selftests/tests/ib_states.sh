@@ -5,7 +5,8 @@
 # asked for and given up before the SA answers, a join state the SA
 # refuses while others hold the group, a lingering group taken back after
 # it lost its membership or with another join state (make before break),
-# and an SA-assigned group left while the port is down.
+# an SA-assigned group left while the port is down, and re-joins that
+# ask for a group as its holders did: by MGID, or as its creator.
 # timeout: 300
 . "$(dirname "$0")/../lib.sh"
 
@@ -38,9 +39,9 @@ sa_quiet() {
 	echo 0 >$D/refuse_join
 }
 
-ktap_plan 33
+ktap_plan 42
 modprobe ib_umad
-check "load simhca" modprobe simhca || ktap_skip_all "no simhca"
+check "load simhca (2 ports)" modprobe simhca nports=2 || ktap_skip_all "no simhca"
 check "load ib_mcgroups" mcg_load settle_ms=300 backoff_base_ms=200 \
 	backoff_max_ms=1000 join_wait_ms=8000
 defer unload
@@ -96,10 +97,10 @@ echo 1 >$D/client_reregister
 check "reregister, SA wiped and silent: $G3 lingers, net-reset" \
 	wait_for -t 20 sh -c "[ \"\$(mcctl -j show $P $G3 | jq -r '.state + \" \" + .reason')\" = 'lingering net-reset' ]"
 echo 200 >$PARAM/join_wait_ms
-out=$(mcctl -j join "$P" $G3 owner e 2>&1)
+out=$(mcctl -j join "$P" $G3 owner e create 2>&1)
 st=$(jq -r .state <<<"$out" 2>/dev/null)
 ktap_diag "taken back: $st"
-check "e takes it back with the same join state: not reported joined" \
+check "e takes it back (full, its creator): not reported joined" \
 	grep -qx 'joining\|retry-wait' <<<"$st"
 check_eq "(the SA has no member for it)" "" "$(joinstate $G3)"
 sa_quiet
@@ -150,6 +151,21 @@ check "port up: no group is asked for" wait_for -t 10 sh -c \
 check_eq "and the SA has no group for it" 4 "$(grep -c '^group ' $D/sa_db)"
 echo 8000 >$PARAM/join_wait_ms
 
+# --- re-joins ask as the holders joined (issue 11.9)
+G5=ff12:401b:ffff::45
+check "port 2 (another node) creates $G5 with SL 1" \
+	sa_mcm -d simhca0 -p 2 set create mgid=$G5 sl=1
+check "h joins it full, by MGID only" mcctl join "$P" $G5 owner h
+check_eq "with the group's SL" 1 "$(mcctl -j show $P $G5 | jq .sl)"
+echo 1 >$D/client_reregister
+check "SA wiped: h's re-join does not create it, it waits (sa-rejected)" \
+	wait_for -t 20 sh -c "[ \"\$(mcctl -j show $P $G5 | jq -r '.state + \" \" + .reason')\" = 'retry-wait sa-rejected' ]"
+check_eq "the SA has no $G5" 0 "$(grep -c "^group mgid=$G5 " $D/sa_db)"
+check "port 2 creates it again, with SL 2" \
+	sa_mcm -d simhca0 -p 2 set create mgid=$G5 sl=2
+check "h is joined again" wait_for -t 30 is_state $G5 joined
+check_eq "with the new SL" 2 "$(mcctl -j show $P $G5 | jq .sl)"
+check "a, who created $G1, has it back" wait_for -t 30 is_state $G1 joined
 gid=$(mcctl -j show "$P" $G1 | jq -r .port_gid)
 check "rmmod leaves the SA's groups" sh -c \
 	"rmmod ib_mcgroups && ! grep -q '^member .* gid=$gid ' $D/sa_db"
