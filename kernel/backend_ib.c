@@ -430,6 +430,27 @@ static unsigned int issue(struct mcg_port *port, struct mcg_group *g)
 	return sent;
 }
 
+/*
+ * Whether the port is ACTIVE. A port we last saw down is asked again, as
+ * IPoIB's join task does: a PORT_ACTIVE that came between port_init()
+ * and the registration of the event handler was never seen, and the
+ * groups would wait for it for ever.
+ */
+static bool port_active(struct mcg_port *port)
+{
+	struct ib_port_attr attr;
+
+	if (port->ib.active)
+		return true;
+	if (!ib_query_port(port->dev->ibdev, port->port_num, &attr) &&
+	    attr.state == IB_PORT_ACTIVE) {
+		port->ib.active = true;
+		port->ib.lid = attr.lid;
+		port->ib.sm_lid = attr.sm_lid;
+	}
+	return port->ib.active;
+}
+
 /* Issues the joins that are due, paced; see the top comment. */
 static void ib_join_work(struct work_struct *work)
 {
@@ -444,8 +465,8 @@ static void ib_join_work(struct work_struct *work)
 	u64 now_ns;
 
 	mutex_lock(&mcg_lock);
-	if (port->dead || !port->ib.active)
-		goto out;	/* PORT_ACTIVE kicks us again */
+	if (port->dead || !port_active(port))
+		goto out;	/* PORT_ACTIVE, or a new JOIN, kicks us again */
 	if (time_before(now, port->ib.settle_until)) {
 		kick(port, port->ib.settle_until - now);
 		goto out;

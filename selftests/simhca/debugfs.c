@@ -20,7 +20,9 @@
  *   sa_key              SM_Key of trusted requests (default 1)
  *   sa_db               read: groups and members
  *   stats               read: counters; write: reset them
- *   port<N>/state       "up" or "down" (PORT_ACTIVE / PORT_ERR)
+ *   port<N>/state       "up" or "down" (PORT_ACTIVE / PORT_ERR);
+ *                       "up-silent", "down-silent": the same without the
+ *                       event, as if a consumer had missed it
  *   port<N>/lid         port LID (LID_CHANGE)
  *   port<N>/pkeys       read: "index pkey" lines; write "index pkey"
  *                       (PKEY_CHANGE)
@@ -137,19 +139,24 @@ static ssize_t state_write(struct file *file, const char __user *ubuf,
 {
 	struct simhca_port *p = file->private_data;
 	enum ib_port_state state;
-	char buf[8];
+	bool silent;
+	char buf[16];
 	int ret;
 
 	ret = read_user_line(ubuf, count, buf, sizeof(buf));
 	if (ret)
 		return ret;
-	if (sysfs_streq(buf, "up") || sysfs_streq(buf, "1"))
+	silent = sysfs_streq(buf, "up-silent") ||
+		 sysfs_streq(buf, "down-silent");
+	if (sysfs_streq(buf, "up") || sysfs_streq(buf, "1") ||
+	    sysfs_streq(buf, "up-silent"))
 		state = IB_PORT_ACTIVE;
-	else if (sysfs_streq(buf, "down") || sysfs_streq(buf, "0"))
+	else if (sysfs_streq(buf, "down") || sysfs_streq(buf, "0") ||
+		 sysfs_streq(buf, "down-silent"))
 		state = IB_PORT_DOWN;
 	else
 		return -EINVAL;
-	if (xchg(&p->state, state) != state)
+	if (xchg(&p->state, state) != state && !silent)
 		simhca_dispatch(p->sdev, p->num, state == IB_PORT_ACTIVE ?
 				IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR);
 	return count;

@@ -5,8 +5,9 @@
 # asked for and given up before the SA answers, a join state the SA
 # refuses while others hold the group, a lingering group taken back after
 # it lost its membership or with another join state (make before break),
-# an SA-assigned group left while the port is down, and re-joins that
-# ask for a group as its holders did: by MGID, or as its creator.
+# an SA-assigned group left while the port is down, re-joins that ask
+# for a group as its holders did (by MGID, or as its creator), and a port
+# that became ACTIVE without the module seeing the event.
 # timeout: 300
 . "$(dirname "$0")/../lib.sh"
 
@@ -39,7 +40,7 @@ sa_quiet() {
 	echo 0 >$D/refuse_join
 }
 
-ktap_plan 42
+ktap_plan 44
 modprobe ib_umad
 check "load simhca (2 ports)" modprobe simhca nports=2 || ktap_skip_all "no simhca"
 check "load ib_mcgroups" mcg_load settle_ms=300 backoff_base_ms=200 \
@@ -166,6 +167,17 @@ check "port 2 creates it again, with SL 2" \
 check "h is joined again" wait_for -t 30 is_state $G5 joined
 check_eq "with the new SL" 2 "$(mcctl -j show $P $G5 | jq .sl)"
 check "a, who created $G1, has it back" wait_for -t 30 is_state $G1 joined
+# --- a PORT_ACTIVE that was missed (issue 11.11)
+echo down >$D/port1/state
+sleep 1
+echo up-silent >$D/port1/state
+G6=ff12:401b:ffff::46
+out=$(mcctl -j join "$P" $G6 owner i create 2>&1)
+check_eq "the port came up without an event: a JOIN still joins" joined \
+	"$(jq -r .state <<<"$out" 2>/dev/null)"
+check "and the groups that waited for the port are joined again" \
+	wait_for -t 30 is_state $G1 joined
+
 gid=$(mcctl -j show "$P" $G1 | jq -r .port_gid)
 check "rmmod leaves the SA's groups" sh -c \
 	"rmmod ib_mcgroups && ! grep -q '^member .* gid=$gid ' $D/sa_db"
