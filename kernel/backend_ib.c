@@ -20,6 +20,8 @@
  * queues the port's done_work, which handles it under mcg_lock. A freed
  * membership is taken off the done list, so done_work never sees it.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/moduleparam.h>
 #include <linux/random.h>
 #include <linux/slab.h>
@@ -43,6 +45,11 @@ static unsigned int settle_ms = 3000;
 module_param(settle_ms, uint, 0644);
 MODULE_PARM_DESC(settle_ms,
 		 "Wait after CLIENT_REREGISTER before re-joining, plus up to half as much random jitter (default 3000: a new opensm master ignores SA requests during its first sweep)");
+
+static unsigned int rejoin_refusals = 10;
+module_param(rejoin_refusals, uint, 0644);
+MODULE_PARM_DESC(rejoin_refusals,
+		 "Re-joins the SA may refuse in a row before a group that no holder here can create again is released with reason group-gone (default 10, about 5 minutes with the default backoff; 0: retry for ever)");
 
 static unsigned int backoff_base_ms = 1000;
 module_param(backoff_base_ms, uint, 0644);
@@ -196,6 +203,7 @@ static void join_succeeded(struct mcg_port *port, struct mcg_ib_memb *m,
 	if (!all_joined(g))
 		return;
 	g->ib.failures = 0;
+	g->ib.refusals = 0;
 	g->ib.established = true;
 	if (g->ib.rejoining) {
 		g->ib.rejoining = false;
@@ -249,6 +257,21 @@ static void join_failed(struct mcg_port *port, struct mcg_ib_memb *m,
 		return;
 	case MCG_IB_RETRY:
 		break;
+	}
+	if (status == -EINVAL &&
+	    mcg_ib_group_gone(++g->ib.refusals, READ_ONCE(rejoin_refusals),
+			      g->ib.want, g->create_js)) {
+		/*
+		 * The SA lost the group (or will not have it back) and no
+		 * holder here can create it: tell them, rather than retry
+		 * for ever for a creator that may never come back.
+		 */
+		pr_info("%s/%u: group %pI6 released: the SA refused %u re-joins in a row and no holder here can create it\n",
+			mcg_dev_name(port), port->port_num, g->mgid.raw,
+			g->ib.refusals);
+		atomic64_inc(&port->ib.rejoin_failures);
+		mcg_group_abandon(g, IB_MCG_REASON_GROUP_GONE, EINVAL);
+		return;
 	}
 	if (status == -ENETRESET) {
 		/* Lost, not refused: re-join as soon as the port allows. */

@@ -157,6 +157,7 @@ struct mcg_ib_group {
 	struct list_head retry_node;	/* on port->ib.retry */
 	unsigned long retry_at;		/* jiffies */
 	unsigned int failures;		/* in a row, for the backoff */
+	unsigned int refusals;		/* re-joins refused since joined */
 	u8 want;			/* join state bits to hold */
 	u8 held;			/* bits the SA ever gave us */
 	u8 stale;			/* bits given up, kept until want is

@@ -350,6 +350,21 @@ static inline enum mcg_ib_failure mcg_ib_failure(int status, u8 bit, u8 held,
 }
 
 /*
+ * Whether a held group whose re-joins the SA refused @refusals times in a
+ * row is given up (@max; 0 retries for ever). Only a group that nobody
+ * here could create again: none of the join states it wants (@want) is a
+ * full one asked for with create parameters (@create_js). A group whose
+ * creator is here is retried for as long as it is held.
+ */
+static inline bool mcg_ib_group_gone(unsigned int refusals, unsigned int max,
+				     u8 want, u8 create_js)
+{
+	const u8 full = IB_MCG_JOIN_FULL | IB_MCG_JOIN_SENDONLY_FULL;
+
+	return max && refusals >= max && !(want & create_js & full);
+}
+
+/*
  * Make before break: whether the SA membership of @bit, @joined or not,
  * is kept when the group is to hold @join_state. A held membership given
  * up while new bits (@added) are asked for, or one already kept for that

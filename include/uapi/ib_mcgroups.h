@@ -67,7 +67,11 @@
  *   membership. A re-join asks as the holders of that join state joined:
  *   with the group's last record if one of them gave create parameters
  *   (so a group the SA lost is created again), else by MGID and join
- *   state only (retried until the group exists again). A reply sent
+ *   state only (retried until the group exists again). A group that no
+ *   holder here can create again (no full join state asked for with
+ *   create parameters) is released, reason IB_MCG_REASON_GROUP_GONE,
+ *   once the SA refused its re-joins rejoin_refusals times in a row
+ *   (module parameter; 0 retries for ever). A reply sent
  *   when join_wait_ms ran out shows state JOINING; the outcome follows as
  *   a GROUP_STATE notification. After CLIENT_REREGISTER, PORT_ERR,
  *   LID_CHANGE or a P_Key move a group's reason is IB_MCG_REASON_NET_RESET
@@ -301,6 +305,11 @@ enum ib_mcg_reason {
 	IB_MCG_REASON_ERROR		= 13,	/* other local error (ERROR) */
 	IB_MCG_REASON_LINGER_EXPIRED	= 14,	/* linger time ran out */
 	IB_MCG_REASON_OWNER_RELEASE	= 15,	/* OWNER_RELEASE request */
+	IB_MCG_REASON_GROUP_GONE	= 16,	/* IB: the SA lost the group, and
+						 * its re-joins from here were
+						 * refused rejoin_refusals times
+						 * (nobody here can create it)
+						 */
 };
 
 enum ib_mcg_backend {

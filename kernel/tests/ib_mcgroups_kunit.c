@@ -548,8 +548,24 @@ static void ib_keep_stale_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, mcg_ib_keep_stale(0x9, 0x8, 0x1, 0x1, true));
 }
 
+static void ib_group_gone_test(struct kunit *test)
+{
+	/* a non-member, or a full member by MGID only: bounded */
+	KUNIT_EXPECT_FALSE(test, mcg_ib_group_gone(9, 10, 0x2, 0));
+	KUNIT_EXPECT_TRUE(test, mcg_ib_group_gone(10, 10, 0x2, 0));
+	KUNIT_EXPECT_TRUE(test, mcg_ib_group_gone(11, 10, 0x1, 0));
+	/* a creator's non-member bit cannot create it either */
+	KUNIT_EXPECT_TRUE(test, mcg_ib_group_gone(10, 10, 0x3, 0x2));
+	/* a creator's full member here: retried for as long as held */
+	KUNIT_EXPECT_FALSE(test, mcg_ib_group_gone(100, 10, 0x3, 0x1));
+	KUNIT_EXPECT_FALSE(test, mcg_ib_group_gone(100, 10, 0x8, 0x8));
+	/* 0: no bound */
+	KUNIT_EXPECT_FALSE(test, mcg_ib_group_gone(UINT_MAX, 0, 0x2, 0));
+}
+
 static struct kunit_case mcg_ib_states_cases[] = {
 	KUNIT_CASE(ib_failure_test),
+	KUNIT_CASE(ib_group_gone_test),
 	KUNIT_CASE(ib_keep_stale_test),
 	{}
 };

@@ -6,8 +6,9 @@
 # refuses while others hold the group, a lingering group taken back after
 # it lost its membership or with another join state (make before break),
 # an SA-assigned group left while the port is down, re-joins that ask
-# for a group as its holders did (by MGID, or as its creator), and a port
-# that became ACTIVE without the module seeing the event.
+# for a group as its holders did (by MGID, or as its creator), a port
+# that became ACTIVE without the module seeing the event, and a group that
+# the SA lost and nobody here can create again.
 # timeout: 300
 . "$(dirname "$0")/../lib.sh"
 
@@ -40,7 +41,7 @@ sa_quiet() {
 	echo 0 >$D/refuse_join
 }
 
-ktap_plan 44
+ktap_plan 51
 modprobe ib_umad
 check "load simhca (2 ports)" modprobe simhca nports=2 || ktap_skip_all "no simhca"
 check "load ib_mcgroups" mcg_load settle_ms=300 backoff_base_ms=200 \
@@ -177,6 +178,24 @@ check_eq "the port came up without an event: a JOIN still joins" joined \
 	"$(jq -r .state <<<"$out" 2>/dev/null)"
 check "and the groups that waited for the port are joined again" \
 	wait_for -t 30 is_state $G1 joined
+
+# --- a group nobody here can create, gone from the SA (issue 11.12)
+G7=ff12:401b:ffff::47
+MON=/tmp/ib_states.monitor.$$
+mcctl monitor >$MON 2>&1 &
+mon=$!
+defer rm -f $MON
+defer kill $mon
+check "port 2 creates $G7" sa_mcm -d simhca0 -p 2 set create mgid=$G7
+check "j joins it as a non-member" mcctl join "$P" $G7 owner j state nonmember
+check "(the monitor is listening)" wait_for -t 10 grep -q "$G7" $MON
+check "rejoin_refusals 3" sh -c "echo 3 >$PARAM/rejoin_refusals"
+echo 1 >$D/client_reregister
+check "SA wiped, its creator gone: $G7 is released" \
+	wait_for -t 30 sh -c "! mcctl show $P $G7"
+check "j was told why: group-gone" sh -c \
+	"grep '$G7' $MON | grep holder-del | grep -q group-gone"
+check "$G1, whose creator is here, is back" wait_for -t 30 is_state $G1 joined
 
 gid=$(mcctl -j show "$P" $G1 | jq -r .port_gid)
 check "rmmod leaves the SA's groups" sh -c \
