@@ -228,6 +228,32 @@ static u8 reason_of(int status)
 	}
 }
 
+/*
+ * A re-join of @g was refused. The SA may have lost the group; if nobody
+ * here can create it again - its holders joined it by MGID only, or its
+ * MGID is one the SA assigned, which the SA never creates on request -
+ * it is released after rejoin_refusals refusals in a row, rather than
+ * retried for ever for a creator that may never come back. Returns true
+ * if @g was released.
+ */
+static bool refused_for_good(struct mcg_port *port, struct mcg_group *g)
+{
+	bool sa_mgid = mcg_mgid_sa_linklocal(&g->mgid);
+
+	if (!mcg_ib_group_gone(++g->ib.refusals, READ_ONCE(rejoin_refusals),
+			       g->ib.want, sa_mgid ? 0 : g->create_js))
+		return false;
+	pr_info("%s/%u: group %pI6 released: the SA refused %u re-joins in a row, and %s\n",
+		mcg_dev_name(port), port->port_num, g->mgid.raw,
+		g->ib.refusals, sa_mgid ?
+		"the SA does not create a group for an MGID it assigned" :
+		"no holder here can create it");
+	atomic64_inc(&port->ib.rejoin_failures);
+	mcg_group_abandon(g, sa_mgid ? IB_MCG_REASON_MGID_LOST :
+			  IB_MCG_REASON_GROUP_GONE, EINVAL);
+	return true;
+}
+
 static void join_failed(struct mcg_port *port, struct mcg_ib_memb *m,
 			int status)
 {
@@ -258,21 +284,8 @@ static void join_failed(struct mcg_port *port, struct mcg_ib_memb *m,
 	case MCG_IB_RETRY:
 		break;
 	}
-	if (status == -EINVAL &&
-	    mcg_ib_group_gone(++g->ib.refusals, READ_ONCE(rejoin_refusals),
-			      g->ib.want, g->create_js)) {
-		/*
-		 * The SA lost the group (or will not have it back) and no
-		 * holder here can create it: tell them, rather than retry
-		 * for ever for a creator that may never come back.
-		 */
-		pr_info("%s/%u: group %pI6 released: the SA refused %u re-joins in a row and no holder here can create it\n",
-			mcg_dev_name(port), port->port_num, g->mgid.raw,
-			g->ib.refusals);
-		atomic64_inc(&port->ib.rejoin_failures);
-		mcg_group_abandon(g, IB_MCG_REASON_GROUP_GONE, EINVAL);
+	if (status == -EINVAL && refused_for_good(port, g))
 		return;
-	}
 	if (status == -ENETRESET) {
 		/* Lost, not refused: re-join as soon as the port allows. */
 		g->ib.rejoining = true;

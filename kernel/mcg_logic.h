@@ -46,6 +46,18 @@ static inline bool mcg_mgid_scope_linklocal(const union ib_gid *mgid)
 }
 
 /*
+ * An MGID of the kind the SA assigns by default: signature A01B, link-local
+ * scope (ff12:a01b:...). opensm refuses to create a group for one on
+ * request (IBA o15-0.1.5 as it reads it), so such a group exists only as
+ * the SA assigned it, and once the SA lost it nobody can create it again.
+ */
+static inline bool mcg_mgid_sa_linklocal(const union ib_gid *mgid)
+{
+	return mgid->raw[0] == 0xff && (mgid->raw[1] & 0xf) == 2 &&
+	       mgid->raw[2] == 0xa0 && mgid->raw[3] == 0x1b;
+}
+
+/*
  * InfiniBand: a multicast GID (first byte 0xff), or all-zero for an
  * SA-assigned MGID, which only a full member can create.
  */

@@ -310,6 +310,14 @@ enum ib_mcg_reason {
 						 * refused rejoin_refusals times
 						 * (nobody here can create it)
 						 */
+	IB_MCG_REASON_MGID_LOST		= 17,	/* IB: the SA lost a group whose
+						 * (link-local A01B) MGID it had
+						 * assigned, and refused its
+						 * re-joins rejoin_refusals times;
+						 * it creates no group for such
+						 * an MGID on request: JOIN MGID
+						 * 0 again for a new one
+						 */
 };
 
 enum ib_mcg_backend {

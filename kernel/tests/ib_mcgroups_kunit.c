@@ -664,6 +664,25 @@ static void roce_check_v6_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mcg_roce_check_mgid(&z, true, NULL), -EINVAL);
 }
 
+static void sa_linklocal_test(struct kunit *test)
+{
+	union ib_gid g, z = {};
+
+	/* what opensm assigns by default: A01B, link-local */
+	g = gid_v6(0xff12, 0xa01b, 0xfe80, 0, 0, 0, 0, 1);
+	KUNIT_EXPECT_TRUE(test, mcg_mgid_sa_linklocal(&g));
+	g = gid_v6(0xff32, 0xa01b, 0xfe80, 0, 0, 0, 0, 1);
+	KUNIT_EXPECT_TRUE(test, mcg_mgid_sa_linklocal(&g));
+	/* another scope, signature, or not a multicast GID */
+	g = gid_v6(0xff15, 0xa01b, 0xfe80, 0, 0, 0, 0, 1);
+	KUNIT_EXPECT_FALSE(test, mcg_mgid_sa_linklocal(&g));
+	g = gid_v6(0xff12, 0x401b, 0xffff, 0, 0, 0, 0, 1);
+	KUNIT_EXPECT_FALSE(test, mcg_mgid_sa_linklocal(&g));
+	g = gid_v6(0xfe12, 0xa01b, 0xfe80, 0, 0, 0, 0, 1);
+	KUNIT_EXPECT_FALSE(test, mcg_mgid_sa_linklocal(&g));
+	KUNIT_EXPECT_FALSE(test, mcg_mgid_sa_linklocal(&z));
+}
+
 static void ib_check_test(struct kunit *test)
 {
 	struct netlink_ext_ack ext = {};
@@ -705,6 +724,7 @@ static struct kunit_case mcg_mgid_cases[] = {
 	KUNIT_CASE(roce_check_v4_test),
 	KUNIT_CASE(roce_check_v6_test),
 	KUNIT_CASE(ib_check_test),
+	KUNIT_CASE(sa_linklocal_test),
 	{}
 };
 

@@ -7,8 +7,9 @@
 # it lost its membership or with another join state (make before break),
 # an SA-assigned group left while the port is down, re-joins that ask
 # for a group as its holders did (by MGID, or as its creator), a port
-# that became ACTIVE without the module seeing the event, and a group that
-# the SA lost and nobody here can create again.
+# that became ACTIVE without the module seeing the event, and groups that
+# the SA lost and nobody here can create again (joined by MGID only, or
+# with an MGID the SA assigned).
 # timeout: 300
 . "$(dirname "$0")/../lib.sh"
 
@@ -41,7 +42,7 @@ sa_quiet() {
 	echo 0 >$D/refuse_join
 }
 
-ktap_plan 51
+ktap_plan 55
 modprobe ib_umad
 check "load simhca (2 ports)" modprobe simhca nports=2 || ktap_skip_all "no simhca"
 check "load ib_mcgroups" mcg_load settle_ms=300 backoff_base_ms=200 \
@@ -196,6 +197,18 @@ check "SA wiped, its creator gone: $G7 is released" \
 check "j was told why: group-gone" sh -c \
 	"grep '$G7' $MON | grep holder-del | grep -q group-gone"
 check "$G1, whose creator is here, is back" wait_for -t 30 is_state $G1 joined
+
+# --- an SA-assigned link-local MGID the SA lost (issue 11.8)
+out=$(mcctl join "$P" 0 owner k create 2>&1)
+M=$(sed -n 's/.*assigned mgid \([^ ]*\).*/\1/p' <<<"$out" | head -n1)
+check "k creates a group with an SA-assigned MGID ($M)" grep -q '^ff12:a01b:' <<<"$M"
+echo 1 >$D/client_reregister
+check "SA wiped: the SA does not create $M on request, so it is released" \
+	wait_for -t 30 sh -c "! mcctl show $P $M"
+check "k was told why: mgid-lost" sh -c \
+	"grep '$M' $MON | grep holder-del | grep -q mgid-lost"
+check "k asks for a new group with MGID 0" sh -c \
+	"mcctl join $P 0 owner k create | grep -q 'assigned mgid ff12:a01b:'"
 
 gid=$(mcctl -j show "$P" $G1 | jq -r .port_gid)
 check "rmmod leaves the SA's groups" sh -c \

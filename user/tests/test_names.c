@@ -291,7 +291,8 @@ static void enum_names(void)
 	EXPECT_STR(ibmcg_reason_name(IB_MCG_REASON_OWNER_RELEASE),
 		   "owner-release");
 	EXPECT_STR(ibmcg_reason_name(IB_MCG_REASON_GROUP_GONE), "group-gone");
-	EXPECT(ibmcg_reason_name(17) == NULL);
+	EXPECT_STR(ibmcg_reason_name(IB_MCG_REASON_MGID_LOST), "mgid-lost");
+	EXPECT(ibmcg_reason_name(18) == NULL);
 
 	EXPECT_STR(ibmcg_backend_name(IB_MCG_BACKEND_NONE), "none");
 	EXPECT_STR(ibmcg_backend_name(IB_MCG_BACKEND_IB_SA), "ib-sa");
