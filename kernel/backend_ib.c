@@ -624,6 +624,45 @@ static int ib_update(struct mcg_group *g, u8 join_state,
 	return MCG_UPDATE_PENDING;
 }
 
+/*
+ * The port's GID may have changed (a new subnet prefix). multicast.c does
+ * not act on that, and the SA keeps the memberships under the GID they
+ * were joined with. A group whose record carries another port GID than
+ * the port's now is handled as lost: its memberships are left and it is
+ * joined again, with the new GID, at once.
+ *
+ * Checked at every port event, not only GID_CHANGE: 6.1's ib_core updates
+ * its GID cache on an IB port's GID_CHANGE but passes the event to no
+ * client (ib_cache_event_task()), so the next event we see is the first
+ * chance to notice.
+ */
+static void gid_check(struct mcg_port *port)
+{
+	union ib_gid gid;
+	struct rb_node *n;
+	int i;
+
+	if (rdma_query_gid(port->dev->ibdev, port->port_num, 0, &gid))
+		return;
+	for (n = rb_first(&port->groups); n; n = rb_next(n)) {
+		struct mcg_group *g = rb_entry(n, struct mcg_group, node);
+
+		if (!g->rec.valid || !g->ib.want ||
+		    !memcmp(&g->rec.port_gid, &gid, sizeof(gid)))
+			continue;
+		for (i = 0; i < 4; i++)
+			memb_free(port, &g->ib.m[i]);
+		g->ib.stale = 0;
+		g->ib.rejoining = true;
+		wave_start(port);
+		mcg_group_set_state(g, g->state == IB_MCG_STATE_LINGERING ?
+				    IB_MCG_STATE_LINGERING :
+				    IB_MCG_STATE_RETRY_WAIT,
+				    IB_MCG_REASON_NET_RESET, ENETRESET);
+		retry_later(g, 0);
+	}
+}
+
 /* After IB events (from resync_work): port state, reregister, settle. */
 static void ib_refresh(struct mcg_port *port)
 {
@@ -651,6 +690,7 @@ static void ib_refresh(struct mcg_port *port)
 	clear_bit(IB_EVENT_LID_CHANGE, &port->ib.events);
 	clear_bit(IB_EVENT_PKEY_CHANGE, &port->ib.events);
 	clear_bit(IB_EVENT_GID_CHANGE, &port->ib.events);
+	gid_check(port);
 	if (port->ib.active && (!was_active || !list_empty(&port->ib.retry)))
 		kick(port, 0);
 }

@@ -74,8 +74,9 @@
  *   (module parameter; 0 retries for ever). A reply sent
  *   when join_wait_ms ran out shows state JOINING; the outcome follows as
  *   a GROUP_STATE notification. After CLIENT_REREGISTER, PORT_ERR,
- *   LID_CHANGE or a P_Key move a group's reason is IB_MCG_REASON_NET_RESET
- *   while it waits; PKEY_MISSING while its P_Key is not in the table.
+ *   LID_CHANGE, a P_Key move or a new port GID (seen at a port event) a
+ *   group's reason is IB_MCG_REASON_NET_RESET while it waits;
+ *   PKEY_MISSING while its P_Key is not in the table.
  *     IB_MCG_A_LINGER_MS    u32     optional, 0..IB_MCG_LINGER_MAX_MS: how
  *                                    long the membership is kept after
  *                                    the last holder leaves; sets the

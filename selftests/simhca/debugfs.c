@@ -18,6 +18,10 @@
  *   refuse_join         JoinState bits: a join (MCMember Set) asking for
  *                       any of them is refused with ERR_REQ_INVALID
  *   sa_key              SM_Key of trusted requests (default 1)
+ *   subnet_prefix       the subnet prefix of every port GID (all devices);
+ *                       a write changes it and raises GID_CHANGE (which
+ *                       6.1's ib_core turns into a GID cache update and
+ *                       passes to no client on an IB port)
  *   sa_db               read: groups and members
  *   stats               read: counters; write: reset them
  *   port<N>/state       "up" or "down" (PORT_ACTIVE / PORT_ERR);
@@ -35,6 +39,8 @@
 #include "simhca.h"
 
 static struct dentry *simhca_ddir;
+
+u64 simhca_subnet_prefix = SIMHCA_SUBNET_PREFIX_DEFAULT;
 
 static int read_user_line(const char __user *ubuf, size_t count,
 			  char *buf, size_t size)
@@ -86,6 +92,40 @@ static const struct file_operations rereg_fops = {
 	.open = simple_open,
 	.write = rereg_write,
 	.llseek = noop_llseek,
+	.owner = THIS_MODULE,
+};
+
+static ssize_t prefix_read(struct file *file, char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	char buf[24];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "0x%016llx\n", SIMHCA_SUBNET_PREFIX);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+/* A new subnet prefix: every port's GID changes, as after an SM's change. */
+static ssize_t prefix_write(struct file *file, const char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	struct simhca_dev *sdev = file->private_data;
+	u64 prefix;
+	int ret;
+
+	ret = kstrtou64_from_user(ubuf, count, 0, &prefix);
+	if (ret)
+		return ret;
+	if (xchg(&simhca_subnet_prefix, prefix) != prefix)
+		dispatch_all(sdev, IB_EVENT_GID_CHANGE);
+	return count;
+}
+
+static const struct file_operations prefix_fops = {
+	.open = simple_open,
+	.read = prefix_read,
+	.write = prefix_write,
+	.llseek = default_llseek,
 	.owner = THIS_MODULE,
 };
 
@@ -278,6 +318,7 @@ void simhca_debugfs_add(struct simhca_dev *sdev)
 	debugfs_create_u32("mlid_capacity", 0600, d, &k->mlid_capacity);
 	debugfs_create_x32("refuse_join", 0600, d, &k->refuse_join);
 	debugfs_create_x64("sa_key", 0600, d, &k->sa_key);
+	debugfs_create_file("subnet_prefix", 0600, d, sdev, &prefix_fops);
 	debugfs_create_file("sa_db", 0400, d, sdev, &sa_db_fops);
 	debugfs_create_file("stats", 0600, d, sdev, &stats_fops);
 	for (i = 0; i < sdev->nports; i++) {

@@ -61,6 +61,7 @@ static const char * const event_names[] = {
 	[IB_EVENT_PKEY_CHANGE] = "pkey_change",
 	[IB_EVENT_SM_CHANGE] = "sm_change",
 	[IB_EVENT_CLIENT_REREGISTER] = "client_reregister",
+	[IB_EVENT_GID_CHANGE] = "gid_change",
 };
 
 static int method_idx(u8 method)

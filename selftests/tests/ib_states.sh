@@ -9,7 +9,7 @@
 # for a group as its holders did (by MGID, or as its creator), a port
 # that became ACTIVE without the module seeing the event, and groups that
 # the SA lost and nobody here can create again (joined by MGID only, or
-# with an MGID the SA assigned).
+# with an MGID the SA assigned), and a port GID that changes.
 # timeout: 300
 . "$(dirname "$0")/../lib.sh"
 
@@ -42,7 +42,7 @@ sa_quiet() {
 	echo 0 >$D/refuse_join
 }
 
-ktap_plan 55
+ktap_plan 58
 modprobe ib_umad
 check "load simhca (2 ports)" modprobe simhca nports=2 || ktap_skip_all "no simhca"
 check "load ib_mcgroups" mcg_load settle_ms=300 backoff_base_ms=200 \
@@ -210,7 +210,23 @@ check "k was told why: mgid-lost" sh -c \
 check "k asks for a new group with MGID 0" sh -c \
 	"mcctl join $P 0 owner k create | grep -q 'assigned mgid ff12:a01b:'"
 
+# --- a new port GID (issue 11.11)
+old=$(mcctl -j show "$P" $G1 | jq -r .port_gid)
+port_gid_moved() { [ "$(mcctl -j show "$P" $G1 | jq -r .port_gid)" != "$old" ]; }
+# 6.1's ib_core passes an IB port's GID_CHANGE to no client: the module
+# notices at the port's next event, here a PKEY_CHANGE that moves nothing.
+echo 0xfe80000000000abc >$D/subnet_prefix
+ktap_diag "$(grep event_gid_change $D/stats)"
+echo "0 $(awk '$1 == 0 { print $2 }' $D/port1/pkeys)" >$D/port1/pkeys
+check "a new subnet prefix, then a port event: $G1 is joined again with the new port GID" \
+	wait_for -t 30 port_gid_moved
 gid=$(mcctl -j show "$P" $G1 | jq -r .port_gid)
+ktap_diag "port GID $old -> $gid"
+check_eq "the SA has our member of $G1 under the new GID only" "gid=$gid" \
+	"$(awk -v m="mgid=$G1" '$1 == "member" && $2 == m { print $4 }' $D/sa_db)"
+check "no member of ours is left under the old GID" \
+	sh -c "! grep -q '^member .* gid=$old ' $D/sa_db"
+
 check "rmmod leaves the SA's groups" sh -c \
 	"rmmod ib_mcgroups && ! grep -q '^member .* gid=$gid ' $D/sa_db"
 ktap_finish
