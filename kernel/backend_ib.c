@@ -20,6 +20,8 @@
  * queues the port's done_work, which handles it under mcg_lock. A freed
  * membership is taken off the done list, so done_work never sees it.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/moduleparam.h>
 #include <linux/random.h>
 #include <linux/slab.h>
@@ -43,6 +45,11 @@ static unsigned int settle_ms = 3000;
 module_param(settle_ms, uint, 0644);
 MODULE_PARM_DESC(settle_ms,
 		 "Wait after CLIENT_REREGISTER before re-joining, plus up to half as much random jitter (default 3000: a new opensm master ignores SA requests during its first sweep)");
+
+static unsigned int rejoin_refusals = 10;
+module_param(rejoin_refusals, uint, 0644);
+MODULE_PARM_DESC(rejoin_refusals,
+		 "Re-joins the SA may refuse in a row before a group that no holder here can create again is released with reason group-gone (default 10, about 5 minutes with the default backoff; 0: retry for ever)");
 
 static unsigned int backoff_base_ms = 1000;
 module_param(backoff_base_ms, uint, 0644);
@@ -170,12 +177,24 @@ static u8 state_after_join(const struct mcg_group *g)
 						    IB_MCG_STATE_JOINED;
 }
 
+/* Make before break: all that is wanted is held; let go of the rest. */
+static void release_stale(struct mcg_port *port, struct mcg_group *g)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (g->ib.stale & BIT(i))
+			memb_free(port, &g->ib.m[i]);
+	g->ib.stale = 0;
+}
+
 static void join_succeeded(struct mcg_port *port, struct mcg_ib_memb *m,
 			   const struct ib_sa_mcmember_rec *sa)
 {
 	struct mcg_group *g = m->g;
 
 	m->state = MCG_MEMB_JOINED;
+	g->ib.held |= m->bit;
 	rec_from_sa(&g->rec, sa);
 	if (mcg_mgid_is_zero(&g->mgid) && mcg_group_rekey(g, &sa->mgid)) {
 		mcg_group_abandon(g, IB_MCG_REASON_ERROR, EEXIST);
@@ -184,12 +203,15 @@ static void join_succeeded(struct mcg_port *port, struct mcg_ib_memb *m,
 	if (!all_joined(g))
 		return;
 	g->ib.failures = 0;
+	g->ib.refusals = 0;
 	g->ib.established = true;
 	if (g->ib.rejoining) {
 		g->ib.rejoining = false;
 		atomic64_inc(&port->ib.group_rejoins);
 	}
+	/* Joined first: the old membership goes only after that. */
 	mcg_group_set_state(g, state_after_join(g), IB_MCG_REASON_JOIN, 0);
+	release_stale(port, g);
 }
 
 static u8 reason_of(int status)
@@ -206,6 +228,32 @@ static u8 reason_of(int status)
 	}
 }
 
+/*
+ * A re-join of @g was refused. The SA may have lost the group; if nobody
+ * here can create it again - its holders joined it by MGID only, or its
+ * MGID is one the SA assigned, which the SA never creates on request -
+ * it is released after rejoin_refusals refusals in a row, rather than
+ * retried for ever for a creator that may never come back. Returns true
+ * if @g was released.
+ */
+static bool refused_for_good(struct mcg_port *port, struct mcg_group *g)
+{
+	bool sa_mgid = mcg_mgid_sa_linklocal(&g->mgid);
+
+	if (!mcg_ib_group_gone(++g->ib.refusals, READ_ONCE(rejoin_refusals),
+			       g->ib.want, sa_mgid ? 0 : g->create_js))
+		return false;
+	pr_info("%s/%u: group %pI6 released: the SA refused %u re-joins in a row, and %s\n",
+		mcg_dev_name(port), port->port_num, g->mgid.raw,
+		g->ib.refusals, sa_mgid ?
+		"the SA does not create a group for an MGID it assigned" :
+		"no holder here can create it");
+	atomic64_inc(&port->ib.rejoin_failures);
+	mcg_group_abandon(g, sa_mgid ? IB_MCG_REASON_MGID_LOST :
+			  IB_MCG_REASON_GROUP_GONE, EINVAL);
+	return true;
+}
+
 static void join_failed(struct mcg_port *port, struct mcg_ib_memb *m,
 			int status)
 {
@@ -216,17 +264,28 @@ static void join_failed(struct mcg_port *port, struct mcg_ib_memb *m,
 	memb_free(port, m);
 	if (status == -ETIMEDOUT)
 		atomic64_inc(&port->ib.sa_timeouts);
+	if (g->ib.stale & m->bit) {
+		/* Kept only until its successor is held: not needed again. */
+		g->ib.stale &= ~m->bit;
+		return;
+	}
 
-	if (status != -ENETRESET && !g->ib.established &&
-	    (status == -EINVAL || mcg_mgid_is_zero(&g->mgid))) {
-		/*
-		 * Never joined and refused (or an SA-assigned MGID whose
-		 * answer was lost: retrying would ask for another group).
-		 */
+	switch (mcg_ib_failure(status, m->bit, g->ib.held,
+			       mcg_mgid_is_zero(&g->mgid))) {
+	case MCG_IB_ABANDON:
 		atomic64_inc(&port->join_errors);
 		mcg_group_abandon(g, reason, -status);
 		return;
+	case MCG_IB_REFUSE:
+		/* Only its holders lose; the group may be held for others. */
+		atomic64_inc(&port->join_errors);
+		mcg_group_refuse(g, m->bit, reason, -status);
+		return;
+	case MCG_IB_RETRY:
+		break;
 	}
+	if (status == -EINVAL && refused_for_good(port, g))
+		return;
 	if (status == -ENETRESET) {
 		/* Lost, not refused: re-join as soon as the port allows. */
 		g->ib.rejoining = true;
@@ -278,7 +337,15 @@ static void ib_done_work(struct work_struct *work)
 	mutex_unlock(&mcg_lock);
 }
 
-/* The record and component mask of the join of @m's bit. */
+/*
+ * The record and component mask of the join of @m's bit: as its holders
+ * joined. A bit asked for only by holders that named an existing group is
+ * joined by MGID and join state, always, so that a re-join never creates
+ * the group with parameters of its own; one asked for with create
+ * parameters (a creator) sends them, and once the group has been joined
+ * its last record, so that it is created again as it was if the SA lost
+ * it.
+ */
 static ib_sa_comp_mask build_rec(struct mcg_group *g, struct mcg_ib_memb *m,
 				 struct ib_sa_mcmember_rec *rec)
 {
@@ -294,6 +361,8 @@ static ib_sa_comp_mask build_rec(struct mcg_group *g, struct mcg_ib_memb *m,
 		memset(&rec->port_gid, 0, sizeof(rec->port_gid));
 	rec->join_state = m->bit;
 
+	if (!(g->create_js & m->bit))
+		return mask;	/* join an existing group: MGID and state */
 	if (g->ib.established) {
 		/*
 		 * After a re-register the SA may have forgotten the group:
@@ -318,9 +387,6 @@ static ib_sa_comp_mask build_rec(struct mcg_group *g, struct mcg_ib_memb *m,
 		       IB_SA_MCMEMBER_REC_RATE_SELECTOR |
 		       IB_SA_MCMEMBER_REC_RATE | IB_SA_MCMEMBER_REC_HOP_LIMIT;
 	}
-	if (!c->create && !c->qkey)
-		return mask;	/* join an existing group: MGID and state */
-
 	rec->qkey = cpu_to_be32(g->rec.qkey);
 	rec->pkey = cpu_to_be16(c->pkey);
 	rec->sl = c->sl;
@@ -400,6 +466,27 @@ static unsigned int issue(struct mcg_port *port, struct mcg_group *g)
 	return sent;
 }
 
+/*
+ * Whether the port is ACTIVE. A port we last saw down is asked again, as
+ * IPoIB's join task does: a PORT_ACTIVE that came between port_init()
+ * and the registration of the event handler was never seen, and the
+ * groups would wait for it for ever.
+ */
+static bool port_active(struct mcg_port *port)
+{
+	struct ib_port_attr attr;
+
+	if (port->ib.active)
+		return true;
+	if (!ib_query_port(port->dev->ibdev, port->port_num, &attr) &&
+	    attr.state == IB_PORT_ACTIVE) {
+		port->ib.active = true;
+		port->ib.lid = attr.lid;
+		port->ib.sm_lid = attr.sm_lid;
+	}
+	return port->ib.active;
+}
+
 /* Issues the joins that are due, paced; see the top comment. */
 static void ib_join_work(struct work_struct *work)
 {
@@ -414,8 +501,8 @@ static void ib_join_work(struct work_struct *work)
 	u64 now_ns;
 
 	mutex_lock(&mcg_lock);
-	if (port->dead || !port->ib.active)
-		goto out;	/* PORT_ACTIVE kicks us again */
+	if (port->dead || !port_active(port))
+		goto out;	/* PORT_ACTIVE, or a new JOIN, kicks us again */
 	if (time_before(now, port->ib.settle_until)) {
 		kick(port, port->ib.settle_until - now);
 		goto out;
@@ -478,12 +565,18 @@ static int ib_check(struct mcg_port *port, const struct mcg_join_req *req,
 	return 0;
 }
 
-/* Holds exactly @join_state: frees dropped bits now, queues new ones. */
+/*
+ * Holds exactly @join_state: queues new bits and frees dropped ones now,
+ * except that a held membership given up while new bits are asked for (a
+ * lingering group taken back with another join state) is kept until they
+ * are held: make before break, so the group never lacks a membership.
+ */
 static int ib_update(struct mcg_group *g, u8 join_state,
 		     struct netlink_ext_ack *extack)
 {
 	struct mcg_port *port = g->port;
 	u8 added = join_state & ~g->ib.want;
+	u8 stale = 0;
 	int i;
 
 	for (i = 0; i < 4; i++) {
@@ -494,9 +587,15 @@ static int ib_update(struct mcg_group *g, u8 join_state,
 			m->bit = BIT(i);
 			INIT_LIST_HEAD(&m->done_node);
 		}
-		if (!(join_state & BIT(i)))
+		if (join_state & BIT(i))
+			continue;
+		if (mcg_ib_keep_stale(join_state, added, g->ib.stale, BIT(i),
+				      m->state == MCG_MEMB_JOINED))
+			stale |= BIT(i);
+		else
 			memb_free(port, m);
 	}
+	g->ib.stale = stale;
 	g->ib.want = join_state;
 	if (!join_state) {
 		list_del_init(&g->ib.retry_node);
@@ -504,8 +603,15 @@ static int ib_update(struct mcg_group *g, u8 join_state,
 		wave_check(port);
 		return 0;
 	}
-	if (all_joined(g))
+	if (all_joined(g)) {
+		release_stale(port, g);
+		/* Nothing to ask for: what it waited for was given up. */
+		if (!list_empty(&g->ib.retry_node)) {
+			list_del_init(&g->ib.retry_node);
+			wave_check(port);
+		}
 		return 0;
+	}
 	if (added) {
 		/* New bits are asked for now; lost ones keep their backoff. */
 		g->ib.retry_at = jiffies;
@@ -516,6 +622,45 @@ static int ib_update(struct mcg_group *g, u8 join_state,
 			g->state = IB_MCG_STATE_JOINING;
 	}
 	return MCG_UPDATE_PENDING;
+}
+
+/*
+ * The port's GID may have changed (a new subnet prefix). multicast.c does
+ * not act on that, and the SA keeps the memberships under the GID they
+ * were joined with. A group whose record carries another port GID than
+ * the port's now is handled as lost: its memberships are left and it is
+ * joined again, with the new GID, at once.
+ *
+ * Checked at every port event, not only GID_CHANGE: 6.1's ib_core updates
+ * its GID cache on an IB port's GID_CHANGE but passes the event to no
+ * client (ib_cache_event_task()), so the next event we see is the first
+ * chance to notice.
+ */
+static void gid_check(struct mcg_port *port)
+{
+	union ib_gid gid;
+	struct rb_node *n;
+	int i;
+
+	if (rdma_query_gid(port->dev->ibdev, port->port_num, 0, &gid))
+		return;
+	for (n = rb_first(&port->groups); n; n = rb_next(n)) {
+		struct mcg_group *g = rb_entry(n, struct mcg_group, node);
+
+		if (!g->rec.valid || !g->ib.want ||
+		    !memcmp(&g->rec.port_gid, &gid, sizeof(gid)))
+			continue;
+		for (i = 0; i < 4; i++)
+			memb_free(port, &g->ib.m[i]);
+		g->ib.stale = 0;
+		g->ib.rejoining = true;
+		wave_start(port);
+		mcg_group_set_state(g, g->state == IB_MCG_STATE_LINGERING ?
+				    IB_MCG_STATE_LINGERING :
+				    IB_MCG_STATE_RETRY_WAIT,
+				    IB_MCG_REASON_NET_RESET, ENETRESET);
+		retry_later(g, 0);
+	}
 }
 
 /* After IB events (from resync_work): port state, reregister, settle. */
@@ -545,6 +690,7 @@ static void ib_refresh(struct mcg_port *port)
 	clear_bit(IB_EVENT_LID_CHANGE, &port->ib.events);
 	clear_bit(IB_EVENT_PKEY_CHANGE, &port->ib.events);
 	clear_bit(IB_EVENT_GID_CHANGE, &port->ib.events);
+	gid_check(port);
 	if (port->ib.active && (!was_active || !list_empty(&port->ib.retry)))
 		kick(port, 0);
 }

@@ -306,6 +306,7 @@ static void holder_link(struct mcg_group *g, struct mcg_holder *h,
 	/* In id order: dumps resume a holder list after an id. */
 	list_add_tail(&h->node, &g->holders);
 	g->nholders++;
+	g->create_js = mcg_holders_create_union(&g->holders);
 	g->port->nholders++;
 	if (h->flags & IB_MCG_F_BOUND) {
 		spin_lock(&mcg_bound_lock);
@@ -336,6 +337,9 @@ static void holder_drop(struct mcg_group *g, struct mcg_holder *h, u8 reason)
 	}
 	list_del(&h->node);
 	g->nholders--;
+	/* A lingering group re-joins as its last holders joined. */
+	if (g->nholders)
+		g->create_js = mcg_holders_create_union(&g->holders);
 	g->port->nholders--;
 	if (h->bound) {
 		struct mcg_bound *b = h->bound;
@@ -401,9 +405,11 @@ static void group_linger(struct mcg_group *g, u8 reason)
 static bool group_settle(struct mcg_group *g, u8 reason)
 {
 	u8 js = holders_union(g);
+	int ret;
 
 	if (!js) {
-		if (mcg_settle_lingers(g->linger_ms, g->state, reason)) {
+		if (mcg_settle_lingers(g->linger_ms, g->state, reason,
+				       !mcg_mgid_is_zero(&g->mgid))) {
 			group_linger(g, reason);
 			return false;
 		}
@@ -411,9 +417,16 @@ static bool group_settle(struct mcg_group *g, u8 reason)
 		return true;
 	}
 	if (js != g->join_state) {
-		g->port->backend->update(g, js, NULL);
+		ret = g->port->backend->update(g, js, NULL);
 		g->join_state = js;
 		group_changed(g);
+		/*
+		 * What is left may be held already: a group that waited only
+		 * for the join states given up is joined.
+		 */
+		if (!ret && (g->state == IB_MCG_STATE_JOINING ||
+			     g->state == IB_MCG_STATE_RETRY_WAIT))
+			mcg_group_set_state(g, IB_MCG_STATE_JOINED, reason, 0);
 	}
 	return false;
 }
@@ -562,6 +575,7 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 		return -ENOMEM;
 	strscpy(h->owner, req->owner, sizeof(h->owner));
 	h->join_state = req->join_state;
+	h->create = req->create.create || req->create.qkey;
 	h->flags = req->flags;
 	if (h->flags & IB_MCG_F_BOUND) {
 		h->nl_portid = req->nl_portid;
@@ -599,8 +613,13 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 			     g->state == IB_MCG_STATE_LINGERING);
 	old_state = g->state;
 	ret = 0;
+	/*
+	 * A lingering group is asked too: it may have lost its membership
+	 * while nobody held it (an SM failover), and is then joining again.
+	 */
 	if (new_group || want != g->join_state ||
-	    g->state == IB_MCG_STATE_DETACHED) {
+	    g->state == IB_MCG_STATE_DETACHED ||
+	    g->state == IB_MCG_STATE_LINGERING) {
 		ret = port->backend->update(g, want, extack);
 		if (ret < 0) {
 			atomic64_inc(&port->join_errors);
@@ -615,14 +634,15 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 			/* Taken back, but the fabric still has to agree. */
 			g->state = IB_MCG_STATE_JOINING;
 		}
-	} else if (old_state == IB_MCG_STATE_LINGERING) {
-		g->state = IB_MCG_STATE_JOINED;
 	}
 	if (g->state != old_state || new_group)
 		g->reason = IB_MCG_REASON_JOIN;
 	if (req->has_linger)
 		g->linger_ms = req->linger_ms;
 	g->join_state = want;
+	/* The first creator of a group joined by MGID gives its parameters. */
+	if (h->create && !g->create.create && !g->create.qkey)
+		g->create = req->create;
 	if (new_owner)
 		hash_add(mcg_owners, &new_owner->node,
 			 owner_hash(new_owner->name));
@@ -759,7 +779,8 @@ static void group_release(struct mcg_group *g, u8 reason)
  * The fabric refused a group that was never joined (the SA rejected its
  * record, or an SA-assigned MGID could not be had): holding it would only
  * retry a request that cannot succeed, so its holders are told and it is
- * released. A JOIN still waiting gets @err.
+ * released. The holders' HOLDER_DEL_NTFs carry @err, which a JOIN waiting
+ * in libibmcg fails with.
  */
 void mcg_group_abandon(struct mcg_group *g, u8 reason, int err)
 {
@@ -769,6 +790,26 @@ void mcg_group_abandon(struct mcg_group *g, u8 reason, int err)
 	list_for_each_entry_safe(h, tmp, &g->holders, node)
 		holder_drop(g, h, reason);
 	group_free(g, reason);
+}
+
+/*
+ * The fabric refused @join_state of @g the first time it was asked for,
+ * while the group may be held with other join states: only the holders
+ * that asked for it are told and dropped (HOLDER_DEL_NTF with @reason and
+ * @err, which a JOIN waiting in libibmcg fails with), and the group
+ * settles to what the others hold (joined, if that is held already), or
+ * is released if nobody else holds it.
+ */
+void mcg_group_refuse(struct mcg_group *g, u8 join_state, u8 reason, int err)
+{
+	struct mcg_holder *h, *tmp;
+
+	/* The group's last error, until it is joined again. */
+	g->error = err;
+	list_for_each_entry_safe(h, tmp, &g->holders, node)
+		if (h->join_state & join_state)
+			holder_drop(g, h, reason);
+	group_settle(g, reason);
 }
 
 /* The device is going away (or the module is): drop everything, loudly. */

@@ -164,7 +164,12 @@ struct mcg_ib_group {
 	struct list_head retry_node;	/* on port->ib.retry */
 	unsigned long retry_at;		/* jiffies */
 	unsigned int failures;		/* in a row, for the backoff */
+	unsigned int refusals;		/* re-joins refused since joined */
 	u8 want;			/* join state bits to hold */
+	u8 held;			/* bits the SA ever gave us */
+	u8 stale;			/* bits given up, kept until want is
+					 * held (make before break)
+					 */
 	bool established;		/* joined at least once */
 	bool rejoining;			/* lost its membership */
 };
@@ -240,6 +245,11 @@ struct mcg_group {
 	int error;			/* last error, positive errno */
 	u32 linger_ms;			/* kept this long without holders */
 	struct mcg_create create;	/* parameters to (re)create it with */
+	u8 create_js;			/* join states a holder asked for with
+					 * create parameters (or MGID 0): the
+					 * ones that re-join as creators; kept
+					 * while lingering
+					 */
 	unsigned long linger_until;	/* jiffies; IB_MCG_STATE_LINGERING */
 	struct mcg_rec rec;
 	/* RoCE backend, under RTNL. */
@@ -268,6 +278,7 @@ struct mcg_holder {
 	struct mcg_owner *o;
 	char owner[IB_MCG_OWNER_MAX + 1];
 	u8 join_state;
+	bool create;			/* joined with create parameters */
 	u32 flags;			/* IB_MCG_F_* */
 	u32 nl_portid;			/* BOUND: the owning socket ... */
 	const struct net *nl_net;	/* ... and its netns (compared only) */
@@ -317,6 +328,7 @@ struct mcg_holder *mcg_holder_find(struct mcg_group *g, const char *owner,
 				   u8 join_state);
 int mcg_group_rekey(struct mcg_group *g, const union ib_gid *mgid);
 void mcg_group_abandon(struct mcg_group *g, u8 reason, int err);
+void mcg_group_refuse(struct mcg_group *g, u8 join_state, u8 reason, int err);
 void mcg_group_set_state(struct mcg_group *g, u8 state, u8 reason, int err);
 extern unsigned int mcg_max_groups;
 extern unsigned int mcg_max_owner_holds;

@@ -46,6 +46,18 @@ static inline bool mcg_mgid_scope_linklocal(const union ib_gid *mgid)
 }
 
 /*
+ * An MGID of the kind the SA assigns by default: signature A01B, link-local
+ * scope (ff12:a01b:...). opensm refuses to create a group for one on
+ * request (IBA o15-0.1.5 as it reads it), so such a group exists only as
+ * the SA assigned it, and once the SA lost it nobody can create it again.
+ */
+static inline bool mcg_mgid_sa_linklocal(const union ib_gid *mgid)
+{
+	return mgid->raw[0] == 0xff && (mgid->raw[1] & 0xf) == 2 &&
+	       mgid->raw[2] == 0xa0 && mgid->raw[3] == 0x1b;
+}
+
+/*
  * InfiniBand: a multicast GID (first byte 0xff), or all-zero for an
  * SA-assigned MGID, which only a full member can create.
  */
@@ -156,6 +168,22 @@ static inline u8 mcg_holders_union(const struct list_head *holders)
 }
 
 /*
+ * The join states of the holders on @holders that joined with create
+ * parameters (or MGID 0): those a re-join asks for as a creator, who may
+ * create the group again; the others re-join as they joined, by MGID.
+ */
+static inline u8 mcg_holders_create_union(const struct list_head *holders)
+{
+	const struct mcg_holder *h;
+	u8 js = 0;
+
+	list_for_each_entry(h, holders, node)
+		if (h->create)
+			js |= h->join_state;
+	return js;
+}
+
+/*
  * The join state a group must hold after a join asking for @req_js when it
  * holds @held. A lingering group has no holders: what it holds is only
  * kept for a later join, which asks for exactly its own join state.
@@ -168,12 +196,15 @@ static inline u8 mcg_join_want(u8 held, u8 req_js, bool lingering)
 /*
  * Whether a group whose holders are all gone (for @reason) lingers rather
  * than being released: only when it has a linger time, is not lingering
- * already, and its holders left of their own accord (not a device or the
- * module going away).
+ * already, its holders left of their own accord (not a device or the
+ * module going away), and it is @keyed: a group still waiting for its
+ * SA-assigned MGID could never be taken back, since a join with MGID 0
+ * always asks for a new group.
  */
-static inline bool mcg_settle_lingers(u32 linger_ms, u8 state, u8 reason)
+static inline bool mcg_settle_lingers(u32 linger_ms, u8 state, u8 reason,
+				      bool keyed)
 {
-	return linger_ms && state != IB_MCG_STATE_LINGERING &&
+	return linger_ms && keyed && state != IB_MCG_STATE_LINGERING &&
 	       (reason == IB_MCG_REASON_LEAVE ||
 		reason == IB_MCG_REASON_SOCKET_CLOSED ||
 		reason == IB_MCG_REASON_OWNER_RELEASE);
@@ -296,6 +327,68 @@ static inline u64 mcg_pace_next(u64 next_ns, u64 now_ns, u64 interval_ns,
 	if (next_ns + interval_ns < now_ns)
 		next_ns = now_ns;
 	return next_ns + sent * interval_ns;
+}
+
+/* What a failed SA join of one join state bit leads to (backend_ib.c). */
+enum mcg_ib_failure {
+	MCG_IB_RETRY,		/* join it again, after a backoff if refused */
+	MCG_IB_REFUSE,		/* drop the holders of that join state */
+	MCG_IB_ABANDON,		/* release the whole group */
+};
+
+/*
+ * A join of @bit failed with @status (-ENETRESET: the membership was lost;
+ * -EINVAL: the SA refused it; else it did not answer, or a local error).
+ * @held is the bits the SA ever gave the group, @unkeyed whether it still
+ * waits for an SA-assigned MGID.
+ *
+ * A lost membership is joined again, and so is one the SA gave before
+ * (after a failover the SA may refuse it until the group's creator is
+ * back). A group without its MGID is abandoned on any other failure:
+ * asking again would ask for another group. Otherwise an SA refusal of a
+ * join state never held is final for that join state only: the group may
+ * be held with others, which it keeps.
+ */
+static inline enum mcg_ib_failure mcg_ib_failure(int status, u8 bit, u8 held,
+						 bool unkeyed)
+{
+	if (status == -ENETRESET)
+		return MCG_IB_RETRY;
+	if (unkeyed)
+		return MCG_IB_ABANDON;
+	if (held & bit)
+		return MCG_IB_RETRY;
+	return status == -EINVAL ? MCG_IB_REFUSE : MCG_IB_RETRY;
+}
+
+/*
+ * Whether a held group whose re-joins the SA refused @refusals times in a
+ * row is given up (@max; 0 retries for ever). Only a group that nobody
+ * here could create again: none of the join states it wants (@want) is a
+ * full one asked for with create parameters (@create_js). A group whose
+ * creator is here is retried for as long as it is held.
+ */
+static inline bool mcg_ib_group_gone(unsigned int refusals, unsigned int max,
+				     u8 want, u8 create_js)
+{
+	const u8 full = IB_MCG_JOIN_FULL | IB_MCG_JOIN_SENDONLY_FULL;
+
+	return max && refusals >= max && !(want & create_js & full);
+}
+
+/*
+ * Make before break: whether the SA membership of @bit, @joined or not,
+ * is kept when the group is to hold @join_state. A held membership given
+ * up while new bits (@added) are asked for, or one already kept for that
+ * reason (@stale), stays until everything in @join_state is held; a
+ * release (@join_state 0) keeps nothing.
+ */
+static inline bool mcg_ib_keep_stale(u8 join_state, u8 added, u8 stale,
+				     u8 bit, bool joined)
+{
+	if (!join_state || (join_state & bit) || !joined)
+		return false;
+	return added || (stale & bit);
 }
 
 /* A port with @inflight unanswered SA joins may send no more (@limit 0 as 1). */

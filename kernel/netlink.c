@@ -309,7 +309,7 @@ static size_t holder_msg_size(const struct mcg_holder *h)
 {
 	return nla_total_size(0) + nla_total_size(strlen(h->owner) + 1) +
 	       nla_total_size(1) + 2 * nla_total_size(4) +
-	       nla_total_size_64bit(8);
+	       2 * nla_total_size_64bit(8);
 }
 
 /*
@@ -359,6 +359,8 @@ static int put_holder(struct sk_buff *skb, const struct mcg_holder *h, u64 now)
 	     nla_put_u32(skb, IB_MCG_HOLDER_A_NL_PORTID, h->nl_portid)) ||
 	    nla_put_u64_64bit(skb, IB_MCG_HOLDER_A_AGE_MS,
 			      div_u64(now - h->since_ns, NSEC_PER_MSEC),
+			      IB_MCG_HOLDER_A_PAD) ||
+	    nla_put_u64_64bit(skb, IB_MCG_HOLDER_A_ID, h->id,
 			      IB_MCG_HOLDER_A_PAD)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;

@@ -63,20 +63,34 @@
  *   table.
  *   No request waits for the fabric (version 2; a version 1 kernel waited
  *   for the SA's answer, up to the module parameter join_wait_ms, in the
- *   JOIN): the reply describes the group at once, in state JOINING while
- *   the SA has not answered, and the outcome follows as a notification
- *   of the group, which IB_MCG_A_GROUP_ID names: GROUP_STATE_NTF with
- *   state JOINED (and the record; an SA-assigned MGID), or RETRY_WAIT
- *   (the SA did not answer: the group is held and retried, as is any
- *   held group that loses its membership), or GROUP_DEL_NTF (state
- *   RELEASED, with IB_MCG_A_REASON and IB_MCG_A_ERROR) when the SA
- *   rejected a group never joined or an SA-assigned MGID failed: the group
- *   and the hold are gone. To wait for it, subscribe to the events group
- *   before sending the JOIN; libibmcg's ibmcg_join() does so and waits
- *   up to join_wait_ms (read from /sys/module/ib_mcgroups/parameters).
- *   After CLIENT_REREGISTER, PORT_ERR,
- *   LID_CHANGE or a P_Key move a group's reason is IB_MCG_REASON_NET_RESET
- *   while it waits; PKEY_MISSING while its P_Key is not in the table.
+ *   JOIN): the reply describes the group at once, with the requester's
+ *   hold and its IB_MCG_HOLDER_A_ID, in state JOINING while the SA has not
+ *   answered, and the outcome follows as notifications of the group,
+ *   which IB_MCG_A_GROUP_ID names: GROUP_STATE_NTF with state JOINED (and
+ *   the record; an SA-assigned MGID), or RETRY_WAIT (the SA did not
+ *   answer: the group is held and retried, as is any held group that
+ *   loses its membership). A join state the SA rejects the first time it
+ *   is asked for the group (or an SA-assigned MGID that fails) is refused
+ *   and not held: the holds that asked for it are dropped, each with a
+ *   HOLDER_DEL_NTF carrying its IB_MCG_HOLDER_A_ID, IB_MCG_A_REASON
+ *   SA_REJECTED (TIMEOUT, ERROR for an SA-assigned MGID) and
+ *   IB_MCG_A_ERROR; the group stays for its other holders (GROUP_STATE_NTF
+ *   JOINED once what they hold is held) or is released if there are none
+ *   (GROUP_DEL_NTF, state RELEASED). To wait for the outcome, subscribe to
+ *   the events group before sending the JOIN; libibmcg's ibmcg_join() does
+ *   so and waits up to join_wait_ms (read from
+ *   /sys/module/ib_mcgroups/parameters), failing with the refusal's error.
+ *   A re-join asks as the holders of that join state joined: with the
+ *   group's last record if one of them gave create parameters (so a group
+ *   the SA lost is created again), else by MGID and join state only
+ *   (retried until the group exists again). A group that no holder here
+ *   can create again (no full join state asked for with create
+ *   parameters) is released, reason IB_MCG_REASON_GROUP_GONE, once the SA
+ *   refused its re-joins rejoin_refusals times in a row (module
+ *   parameter; 0 retries for ever). After CLIENT_REREGISTER, PORT_ERR,
+ *   LID_CHANGE, a P_Key move or a new port GID (seen at a port event) a
+ *   group's reason is IB_MCG_REASON_NET_RESET while it waits;
+ *   PKEY_MISSING while its P_Key is not in the table.
  *     IB_MCG_A_LINGER_MS    u32     optional, 0..IB_MCG_LINGER_MAX_MS: how
  *                                    long the membership is kept after
  *                                    the last holder leaves; sets the
@@ -94,7 +108,13 @@
  *   groups (IB_MCG_A_MAX_GROUPS in PORT_GET) or the owner holds
  *   max_owner_holds holds (module parameters; 0 = no limit).
  *   A join of a lingering group takes it back without any fabric change
- *   when the group already holds the requested join state.
+ *   when the group still holds the requested join state; one that lost
+ *   its membership while lingering is JOINING until it is joined again.
+ *   Taken back with another join state, the old membership is kept until
+ *   the new one is held (make before break). A group that still waits for
+ *   its SA-assigned MGID never lingers: nobody could take it back.
+ *   A LEAVE that drops the only join state the group was still waiting
+ *   for leaves it JOINED.
  *   Reply: one IB_MCG_CMD_JOIN message in the group format below, whose
  *   IB_MCG_A_HOLDERS lists only the requester's hold (so the reply stays
  *   small however many holders the group has). On RoCE the member record
@@ -188,6 +208,9 @@
  *         IB_MCG_HOLDER_A_NL_PORTID   u32   the bound socket (BOUND only)
  *         IB_MCG_HOLDER_A_AGE_MS      u64   milliseconds since the hold
  *                                           was taken
+ *         IB_MCG_HOLDER_A_ID          u64   (version 2) names the hold
+ *                                           while the module is loaded,
+ *                                           never reused
  *   In a dump, a group with more holders than fit in one message spans
  *   several consecutive messages with the same device, port and MGID,
  *   each with a part of the holder list; readers append them.
@@ -339,6 +362,19 @@ enum ib_mcg_reason {
 	IB_MCG_REASON_ERROR		= 13,	/* other local error (ERROR) */
 	IB_MCG_REASON_LINGER_EXPIRED	= 14,	/* linger time ran out */
 	IB_MCG_REASON_OWNER_RELEASE	= 15,	/* OWNER_RELEASE request */
+	IB_MCG_REASON_GROUP_GONE	= 16,	/* IB: the SA lost the group, and
+						 * its re-joins from here were
+						 * refused rejoin_refusals times
+						 * (nobody here can create it)
+						 */
+	IB_MCG_REASON_MGID_LOST		= 17,	/* IB: the SA lost a group whose
+						 * (link-local A01B) MGID it had
+						 * assigned, and refused its
+						 * re-joins rejoin_refusals times;
+						 * it creates no group for such
+						 * an MGID on request: JOIN MGID
+						 * 0 again for a new one
+						 */
 };
 
 enum ib_mcg_backend {
@@ -444,6 +480,7 @@ enum ib_mcg_holder_attr {
 	IB_MCG_HOLDER_A_FLAGS,
 	IB_MCG_HOLDER_A_NL_PORTID,
 	IB_MCG_HOLDER_A_AGE_MS,
+	IB_MCG_HOLDER_A_ID,
 	__IB_MCG_HOLDER_A_MAX
 };
 

@@ -79,6 +79,36 @@ static void holders_union_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mcg_holders_union(&holders), 0xc);
 }
 
+static void holders_create_union_test(struct kunit *test)
+{
+	static const struct { u8 js; bool create; u8 expect; } steps[] = {
+		{ IB_MCG_JOIN_NON_MEMBER, false, 0x0 },	/* a plain joiner */
+		{ IB_MCG_JOIN_FULL, true, 0x1 },	/* the creator */
+		{ IB_MCG_JOIN_FULL, false, 0x1 },	/* full by MGID */
+		{ IB_MCG_JOIN_SENDONLY_FULL, true, 0x9 },
+	};
+	struct mcg_holder *h;
+	LIST_HEAD(holders);
+	int i;
+
+	KUNIT_EXPECT_EQ(test, mcg_holders_create_union(&holders), 0);
+	h = kunit_kcalloc(test, ARRAY_SIZE(steps), sizeof(*h), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, h);
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		h[i].join_state = steps[i].js;
+		h[i].create = steps[i].create;
+		list_add_tail(&h[i].node, &holders);
+		KUNIT_EXPECT_EQ(test, mcg_holders_create_union(&holders),
+				steps[i].expect);
+	}
+	/* the creator leaves: the full member left joined by MGID only */
+	list_del(&h[1].node);
+	KUNIT_EXPECT_EQ(test, mcg_holders_create_union(&holders), 0x8);
+	KUNIT_EXPECT_EQ(test, mcg_holders_union(&holders), 0xb);
+	list_del(&h[3].node);
+	KUNIT_EXPECT_EQ(test, mcg_holders_create_union(&holders), 0);
+}
+
 static void join_want_test(struct kunit *test)
 {
 	/* held groups: the union grows, a subset changes nothing */
@@ -97,27 +127,39 @@ static void join_want_test(struct kunit *test)
 static void settle_lingers_test(struct kunit *test)
 {
 	const u8 joined = IB_MCG_STATE_JOINED;
+	const u8 leave = IB_MCG_REASON_LEAVE;
 
-	KUNIT_EXPECT_TRUE(test, mcg_settle_lingers(1, joined,
-						   IB_MCG_REASON_LEAVE));
+	KUNIT_EXPECT_TRUE(test, mcg_settle_lingers(1, joined, leave, true));
 	KUNIT_EXPECT_TRUE(test, mcg_settle_lingers(IB_MCG_LINGER_MAX_MS,
 						   IB_MCG_STATE_JOINING,
-						   IB_MCG_REASON_SOCKET_CLOSED));
+						   IB_MCG_REASON_SOCKET_CLOSED,
+						   true));
 	KUNIT_EXPECT_TRUE(test, mcg_settle_lingers(500,
 						   IB_MCG_STATE_RETRY_WAIT,
-						   IB_MCG_REASON_OWNER_RELEASE));
+						   IB_MCG_REASON_OWNER_RELEASE,
+						   true));
 	/* no linger time, already lingering, or not a holder's choice */
-	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(0, joined,
-						    IB_MCG_REASON_LEAVE));
+	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(0, joined, leave, true));
 	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500,
 						    IB_MCG_STATE_LINGERING,
-						    IB_MCG_REASON_LEAVE));
+						    leave, true));
 	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500, joined,
-						    IB_MCG_REASON_UNLOAD));
+						    IB_MCG_REASON_UNLOAD,
+						    true));
 	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500, joined,
-						    IB_MCG_REASON_DEVICE_REMOVED));
+						    IB_MCG_REASON_DEVICE_REMOVED,
+						    true));
 	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500, joined,
-						    IB_MCG_REASON_LINGER_EXPIRED));
+						    IB_MCG_REASON_LINGER_EXPIRED,
+						    true));
+	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500, joined,
+						    IB_MCG_REASON_SA_REJECTED,
+						    true));
+	/* a group without its SA-assigned MGID can never be taken back */
+	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500, joined, leave, false));
+	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500, IB_MCG_STATE_JOINING,
+						    IB_MCG_REASON_OWNER_RELEASE,
+						    false));
 }
 
 static void create_matches_test(struct kunit *test)
@@ -164,6 +206,7 @@ static void create_matches_test(struct kunit *test)
 
 static struct kunit_case mcg_group_cases[] = {
 	KUNIT_CASE(holders_union_test),
+	KUNIT_CASE(holders_create_union_test),
 	KUNIT_CASE(join_want_test),
 	KUNIT_CASE(settle_lingers_test),
 	KUNIT_CASE(create_matches_test),
@@ -457,6 +500,81 @@ static struct kunit_suite mcg_pacing_suite = {
 	.test_cases = mcg_pacing_cases,
 };
 
+/* ---- suite mcg_ib_states: failed joins, make before break ------------------ */
+
+static void ib_failure_test(struct kunit *test)
+{
+	const u8 full = IB_MCG_JOIN_FULL, sfull = IB_MCG_JOIN_SENDONLY_FULL;
+
+	/* a lost membership is always joined again */
+	KUNIT_EXPECT_EQ(test, mcg_ib_failure(-ENETRESET, full, 0, false),
+			MCG_IB_RETRY);
+	KUNIT_EXPECT_EQ(test, mcg_ib_failure(-ENETRESET, full, 0, true),
+			MCG_IB_RETRY);
+	/* a group waiting for its SA-assigned MGID: any other failure */
+	KUNIT_EXPECT_EQ(test, mcg_ib_failure(-EINVAL, full, 0, true),
+			MCG_IB_ABANDON);
+	KUNIT_EXPECT_EQ(test, mcg_ib_failure(-ETIMEDOUT, full, 0, true),
+			MCG_IB_ABANDON);
+	/* refused the first time: that join state only, held or not */
+	KUNIT_EXPECT_EQ(test, mcg_ib_failure(-EINVAL, full, 0, false),
+			MCG_IB_REFUSE);
+	KUNIT_EXPECT_EQ(test, mcg_ib_failure(-EINVAL, sfull, full, false),
+			MCG_IB_REFUSE);
+	/* refused after the SA gave it once (a failover): retried */
+	KUNIT_EXPECT_EQ(test, mcg_ib_failure(-EINVAL, sfull, sfull | full,
+					     false), MCG_IB_RETRY);
+	/* not answered, or a local error: retried */
+	KUNIT_EXPECT_EQ(test, mcg_ib_failure(-ETIMEDOUT, full, 0, false),
+			MCG_IB_RETRY);
+	KUNIT_EXPECT_EQ(test, mcg_ib_failure(-ENOMEM, sfull, full, false),
+			MCG_IB_RETRY);
+}
+
+static void ib_keep_stale_test(struct kunit *test)
+{
+	/* taken back send-only full: the held full member stays for now */
+	KUNIT_EXPECT_TRUE(test, mcg_ib_keep_stale(0x8, 0x8, 0, 0x1, true));
+	/* and while that is asked for, whatever else changes */
+	KUNIT_EXPECT_TRUE(test, mcg_ib_keep_stale(0x8, 0, 0x1, 0x1, true));
+	KUNIT_EXPECT_TRUE(test, mcg_ib_keep_stale(0x2, 0x2, 0x1, 0x1, true));
+	/* a membership still being asked for is not worth keeping */
+	KUNIT_EXPECT_FALSE(test, mcg_ib_keep_stale(0x8, 0x8, 0, 0x1, false));
+	/* a shrink without new bits frees at once */
+	KUNIT_EXPECT_FALSE(test, mcg_ib_keep_stale(0x1, 0, 0, 0x8, true));
+	/* a release keeps nothing */
+	KUNIT_EXPECT_FALSE(test, mcg_ib_keep_stale(0, 0, 0x1, 0x1, true));
+	/* a bit that is wanted is not stale */
+	KUNIT_EXPECT_FALSE(test, mcg_ib_keep_stale(0x9, 0x8, 0x1, 0x1, true));
+}
+
+static void ib_group_gone_test(struct kunit *test)
+{
+	/* a non-member, or a full member by MGID only: bounded */
+	KUNIT_EXPECT_FALSE(test, mcg_ib_group_gone(9, 10, 0x2, 0));
+	KUNIT_EXPECT_TRUE(test, mcg_ib_group_gone(10, 10, 0x2, 0));
+	KUNIT_EXPECT_TRUE(test, mcg_ib_group_gone(11, 10, 0x1, 0));
+	/* a creator's non-member bit cannot create it either */
+	KUNIT_EXPECT_TRUE(test, mcg_ib_group_gone(10, 10, 0x3, 0x2));
+	/* a creator's full member here: retried for as long as held */
+	KUNIT_EXPECT_FALSE(test, mcg_ib_group_gone(100, 10, 0x3, 0x1));
+	KUNIT_EXPECT_FALSE(test, mcg_ib_group_gone(100, 10, 0x8, 0x8));
+	/* 0: no bound */
+	KUNIT_EXPECT_FALSE(test, mcg_ib_group_gone(UINT_MAX, 0, 0x2, 0));
+}
+
+static struct kunit_case mcg_ib_states_cases[] = {
+	KUNIT_CASE(ib_failure_test),
+	KUNIT_CASE(ib_group_gone_test),
+	KUNIT_CASE(ib_keep_stale_test),
+	{}
+};
+
+static struct kunit_suite mcg_ib_states_suite = {
+	.name = "mcg_ib_states",
+	.test_cases = mcg_ib_states_cases,
+};
+
 /* ---- suite mcg_mgid: IPv4/IPv6 mapping, multicast checks ------------------ */
 
 static void mgid_mapping_test(struct kunit *test)
@@ -546,6 +664,25 @@ static void roce_check_v6_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mcg_roce_check_mgid(&z, true, NULL), -EINVAL);
 }
 
+static void sa_linklocal_test(struct kunit *test)
+{
+	union ib_gid g, z = {};
+
+	/* what opensm assigns by default: A01B, link-local */
+	g = gid_v6(0xff12, 0xa01b, 0xfe80, 0, 0, 0, 0, 1);
+	KUNIT_EXPECT_TRUE(test, mcg_mgid_sa_linklocal(&g));
+	g = gid_v6(0xff32, 0xa01b, 0xfe80, 0, 0, 0, 0, 1);
+	KUNIT_EXPECT_TRUE(test, mcg_mgid_sa_linklocal(&g));
+	/* another scope, signature, or not a multicast GID */
+	g = gid_v6(0xff15, 0xa01b, 0xfe80, 0, 0, 0, 0, 1);
+	KUNIT_EXPECT_FALSE(test, mcg_mgid_sa_linklocal(&g));
+	g = gid_v6(0xff12, 0x401b, 0xffff, 0, 0, 0, 0, 1);
+	KUNIT_EXPECT_FALSE(test, mcg_mgid_sa_linklocal(&g));
+	g = gid_v6(0xfe12, 0xa01b, 0xfe80, 0, 0, 0, 0, 1);
+	KUNIT_EXPECT_FALSE(test, mcg_mgid_sa_linklocal(&g));
+	KUNIT_EXPECT_FALSE(test, mcg_mgid_sa_linklocal(&z));
+}
+
 static void ib_check_test(struct kunit *test)
 {
 	struct netlink_ext_ack ext = {};
@@ -587,6 +724,7 @@ static struct kunit_case mcg_mgid_cases[] = {
 	KUNIT_CASE(roce_check_v4_test),
 	KUNIT_CASE(roce_check_v6_test),
 	KUNIT_CASE(ib_check_test),
+	KUNIT_CASE(sa_linklocal_test),
 	{}
 };
 
@@ -704,7 +842,7 @@ static struct kunit_suite mcg_attrs_suite = {
 
 kunit_test_suites(&mcg_group_suite, &mcg_join_checks_suite,
 		  &mcg_backoff_suite, &mcg_pacing_suite, &mcg_mgid_suite,
-		  &mcg_attrs_suite);
+		  &mcg_attrs_suite, &mcg_ib_states_suite);
 
 MODULE_DESCRIPTION("KUnit tests of ib_mcgroups' pure logic");
 MODULE_LICENSE("GPL");

@@ -15,10 +15,18 @@
  *   delay_ms            delay every answer
  *   rate_limit          requests per second the SA handles (0: no limit)
  *   mlid_capacity       number of MLIDs from 0xC000
+ *   refuse_join         JoinState bits: a join (MCMember Set) asking for
+ *                       any of them is refused with ERR_REQ_INVALID
  *   sa_key              SM_Key of trusted requests (default 1)
+ *   subnet_prefix       the subnet prefix of every port GID (all devices);
+ *                       a write changes it and raises GID_CHANGE (which
+ *                       6.1's ib_core turns into a GID cache update and
+ *                       passes to no client on an IB port)
  *   sa_db               read: groups and members
  *   stats               read: counters; write: reset them
- *   port<N>/state       "up" or "down" (PORT_ACTIVE / PORT_ERR)
+ *   port<N>/state       "up" or "down" (PORT_ACTIVE / PORT_ERR);
+ *                       "up-silent", "down-silent": the same without the
+ *                       event, as if a consumer had missed it
  *   port<N>/lid         port LID (LID_CHANGE)
  *   port<N>/pkeys       read: "index pkey" lines; write "index pkey"
  *                       (PKEY_CHANGE)
@@ -31,6 +39,8 @@
 #include "simhca.h"
 
 static struct dentry *simhca_ddir;
+
+u64 simhca_subnet_prefix = SIMHCA_SUBNET_PREFIX_DEFAULT;
 
 static int read_user_line(const char __user *ubuf, size_t count,
 			  char *buf, size_t size)
@@ -85,6 +95,40 @@ static const struct file_operations rereg_fops = {
 	.owner = THIS_MODULE,
 };
 
+static ssize_t prefix_read(struct file *file, char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	char buf[24];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "0x%016llx\n", SIMHCA_SUBNET_PREFIX);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+/* A new subnet prefix: every port's GID changes, as after an SM's change. */
+static ssize_t prefix_write(struct file *file, const char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	struct simhca_dev *sdev = file->private_data;
+	u64 prefix;
+	int ret;
+
+	ret = kstrtou64_from_user(ubuf, count, 0, &prefix);
+	if (ret)
+		return ret;
+	if (xchg(&simhca_subnet_prefix, prefix) != prefix)
+		dispatch_all(sdev, IB_EVENT_GID_CHANGE);
+	return count;
+}
+
+static const struct file_operations prefix_fops = {
+	.open = simple_open,
+	.read = prefix_read,
+	.write = prefix_write,
+	.llseek = default_llseek,
+	.owner = THIS_MODULE,
+};
+
 static int sa_db_show(struct seq_file *s, void *unused)
 {
 	simhca_sa_dump(s->private, s);
@@ -135,19 +179,24 @@ static ssize_t state_write(struct file *file, const char __user *ubuf,
 {
 	struct simhca_port *p = file->private_data;
 	enum ib_port_state state;
-	char buf[8];
+	bool silent;
+	char buf[16];
 	int ret;
 
 	ret = read_user_line(ubuf, count, buf, sizeof(buf));
 	if (ret)
 		return ret;
-	if (sysfs_streq(buf, "up") || sysfs_streq(buf, "1"))
+	silent = sysfs_streq(buf, "up-silent") ||
+		 sysfs_streq(buf, "down-silent");
+	if (sysfs_streq(buf, "up") || sysfs_streq(buf, "1") ||
+	    sysfs_streq(buf, "up-silent"))
 		state = IB_PORT_ACTIVE;
-	else if (sysfs_streq(buf, "down") || sysfs_streq(buf, "0"))
+	else if (sysfs_streq(buf, "down") || sysfs_streq(buf, "0") ||
+		 sysfs_streq(buf, "down-silent"))
 		state = IB_PORT_DOWN;
 	else
 		return -EINVAL;
-	if (xchg(&p->state, state) != state)
+	if (xchg(&p->state, state) != state && !silent)
 		simhca_dispatch(p->sdev, p->num, state == IB_PORT_ACTIVE ?
 				IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR);
 	return count;
@@ -267,7 +316,9 @@ void simhca_debugfs_add(struct simhca_dev *sdev)
 	debugfs_create_u32("delay_ms", 0600, d, &k->delay_ms);
 	debugfs_create_u32("rate_limit", 0600, d, &k->rate_limit);
 	debugfs_create_u32("mlid_capacity", 0600, d, &k->mlid_capacity);
+	debugfs_create_x32("refuse_join", 0600, d, &k->refuse_join);
 	debugfs_create_x64("sa_key", 0600, d, &k->sa_key);
+	debugfs_create_file("subnet_prefix", 0600, d, sdev, &prefix_fops);
 	debugfs_create_file("sa_db", 0400, d, sdev, &sa_db_fops);
 	debugfs_create_file("stats", 0600, d, sdev, &stats_fops);
 	for (i = 0; i < sdev->nports; i++) {

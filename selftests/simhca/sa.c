@@ -61,6 +61,7 @@ static const char * const event_names[] = {
 	[IB_EVENT_PKEY_CHANGE] = "pkey_change",
 	[IB_EVENT_SM_CHANGE] = "sm_change",
 	[IB_EVENT_CLIENT_REREGISTER] = "client_reregister",
+	[IB_EVENT_GID_CHANGE] = "gid_change",
 };
 
 static int method_idx(u8 method)
@@ -740,6 +741,9 @@ static u16 mcm_join(struct simhca_dev *sdev, const struct simhca_pkt *pkt,
 
 	if ((cm & JOIN_MASK) != JOIN_MASK)
 		return SIMHCA_SA_ERR_INSUFFICIENT_COMPS;
+	/* fault knob: refuse joins asking for these JoinState bits */
+	if (join & READ_ONCE(sdev->knobs.refuse_join))
+		return SIMHCA_SA_ERR_REQ_INVALID;
 	tp = port_by_gid(sdev, rec->port_gid);
 	if (!tp)
 		return SIMHCA_SA_ERR_REQ_INVALID;

@@ -21,7 +21,10 @@
 #define SIMHCA_MAX_WR		4096
 #define SIMHCA_MAX_CQE		65536
 #define SIMHCA_MAX_SGE		4
-#define SIMHCA_SUBNET_PREFIX	0xfe80000000000000ULL
+/* debugfs "subnet_prefix" changes it (GID_CHANGE on every port) */
+extern u64 simhca_subnet_prefix;
+#define SIMHCA_SUBNET_PREFIX_DEFAULT	0xfe80000000000000ULL
+#define SIMHCA_SUBNET_PREFIX	READ_ONCE(simhca_subnet_prefix)
 #define SIMHCA_GUID_BASE	0x0053494d48434100ULL
 #define SIMHCA_MLID_BASE	0xc000
 #define SIMHCA_MLID_MAX		0xfffe
@@ -211,6 +214,7 @@ struct simhca_knobs {
 	u32 delay_ms;
 	u32 rate_limit;
 	u32 mlid_capacity;
+	u32 refuse_join;
 	u64 sa_key;
 };
 

@@ -88,6 +88,7 @@ static const struct nla_policy holder_policy[IB_MCG_HOLDER_A_MAX + 1] = {
 	[IB_MCG_HOLDER_A_FLAGS]		= { .type = NLA_U32 },
 	[IB_MCG_HOLDER_A_NL_PORTID]	= { .type = NLA_U32 },
 	[IB_MCG_HOLDER_A_AGE_MS]	= { .type = NLA_U64 },
+	[IB_MCG_HOLDER_A_ID]		= { .type = NLA_U64 },
 };
 
 const char *ibmcg_attr_name(unsigned int attr)

@@ -40,11 +40,16 @@ typedef int (*ibmcg_msg_cb)(const struct nlmsghdr *nlh, void *arg);
 /* join_wait.c: the notifications of one group a JOIN waits for. */
 struct ibmcg_join_watch {
 	uint64_t id;			/* IB_MCG_A_GROUP_ID */
+	uint64_t hold_id;		/* IB_MCG_HOLDER_A_ID, 0 if unknown */
 	bool seen;			/* last is valid */
 	struct ibmcg_group last;	/* its latest notification */
+	bool refused;			/* the hold was refused: */
+	uint8_t refused_reason;		/* its HOLDER_DEL_NTF's reason */
+	uint32_t refused_error;		/* and error */
 };
 
 int ibmcg_msg_group_id(const struct nlmsghdr *nlh, uint64_t *id);
+int ibmcg_msg_hold_id(const struct nlmsghdr *nlh, uint64_t *id);
 unsigned int ibmcg_join_wait_ms(void);
 int ibmcg_join_watch_open(struct ibmcg *h, struct nl_sock **evp);
 void ibmcg_join_watch_feed(struct ibmcg *h, struct ibmcg_join_watch *w,
@@ -52,7 +57,7 @@ void ibmcg_join_watch_feed(struct ibmcg *h, struct ibmcg_join_watch *w,
 int ibmcg_join_watch_result(struct ibmcg *h, struct ibmcg_join_watch *w,
 			    struct ibmcg_group *g);
 int ibmcg_join_wait(struct ibmcg *h, struct nl_sock *ev, uint64_t id,
-		    struct ibmcg_group *g);
+		    uint64_t hold_id, struct ibmcg_group *g);
 
 /* decode.c */
 int ibmcg_parse_group(const struct nlmsghdr *nlh, struct ibmcg_group *g);

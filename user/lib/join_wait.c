@@ -5,9 +5,12 @@
  * The kernel never waits for the fabric in a request (protocol version 2;
  * a version 1 kernel slept in the JOIN, under the global genetlink lock):
  * a JOIN the SA has not answered yet is replied to at once in state
- * JOINING, with the group's IB_MCG_A_GROUP_ID, and the outcome follows as
- * a notification of that group: GROUP_STATE_NTF (joined, retry-wait) or
- * GROUP_DEL_NTF (the SA refused a group never joined). ibmcg_join()
+ * JOINING, with the group's IB_MCG_A_GROUP_ID and the hold's
+ * IB_MCG_HOLDER_A_ID, and the outcome follows as notifications of that
+ * group: GROUP_STATE_NTF (joined, retry-wait), a HOLDER_DEL_NTF of the
+ * hold with reason sa-rejected, timeout or error (the SA refused the join
+ * state; the group may stay for other holders), or GROUP_DEL_NTF (the
+ * group was released). ibmcg_join()
  * subscribes a socket of its own to the events group before it sends the
  * JOIN, so that no notification can be missed, and waits here, for at
  * most the module parameter join_wait_ms, as the kernel did.
@@ -17,7 +20,9 @@
  * change of a group's state is notified, entering JOINING included, so the
  * group's state is the one in its latest notification: the wait ends when
  * all notifications queued so far leave the group in a state other than
- * JOINING.
+ * JOINING, or as soon as the hold is refused. Hold ids are never reused,
+ * so a refusal of an earlier hold of the same owner cannot be taken for
+ * this one's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -43,6 +48,27 @@ int ibmcg_msg_group_id(const struct nlmsghdr *nlh, uint64_t *id)
 		return -EPROTO;
 	a = nla_find(genlmsg_attrdata(nlmsg_data(nlh), 0),
 		     genlmsg_attrlen(nlmsg_data(nlh), 0), IB_MCG_A_GROUP_ID);
+	if (!a || nla_len(a) != sizeof(*id))
+		return -ENOENT;
+	*id = nla_get_u64(a);
+	return 0;
+}
+
+/* The IB_MCG_HOLDER_A_ID of the first holder a group message lists. */
+int ibmcg_msg_hold_id(const struct nlmsghdr *nlh, uint64_t *id)
+{
+	struct nlattr *list, *ho, *a;
+
+	if (!genlmsg_valid_hdr((struct nlmsghdr *)nlh, 0))
+		return -EPROTO;
+	list = nla_find(genlmsg_attrdata(nlmsg_data(nlh), 0),
+			genlmsg_attrlen(nlmsg_data(nlh), 0), IB_MCG_A_HOLDERS);
+	if (!list)
+		return -ENOENT;
+	ho = nla_find(nla_data(list), nla_len(list), IB_MCG_A_HOLDER);
+	if (!ho)
+		return -ENOENT;
+	a = nla_find(nla_data(ho), nla_len(ho), IB_MCG_HOLDER_A_ID);
 	if (!a || nla_len(a) != sizeof(*id))
 		return -ENOENT;
 	*id = nla_get_u64(a);
@@ -88,6 +114,33 @@ static bool is_group_ntf(uint8_t cmd)
 	       cmd == IB_MCG_CMD_GROUP_DEL_NTF;
 }
 
+/* The reasons a hold is dropped for because the fabric refused it. */
+static bool is_refusal(uint8_t reason)
+{
+	return reason == IB_MCG_REASON_SA_REJECTED ||
+	       reason == IB_MCG_REASON_TIMEOUT ||
+	       reason == IB_MCG_REASON_ERROR;
+}
+
+/* A HOLDER_DEL_NTF that refuses the watched hold. */
+static void watch_hold_del(struct ibmcg_join_watch *w,
+			   const struct nlmsghdr *nlh)
+{
+	struct ibmcg_group g;
+	uint64_t hid;
+
+	if (!w->hold_id || ibmcg_msg_hold_id(nlh, &hid) || hid != w->hold_id)
+		return;
+	if (ibmcg_parse_group(nlh, &g))
+		return;
+	if (is_refusal(g.reason)) {
+		w->refused = true;
+		w->refused_reason = g.reason;
+		w->refused_error = g.error;
+	}
+	ibmcg_group_free(&g);
+}
+
 void ibmcg_join_watch_feed(struct ibmcg *h, struct ibmcg_join_watch *w,
 			   void *buf, int len)
 {
@@ -96,10 +149,16 @@ void ibmcg_join_watch_feed(struct ibmcg *h, struct ibmcg_join_watch *w,
 	uint64_t id;
 
 	for (nlh = buf; nlmsg_ok(nlh, len); nlh = nlmsg_next(nlh, &len)) {
+		uint8_t cmd;
+
 		if (nlh->nlmsg_type != h->family ||
 		    !genlmsg_valid_hdr(nlh, 0) ||
-		    !is_group_ntf(((struct genlmsghdr *)nlmsg_data(nlh))->cmd) ||
 		    ibmcg_msg_group_id(nlh, &id) || id != w->id)
+			continue;
+		cmd = ((struct genlmsghdr *)nlmsg_data(nlh))->cmd;
+		if (cmd == IB_MCG_CMD_HOLDER_DEL_NTF)
+			watch_hold_del(w, nlh);
+		if (!is_group_ntf(cmd))
 			continue;
 		memset(&g, 0, sizeof(g));
 		if (ibmcg_parse_group(nlh, &g))
@@ -111,11 +170,11 @@ void ibmcg_join_watch_feed(struct ibmcg *h, struct ibmcg_join_watch *w,
 }
 
 /* The kernel's messages of version 1, when it waited in the JOIN. */
-static int released_error(struct ibmcg *h, const struct ibmcg_group *g)
+static int released_error(struct ibmcg *h, uint8_t reason, uint32_t error)
 {
-	int err = g->error ? -(int)g->error : -ENODEV;
+	int err = error ? -(int)error : -ENODEV;
 
-	switch (g->reason) {
+	switch (reason) {
 	case IB_MCG_REASON_SA_REJECTED:
 		return ibmcg_set_errmsg(h, err, "the SA rejected the join: no such group (join it with create parameters to create it), different parameters than the group's, or no MLID left");
 	case IB_MCG_REASON_TIMEOUT:
@@ -135,10 +194,12 @@ int ibmcg_join_watch_result(struct ibmcg *h, struct ibmcg_join_watch *w,
 {
 	int err = 0;
 
-	if (!w->seen || w->last.state == IB_MCG_STATE_JOINING) {
+	if (w->refused) {
+		err = released_error(h, w->refused_reason, w->refused_error);
+	} else if (!w->seen || w->last.state == IB_MCG_STATE_JOINING) {
 		/* Still joining when the wait ran out: the reply stands. */
 	} else if (w->last.state == IB_MCG_STATE_RELEASED) {
-		err = released_error(h, &w->last);
+		err = released_error(h, w->last.reason, w->last.error);
 	} else {
 		/* The group as notified, with the requester's hold. */
 		free(w->last.holders);
@@ -149,6 +210,7 @@ int ibmcg_join_watch_result(struct ibmcg *h, struct ibmcg_join_watch *w,
 	}
 	ibmcg_group_free(&w->last);
 	w->seen = false;
+	w->refused = false;
 	return err;
 }
 
@@ -161,9 +223,9 @@ static long long now_ms(void)
 }
 
 int ibmcg_join_wait(struct ibmcg *h, struct nl_sock *ev, uint64_t id,
-		    struct ibmcg_group *g)
+		    uint64_t hold_id, struct ibmcg_group *g)
 {
-	struct ibmcg_join_watch w = { .id = id };
+	struct ibmcg_join_watch w = { .id = id, .hold_id = hold_id };
 	long long end = now_ms() + ibmcg_join_wait_ms();
 	int fd = nl_socket_get_fd(ev);
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
@@ -188,7 +250,8 @@ int ibmcg_join_wait(struct ibmcg *h, struct nl_sock *ev, uint64_t id,
 			ibmcg_group_free(&w.last);
 			return len < 0 ? (int)len : -EIO;
 		}
-		if (w.seen && w.last.state != IB_MCG_STATE_JOINING)
+		if (w.refused ||
+		    (w.seen && w.last.state != IB_MCG_STATE_JOINING))
 			break;
 		left = end - now_ms();
 		if (left <= 0)

@@ -228,6 +228,8 @@ const char *ibmcg_reason_name(uint8_t reason)
 		[IB_MCG_REASON_ERROR]		= "error",
 		[IB_MCG_REASON_LINGER_EXPIRED]	= "linger-expired",
 		[IB_MCG_REASON_OWNER_RELEASE]	= "owner-release",
+		[IB_MCG_REASON_GROUP_GONE]	= "group-gone",
+		[IB_MCG_REASON_MGID_LOST]	= "mgid-lost",
 	};
 
 	return lookup(names, ARRAY_SIZE(names), reason);

@@ -491,6 +491,7 @@ struct join_reply {
 	uint8_t version;		/* the kernel's protocol version */
 	bool has_id;
 	uint64_t id;			/* IB_MCG_A_GROUP_ID (version 2) */
+	uint64_t hold_id;		/* IB_MCG_HOLDER_A_ID, 0 if none */
 };
 
 static int parse_join_cb(const struct nlmsghdr *nlh, void *obj)
@@ -503,6 +504,8 @@ static int parse_join_cb(const struct nlmsghdr *nlh, void *obj)
 		return err;
 	r->version = ((struct genlmsghdr *)nlmsg_data(nlh))->version;
 	r->has_id = !ibmcg_msg_group_id(nlh, &r->id);
+	if (ibmcg_msg_hold_id(nlh, &r->hold_id))
+		r->hold_id = 0;
 	return 0;
 }
 
@@ -529,7 +532,7 @@ static int join_and_wait(struct ibmcg *h, struct nl_msg *msg,
 	err = do_one(h, msg, parse_join_cb, &r, release_join);
 	if (!err && ev && r.g.state == IB_MCG_STATE_JOINING &&
 	    r.version >= 2 && r.has_id) {
-		err = ibmcg_join_wait(h, ev, r.id, &r.g);
+		err = ibmcg_join_wait(h, ev, r.id, r.hold_id, &r.g);
 		if (err)
 			ibmcg_group_free(&r.g);
 	}

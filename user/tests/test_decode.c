@@ -958,6 +958,36 @@ static void add_group_ntf(char *buf, size_t *off, uint8_t cmd, uint64_t id,
 	nlmsg_free(msg);
 }
 
+/* A HOLDER_DEL_NTF of group 7 dropping hold @hold_id of job:42. */
+static void add_hold_del_ntf(char *buf, size_t *off, uint64_t hold_id,
+			     uint8_t reason, uint32_t error)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+	struct nlattr *list, *ho;
+	struct nlmsghdr *nlh;
+
+	genlmsg_put(msg, 0, 0, FAMILY, 0, 0, IB_MCG_CMD_HOLDER_DEL_NTF,
+		    IB_MCG_GENL_VERSION);
+	nla_put_string(msg, IB_MCG_A_DEV_NAME, "simhca0");
+	nla_put_u32(msg, IB_MCG_A_PORT, 1);
+	nla_put_u64(msg, IB_MCG_A_GROUP_ID, 7);
+	nla_put_u8(msg, IB_MCG_A_STATE, IB_MCG_STATE_JOINING);
+	nla_put_u8(msg, IB_MCG_A_REASON, reason);
+	nla_put_u32(msg, IB_MCG_A_ERROR, error);
+	list = nla_nest_start(msg, IB_MCG_A_HOLDERS);
+	ho = nla_nest_start(msg, IB_MCG_A_HOLDER);
+	nla_put_string(msg, IB_MCG_HOLDER_A_OWNER, "job:42");
+	nla_put_u8(msg, IB_MCG_HOLDER_A_JOIN_STATE, IB_MCG_JOIN_SENDONLY_FULL);
+	if (hold_id)
+		nla_put_u64(msg, IB_MCG_HOLDER_A_ID, hold_id);
+	nla_nest_end(msg, ho);
+	nla_nest_end(msg, list);
+	nlh = nlmsg_hdr(msg);
+	memcpy(buf + *off, nlh, nlh->nlmsg_len);
+	*off += NLMSG_ALIGN(nlh->nlmsg_len);
+	nlmsg_free(msg);
+}
+
 /* A JOIN reply in state joining, with the requester's hold. */
 static void joining_reply(struct ibmcg_group *g)
 {
@@ -1037,6 +1067,50 @@ static void join_watch_outcome(void)
 	joining_reply(&g);
 	EXPECT(ibmcg_join_watch_result(h, &w, &g) == 0);
 	EXPECT(g.state == IB_MCG_STATE_JOINING && g.nholders == 1);
+	ibmcg_group_free(&g);
+	ibmcg_close(h);
+}
+
+/*
+ * The SA refused the join state of the hold a JOIN waits for while the
+ * group stays for its other holders: the hold's HOLDER_DEL_NTF (by its
+ * IB_MCG_HOLDER_A_ID) fails the JOIN, even when a GROUP_STATE_NTF
+ * "joined" of the group follows; another hold's refusal (an earlier one of
+ * the same owner), a hold without id and a plain leave do not.
+ */
+static void join_watch_refused_hold(void)
+{
+	struct ibmcg_join_watch w = { .id = 7, .hold_id = 31 };
+	struct ibmcg *h = fake_handle();
+	struct ibmcg_group g;
+	static char buf[8192];
+	size_t off = 0;
+
+	joining_reply(&g);
+	add_hold_del_ntf(buf, &off, 30, IB_MCG_REASON_SA_REJECTED, EINVAL);
+	add_hold_del_ntf(buf, &off, 0, IB_MCG_REASON_SA_REJECTED, EINVAL);
+	add_hold_del_ntf(buf, &off, 31, IB_MCG_REASON_LEAVE, 0);
+	ibmcg_join_watch_feed(h, &w, buf, off);
+	EXPECT(!w.refused);
+
+	off = 0;
+	add_hold_del_ntf(buf, &off, 31, IB_MCG_REASON_SA_REJECTED, EINVAL);
+	add_group_ntf(buf, &off, IB_MCG_CMD_GROUP_STATE_NTF, 7,
+		      IB_MCG_STATE_JOINED, IB_MCG_REASON_SA_REJECTED, 0);
+	ibmcg_join_watch_feed(h, &w, buf, off);
+	EXPECT(w.refused && w.seen && w.last.state == IB_MCG_STATE_JOINED);
+	EXPECT(ibmcg_join_watch_result(h, &w, &g) == -EINVAL);
+	EXPECT_STR(ibmcg_errmsg(h), "the SA rejected the join: no such group (join it with create parameters to create it), different parameters than the group's, or no MLID left");
+	EXPECT(g.state == IB_MCG_STATE_JOINING);	/* untouched */
+	EXPECT(!w.refused && !w.seen);
+	ibmcg_group_free(&g);
+
+	/* an SA-assigned MGID the SA did not answer for */
+	joining_reply(&g);
+	off = 0;
+	add_hold_del_ntf(buf, &off, 31, IB_MCG_REASON_TIMEOUT, ETIMEDOUT);
+	ibmcg_join_watch_feed(h, &w, buf, off);
+	EXPECT(ibmcg_join_watch_result(h, &w, &g) == -ETIMEDOUT);
 	ibmcg_group_free(&g);
 	ibmcg_close(h);
 }
@@ -1842,6 +1916,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(join_linger_exchange),
 	KTAP_CASE(join_create_exchange),
 	KTAP_CASE(join_watch_outcome),
+	KTAP_CASE(join_watch_refused_hold),
 	KTAP_CASE(kernel_acks_capped),
 	KTAP_CASE(kernel_acks_uncapped),
 };
