@@ -75,8 +75,8 @@ check "IGMP membership taken again" wait_for -t 10 igmp_has "$IF" $G
 check_eq "exactly once" 1 "$(igmp_count "$IF" $G)"
 check "$G joined again" wait_for -t 10 state_is $G "joined netdev-up"
 sock_join $G
-check "a socket joins $G too: two users" \
-	wait_for -t 5 test "$(igmp_count "$IF" $G)" = 2
+igmp_users_are() { [ "$(igmp_count "$IF" $G)" = "$1" ]; }
+check "a socket joins $G too: two users" wait_for -t 5 igmp_users_are 2
 check "a leaves $G" mcctl leave "$P" $G owner a
 check_eq "the socket's IGMP membership stays" 1 "$(igmp_count "$IF" $G)"
 kill "$SOCK_PID"
