@@ -72,7 +72,7 @@ build() {
 mkdir -p "$O"
 echo "TAP version 13"
 nk=$(echo "$KDIRS" | wc -w)
-echo "1..$((4 * nk + 4))"
+echo "1..$((4 * nk + 5))"
 
 if [ -n "$KSRC_TAR" ] && [ ! -e "$O/scripts/checkpatch.pl" ]; then
 	tar -xf "$KSRC_TAR" -C "$O" --strip-components=1 --wildcards \
@@ -116,6 +116,27 @@ else
 	echo "shellcheck not installed" >"$O/out"
 	result 1 "contrib/slurm scripts: shellcheck clean"
 fi
+
+# Every file in git names its licence: an SPDX-License-Identifier line
+# first (second after "#!"), in the file's comment syntax. Not the licence
+# texts themselves, nor files whose format has no comment (VERSION, read
+# by make; the kernel-style ABI description).
+spdx_missing() {
+	local f
+
+	(cd "$TOP" && git ls-files 2>/dev/null || find . -type f ! -path './.git/*' ! -path './build/*' | sed 's|^\./||') |
+	while read -r f; do
+		case $f in
+		LICENSES/* | COPYING | VERSION | Documentation/ABI/*) continue ;;
+		esac
+		[ -f "$TOP/$f" ] || continue
+		head -n 2 "$TOP/$f" | grep -q 'SPDX-License-Identifier: ' ||
+			echo "$f: no SPDX-License-Identifier line in its first two lines"
+	done
+}
+spdx_missing >"$O/out"
+[ ! -s "$O/out" ]
+result $? "every source file has an SPDX-License-Identifier line"
 
 # The KUnit module, with ib_mcgroups.ko, against a kernel with KUnit.
 if [ -n "${KUNIT_KDIR:-}" ]; then
