@@ -20,15 +20,16 @@ ok() {
 }
 
 echo "TAP version 13"
-echo "1..7"
+echo "1..10"
 make -s install DESTDIR="$D" PREFIX=/usr >"$D.log" 2>&1
 ok $? "make install DESTDIR=... PREFIX=/usr"
 for f in /usr/sbin/mcctl /usr/share/man/man8/mcctl.8 \
 	 /usr/share/man/man5/ib_mcgroups.conf.5 \
-	 /usr/lib/udev/rules.d/90-ib_mcgroups.rules /etc/ib_mcgroups.conf; do
+	 /usr/lib/udev/rules.d/90-ib_mcgroups.rules /etc/ib_mcgroups.conf \
+	 /usr/share/bash-completion/completions/mcctl; do
 	[ -e "$D$f" ] || { echo "# missing $f"; missing=1; }
 done
-ok "${missing:-0}" "mcctl, man pages, udev rule and configuration installed"
+ok "${missing:-0}" "mcctl, man pages, udev rule, configuration and bash completion installed"
 unit=$D/usr/lib/systemd/system/ib_mcgroups.service
 exe=$(sed -n 's/^ExecStart=//p' "$unit")
 [ "$exe" = "/usr/sbin/mcctl apply" ] && [ -x "$D${exe% apply}" ]
@@ -44,5 +45,20 @@ make -s install DESTDIR="$D" PREFIX=/usr >>"$D.log" 2>&1
 ok $? "a second make install"
 grep -q "group mine" "$D/etc/ib_mcgroups.conf"
 ok $? "keeps the admin's /etc/ib_mcgroups.conf"
+pc=$D/usr/lib/pkgconfig/libibmcg.pc
+grep -qx 'prefix=/usr' "$pc" && grep -qx 'libdir=/usr/lib' "$pc" &&
+	grep -qx "Version: $(cat ../VERSION)" "$pc"
+ok $? "libibmcg.pc: PREFIX=/usr, the version in VERSION"
+# Another PREFIX after the first build: the .pc follows it.
+make -s install DESTDIR="$D/2" PREFIX=/opt/ibmcg >>"$D.log" 2>&1
+pc=$D/2/opt/ibmcg/lib/pkgconfig/libibmcg.pc
+grep -qx 'prefix=/opt/ibmcg' "$pc" && grep -qx 'libdir=/opt/ibmcg/lib' "$pc" &&
+	grep -qx 'includedir=/opt/ibmcg/include' "$pc"
+r=$?
+[ $r = 0 ] || sed 's/^/# /' "$pc"
+ok $r "libibmcg.pc follows a new PREFIX"
+bc=$D/2/opt/ibmcg/share/bash-completion/completions/mcctl
+bash -c ". '$bc' && complete -p mcctl" 2>/dev/null | grep -q '_mcctl'
+ok $? "the installed bash completion loads"
 rm -f "$D.log"
 [ "$fails" -eq 0 ]
