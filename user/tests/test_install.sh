@@ -20,7 +20,7 @@ ok() {
 }
 
 echo "TAP version 13"
-echo "1..10"
+echo "1..11"
 make -s install DESTDIR="$D" PREFIX=/usr >"$D.log" 2>&1
 ok $? "make install DESTDIR=... PREFIX=/usr"
 for f in /usr/sbin/mcctl /usr/share/man/man8/mcctl.8 \
@@ -57,6 +57,13 @@ grep -qx 'prefix=/opt/ibmcg' "$pc" && grep -qx 'libdir=/opt/ibmcg/lib' "$pc" &&
 r=$?
 [ $r = 0 ] || sed 's/^/# /' "$pc"
 ok $r "libibmcg.pc follows a new PREFIX"
+v=$(cat ../VERSION)
+grep -q "^\.TH MCCTL 8 [0-9-]* \"ib_mcgroups $v\"" "$D/usr/share/man/man8/mcctl.8" &&
+	grep -q "^\.TH IB_MCGROUPS.CONF 5 [0-9-]* \"ib_mcgroups $v\"" \
+		"$D/usr/share/man/man5/ib_mcgroups.conf.5"
+r=$?
+[ $r = 0 ] || grep -h '^\.TH' "$D"/usr/share/man/man*/* | sed 's/^/# /'
+ok $r "the installed man pages carry a date and the version $v"
 bc=$D/2/opt/ibmcg/share/bash-completion/completions/mcctl
 bash -c ". '$bc' && complete -p mcctl" 2>/dev/null | grep -q '_mcctl'
 ok $? "the installed bash completion loads"
