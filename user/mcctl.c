@@ -4,7 +4,7 @@
  * ib_mcgroups kernel module.
  *
  * Exit status: 0 success, 1 error reported by the kernel or the system,
- * 2 usage error.
+ * 2 usage error, 3 a check of diag failed (EXIT_DIAG_FAIL).
  */
 #include <errno.h>
 #include <getopt.h>
