@@ -69,6 +69,8 @@ ifeq ($(origin KVER)$(origin KDIR),filefile)
 ALL_KERNELS := env -u KVER -u KDIR
 endif
 
+# user/ warnings are errors in check (WERROR=1), not in a plain build.
+check: export WERROR = 1
 check: all
 	$(ALL_KERNELS) selftests/check.sh
 

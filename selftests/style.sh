@@ -72,7 +72,7 @@ build() {
 mkdir -p "$O"
 echo "TAP version 13"
 nk=$(echo "$KDIRS" | wc -w)
-echo "1..$((4 * nk + 4))"
+echo "1..$((4 * nk + 6))"
 
 if [ -n "$KSRC_TAR" ] && [ ! -e "$O/scripts/checkpatch.pl" ]; then
 	tar -xf "$KSRC_TAR" -C "$O" --strip-components=1 --wildcards \
@@ -116,6 +116,45 @@ else
 	echo "shellcheck not installed" >"$O/out"
 	result 1 "contrib/slurm scripts: shellcheck clean"
 fi
+
+# Every file in git names its licence: an SPDX-License-Identifier line
+# first (second after "#!"), in the file's comment syntax. Not the licence
+# texts themselves, nor files whose format has no comment (VERSION, read
+# by make; the kernel-style ABI description).
+spdx_missing() {
+	local f
+
+	(cd "$TOP" && git ls-files 2>/dev/null || find . -type f ! -path './.git/*' ! -path './build/*' | sed 's|^\./||') |
+	while read -r f; do
+		case $f in
+		LICENSES/* | COPYING | VERSION | Documentation/ABI/*) continue ;;
+		esac
+		[ -f "$TOP/$f" ] || continue
+		head -n 2 "$TOP/$f" | grep -q 'SPDX-License-Identifier: ' ||
+			echo "$f: no SPDX-License-Identifier line in its first two lines"
+	done
+}
+spdx_missing >"$O/out"
+[ ! -s "$O/out" ]
+result $? "every source file has an SPDX-License-Identifier line"
+
+# Every per-port sysfs file of the module (kernel/sysfs.c) is documented
+# in the ABI description and in mcctl.8's FILES.
+sysfs_undocumented() {
+	local f files
+
+	files=$(sed -n 's/.*__ATTR_RO(\([a-z_0-9]*\)).*/\1/p' "$TOP/kernel/sysfs.c")
+	[ -n "$files" ] || echo "no __ATTR_RO() in kernel/sysfs.c"
+	for f in $files; do
+		grep -q "^What:.*/<port>/$f\$" "$TOP/Documentation/ABI/testing/sysfs-kernel-ib_mcgroups" ||
+			echo "$f: not in Documentation/ABI/testing/sysfs-kernel-ib_mcgroups"
+		sed -n '/^\.SH FILES/,/^\.SH /p' "$TOP/user/mcctl.8" | grep -qw -- "$f" ||
+			echo "$f: not in mcctl.8's FILES"
+	done
+}
+sysfs_undocumented >"$O/out"
+[ ! -s "$O/out" ]
+result $? "every sysfs file of the module is documented (ABI, mcctl.8 FILES)"
 
 # The KUnit module, with ib_mcgroups.ko, against a kernel with KUnit.
 if [ -n "${KUNIT_KDIR:-}" ]; then

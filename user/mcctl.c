@@ -4,7 +4,7 @@
  * ib_mcgroups kernel module.
  *
  * Exit status: 0 success, 1 error reported by the kernel or the system,
- * 2 usage error.
+ * 2 usage error, 3 a check of diag failed (EXIT_DIAG_FAIL).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -18,10 +18,7 @@
 #include "mcctl_args.h"
 #include "mcctl_conf.h"
 #include "mcctl_diag.h"
-
-#ifndef VERSION
-#define VERSION		"0.1.0"
-#endif
+#include "mcctl_version.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -29,36 +26,153 @@ static struct ibmcg *h;
 const char *mcctl_config = MCCTL_CONF_PATH;
 static volatile sig_atomic_t stop;
 
+/* The terms a command's usage uses, explained after it ("where ..."). */
+enum {
+	W_GROUPNAME	= 1 << 0,
+	W_GROUP		= 1 << 1,
+	W_STATE		= 1 << 2,
+	W_NAME		= 1 << 3,
+	W_TIME		= 1 << 4,
+	W_CREATE	= 1 << 5,	/* MTU, RATE, SL and the numbers */
+};
+
+static const struct {
+	unsigned int what;
+	const char *text;
+} terms[] = {
+	{ W_GROUPNAME,
+	  "GROUPNAME := a group or pool of the configuration file\n"
+	  "             (-c FILE, default " MCCTL_CONF_PATH ")\n" },
+	{ W_GROUP,
+	  "GROUP := { IPv4 group | IPv6 group | MGID }; join: 0 or :: = the SA assigns one\n" },
+	{ W_STATE, "STATE := { full | nonmember | sendonly | sendonly-full }\n" },
+	{ W_NAME,
+	  "NAME := owner, 1..64 printable characters, no spaces (default: default)\n" },
+	{ W_TIME,
+	  "TIME := milliseconds, or with unit ms, s or m (500ms, 30s, 2m); at most 1 day\n" },
+	{ W_CREATE,
+	  "MTU := { 256 | 512 | 1024 | 2048 | 4096 }\n"
+	  "RATE := Gb/s { 2.5 | 5 | 10 | 14 | 20 | 25 | 28 | 30 | 40 | 50 | 56 | 60 |\n"
+	  "               80 | 100 | 112 | 120 | 168 | 200 | 300 | 400 | 600 }\n"
+	  "SL := 0..15; flow_label 0..0xfffff; tclass, hop_limit 0..255; scope 0..15\n" },
+};
+
+static const char options_usage[] =
+	"OPTIONS := { -j[son] | -p[retty] | -c[onfig] FILE | -V[ersion] | -h[elp] }\n";
+
+/*
+ * A command's usage: one or more lines, each "mcctl CMD ..." (continued
+ * lines indented); what: the terms to explain; note: said after them.
+ */
+struct cmd_usage {
+	const char *text;
+	unsigned int what;
+	const char *note;
+};
+
+static const struct cmd_usage join_usage = {
+	"mcctl join DEV/PORT { GROUP | 0 } [ owner NAME ] [ state STATE ]\n"
+	"           [ qkey QKEY ] [ linger TIME ] [ bound ] [ create ]\n"
+	"           [ pkey PKEY ] [ mtu MTU ] [ rate RATE ] [ sl SL ]\n"
+	"           [ flow_label N ] [ tclass N ] [ hop_limit N ] [ scope N ]\n"
+	"mcctl join GROUPNAME [ owner NAME ] [ state STATE ] [ bound ]\n",
+	W_GROUPNAME | W_GROUP | W_STATE | W_NAME | W_TIME | W_CREATE, NULL,
+};
+
+static const struct cmd_usage leave_usage = {
+	"mcctl leave DEV/PORT GROUP [ owner NAME ] [ state STATE ]\n"
+	"mcctl leave GROUPNAME [ owner NAME ] [ state STATE ]\n"
+	"mcctl leave owner NAME all [ DEV[/PORT] ]\n",
+	W_GROUPNAME | W_GROUP | W_STATE | W_NAME, NULL,
+};
+
+static const struct cmd_usage list_usage = {
+	"mcctl list [ DEV[/PORT] ]\n", 0, NULL,
+};
+
+static const struct cmd_usage show_usage = {
+	"mcctl show DEV/PORT GROUP\n", W_GROUP, NULL,
+};
+
+static const struct cmd_usage stats_usage = {
+	"mcctl stats [ DEV[/PORT] ]\n", 0, NULL,
+};
+
+static const struct cmd_usage monitor_usage = {
+	"mcctl monitor\n", 0, NULL,
+};
+
+static const struct cmd_usage apply_usage = {
+	"mcctl apply [ --dry-run | -n | --check ]\n", 0,
+	"--dry-run, -n: print the plan, change nothing;\n"
+	"--check: only validate the configuration file (no module needed);\n"
+	"exit status 2 if it has errors\n",
+};
+
+static const struct cmd_usage diag_usage = {
+	"mcctl diag GROUP [ DEV/PORT ]\n", W_GROUP,
+	"exit status: 0 no check failed, 3 a check failed (FAIL),\n"
+	"1 diag could not run, 2 usage error\n",
+};
+
+static const struct cmd_usage help_usage = {
+	"mcctl help [ COMMAND ]\n"
+	"mcctl COMMAND { help | -h | --help }\n", 0, NULL,
+};
+
+/* Prints text's lines, the first after *lead, the others indented. */
+static void print_lines(FILE *fp, const char *text, const char **lead)
+{
+	const char *nl;
+
+	for (; *text; text = nl + 1, *lead = "       ") {
+		nl = strchr(text, '\n');
+		fprintf(fp, "%s%.*s\n", *lead, (int)(nl - text), text);
+	}
+}
+
+/* The options (if @options) and the terms in @what, after "where". */
+static void print_terms(FILE *fp, unsigned int what, bool options,
+			const char *note)
+{
+	const char *lead = "where  ";
+	size_t i;
+
+	if (options)
+		print_lines(fp, options_usage, &lead);
+	for (i = 0; i < ARRAY_SIZE(terms); i++)
+		if (what & terms[i].what)
+			print_lines(fp, terms[i].text, &lead);
+	if (note)
+		fputs(note, fp);
+}
+
+static const struct cmd_usage *const all_usage[] = {
+	&join_usage, &leave_usage, &list_usage, &show_usage, &stats_usage,
+	&monitor_usage, &apply_usage, &diag_usage, &help_usage,
+};
+
 static void usage(FILE *fp)
 {
-	fprintf(fp,
-		"Usage: mcctl [ OPTIONS ] COMMAND [ ARGS ]\n"
-		"       mcctl join DEV/PORT { GROUP | 0 } [ owner NAME ] [ state STATE ]\n"
-		"                  [ qkey QKEY ] [ linger TIME ] [ bound ] [ create ]\n"
-		"                  [ pkey PKEY ] [ mtu MTU ] [ rate RATE ] [ sl SL ]\n"
-		"                  [ flow_label N ] [ tclass N ] [ hop_limit N ] [ scope N ]\n"
-		"       mcctl join GROUPNAME [ owner NAME ] [ state STATE ] [ bound ]\n"
-		"       mcctl leave DEV/PORT GROUP [ owner NAME ] [ state STATE ]\n"
-		"       mcctl leave GROUPNAME [ owner NAME ] [ state STATE ]\n"
-		"       mcctl leave owner NAME all [ DEV[/PORT] ]\n"
-		"       mcctl list [ DEV[/PORT] ]\n"
-		"       mcctl show DEV/PORT GROUP\n"
-		"       mcctl stats [ DEV[/PORT] ]\n"
-		"       mcctl monitor\n"
-		"       mcctl apply [ --dry-run ]\n"
-		"       mcctl diag GROUP [ DEV/PORT ]\n"
-		"       mcctl help\n"
-		"where  OPTIONS := { -j[son] | -p[retty] | -c[onfig] FILE | -V[ersion] | -h[elp] }\n"
-		"       GROUPNAME := a group or pool of the configuration file\n"
-		"                    (-c FILE, default " MCCTL_CONF_PATH ")\n"
-		"       GROUP := { IPv4 group | IPv6 group | MGID }; join: 0 or :: = the SA assigns one\n"
-		"       STATE := { full | nonmember | sendonly | sendonly-full }\n"
-		"       NAME := owner, 1..64 printable characters, no spaces (default: default)\n"
-		"       TIME := milliseconds, or with unit ms, s or m (500ms, 30s, 2m); at most 1 day\n"
-		"       MTU := { 256 | 512 | 1024 | 2048 | 4096 }\n"
-		"       RATE := Gb/s { 2.5 | 5 | 10 | 14 | 20 | 25 | 28 | 30 | 40 | 50 | 56 | 60 |\n"
-		"                      80 | 100 | 112 | 120 | 168 | 200 | 300 | 400 | 600 }\n"
-		"       SL := 0..15; flow_label 0..0xfffff; tclass, hop_limit 0..255; scope 0..15\n");
+	const char *lead = "       ";
+	unsigned int what = 0;
+	size_t i;
+
+	fprintf(fp, "Usage: mcctl [ OPTIONS ] COMMAND [ ARGS ]\n");
+	for (i = 0; i < ARRAY_SIZE(all_usage); i++) {
+		print_lines(fp, all_usage[i]->text, &lead);
+		what |= all_usage[i]->what;
+	}
+	print_terms(fp, what, true, NULL);
+}
+
+/* "mcctl CMD help": that command's lines and terms. */
+static void cmd_usage(FILE *fp, const struct cmd_usage *u)
+{
+	const char *lead = "Usage: ";
+
+	print_lines(fp, u->text, &lead);
+	print_terms(fp, u->what, false, u->note);
 }
 
 /* The kernel's message, else a hint for hint_err, else strerror(). */
@@ -259,7 +373,7 @@ static int cmd_show(int argc, char **argv)
 	if (err)
 		return err;
 	if (argc > 0)
-		return usage_err("Unknown parameter '%s'.", *argv);
+		return unknown_param(*argv);
 
 	err = open_handle();
 	if (err)
@@ -358,7 +472,7 @@ static int cmd_monitor(int argc, char **argv)
 	int err, werr = 0;
 
 	if (argc > 0)
-		return usage_err("Unknown parameter '%s'.", *argv);
+		return unknown_param(*argv);
 	err = open_handle();
 	if (err)
 		return err;
@@ -403,29 +517,70 @@ static int cmd_monitor(int argc, char **argv)
 	return 0;
 }
 
-static int cmd_help(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	usage(stdout);
-	return 0;
-}
+static int cmd_help(int argc, char **argv);
 
 /* Prefix matching picks the first match: "l" is list, "s" is show. */
 static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
+	const struct cmd_usage *usage;
 } cmds[] = {
-	{ "list",	cmd_list },
-	{ "leave",	cmd_leave },
-	{ "join",	cmd_join },
-	{ "apply",	cmd_apply },
-	{ "show",	cmd_show },
-	{ "stats",	cmd_stats },
-	{ "monitor",	cmd_monitor },
-	{ "diag",	cmd_diag },
-	{ "help",	cmd_help },
+	{ "list",	cmd_list,	&list_usage },
+	{ "leave",	cmd_leave,	&leave_usage },
+	{ "join",	cmd_join,	&join_usage },
+	{ "apply",	cmd_apply,	&apply_usage },
+	{ "show",	cmd_show,	&show_usage },
+	{ "stats",	cmd_stats,	&stats_usage },
+	{ "monitor",	cmd_monitor,	&monitor_usage },
+	{ "diag",	cmd_diag,	&diag_usage },
+	{ "help",	cmd_help,	&help_usage },
 };
+
+static int find_cmd(const char *arg)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
+		if (matches(arg, cmds[i].name))
+			return i;
+	return -1;
+}
+
+static int unknown_cmd(const char *arg)
+{
+	return usage_err("mcctl: unknown command '%s'; try \"mcctl help\"",
+			 arg);
+}
+
+/* help [COMMAND] */
+static int cmd_help(int argc, char **argv)
+{
+	int i;
+
+	if (argc > 1)
+		return unknown_param(argv[1]);
+	if (!argc) {
+		usage(stdout);
+		return 0;
+	}
+	i = find_cmd(argv[0]);
+	if (i < 0)
+		return unknown_cmd(argv[0]);
+	cmd_usage(stdout, cmds[i].usage);
+	return 0;
+}
+
+/*
+ * "CMD help", "CMD -h", "CMD --help": whole words only, so that they are
+ * never taken for a device or (ib_mcgroups.conf(5) refuses such names) a
+ * declared group.
+ */
+static bool wants_help(int argc, char **argv)
+{
+	return argc == 1 && (!strcmp(argv[0], "help") ||
+			     !strcmp(argv[0], "-h") ||
+			     !strcmp(argv[0], "--help"));
+}
 
 int main(int argc, char **argv)
 {
@@ -438,8 +593,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	bool json = false, pretty = false;
-	size_t i;
-	int opt, ret;
+	int i, opt, ret;
 
 	while ((opt = getopt_long(argc, argv, "+jpVhc:", opts, NULL)) != -1) {
 		switch (opt) {
@@ -450,9 +604,7 @@ int main(int argc, char **argv)
 			json = pretty = true;
 			break;
 		case 'V':
-			printf("mcctl %s (ib_mcgroups protocol %d)\n", VERSION,
-			       IB_MCG_GENL_VERSION);
-			return 0;
+			return cmd_version();
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -472,12 +624,15 @@ int main(int argc, char **argv)
 	}
 
 	json_print_init(stdout, json, pretty);
-	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
-		if (matches(argv[0], cmds[i].name)) {
-			ret = cmds[i].fn(argc - 1, argv + 1);
-			ibmcg_close(h);
-			return ret;
-		}
+	i = find_cmd(argv[0]);
+	if (i < 0)
+		return unknown_cmd(argv[0]);
+	usage_cmd = cmds[i].name;
+	if (wants_help(argc - 1, argv + 1)) {
+		cmd_usage(stdout, cmds[i].usage);
+		return 0;
 	}
-	return usage_err("Unknown command '%s'.", argv[0]);
+	ret = cmds[i].fn(argc - 1, argv + 1);
+	ibmcg_close(h);
+	return ret;
 }

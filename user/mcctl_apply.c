@@ -96,8 +96,43 @@ static int do_action(struct ibmcg *h, const struct plan_action *a,
 
 static int usage_apply(const char *arg)
 {
-	return usage_err("mcctl: unknown apply option '%s': expected 'apply [ --dry-run ]'",
+	return usage_err("mcctl: unknown apply option '%s': expected 'mcctl apply [ --dry-run | -n | --check ]'",
 			 arg);
+}
+
+/*
+ * apply --check: the file alone, without the module, for configuration
+ * management; a usage error (exit status 2) if it has errors.
+ */
+static int check_only(void)
+{
+	size_t i, groups = 0, pools = 0;
+	struct conf c;
+	int ret;
+
+	ret = conf_load(mcctl_config, &c);
+	if (ret)
+		return ret;
+	for (i = 0; i < c.n; i++) {
+		if (c.entries[i].kind == CONF_POOL)
+			pools++;
+		else
+			groups++;
+	}
+	open_json_object(NULL);
+	print_string(PRINT_ANY, "config", "%s:", c.path);
+	print_flag(PRINT_JSON, "valid", NULL, true);
+	print_string(PRINT_FP, NULL, " %s", "valid,");
+	print_string(PRINT_ANY, "owner", " owner %s,",
+		     c.owner[0] ? c.owner : MCCTL_CONF_OWNER);
+	print_uint(PRINT_ANY, "groups", " %u", groups);
+	print_string(PRINT_FP, NULL, "%s", groups == 1 ? " group," : " groups,");
+	print_uint(PRINT_ANY, "pools", " %u", pools);
+	print_string(PRINT_FP, NULL, "%s", pools == 1 ? " pool" : " pools");
+	print_nl();
+	close_json_object();
+	conf_free(&c);
+	return mcctl_finish_output();
 }
 
 int cmd_apply(int argc, char **argv)
@@ -107,7 +142,7 @@ int cmd_apply(int argc, char **argv)
 	struct plan_action *acts = NULL;
 	size_t i, nports = 0, ngroups = 0, n = 0, count[PLAN_SKIP + 1] = { 0 };
 	size_t failed = 0;
-	bool dry_run = false;
+	bool dry_run = false, check = false;
 	struct ibmcg *h;
 	struct conf c;
 	int ret, err;
@@ -115,9 +150,15 @@ int cmd_apply(int argc, char **argv)
 	for (; argc > 0; argc--, argv++) {
 		if (!strcmp(*argv, "--dry-run") || !strcmp(*argv, "-n"))
 			dry_run = true;
+		else if (!strcmp(*argv, "--check"))
+			check = true;
 		else
 			return usage_apply(*argv);
 	}
+	if (check && dry_run)
+		return usage_err("mcctl: apply: --check or --dry-run, not both: --check only reads the file, --dry-run also the module's holds");
+	if (check)
+		return check_only();
 	ret = conf_load(mcctl_config, &c);
 	if (ret)
 		return ret;

@@ -13,6 +13,7 @@
 #include "mcctl_args.h"
 
 const char *usage_where;
+const char *usage_cmd;
 
 int usage_err(const char *fmt, ...)
 {
@@ -38,6 +39,15 @@ int usage_err(const char *fmt, ...)
 	}
 	free(msg);
 	return EXIT_USAGE;
+}
+
+int unknown_param(const char *arg)
+{
+	/* In the configuration file, FILE:LINE says where to look. */
+	if (usage_where)
+		return usage_err("unknown parameter '%s'", arg);
+	return usage_err("mcctl: unknown parameter '%s'; try \"mcctl %s%shelp\"",
+			 arg, usage_cmd ? usage_cmd : "", usage_cmd ? " " : "");
 }
 
 bool matches(const char *arg, const char *word)
@@ -137,7 +147,7 @@ int parse_filter(int argc, char **argv, char *dev, uint32_t *port)
 	dev[0] = '\0';
 	*port = 0;
 	if (argc > 1)
-		return usage_err("Unknown parameter '%s'.", argv[1]);
+		return unknown_param(argv[1]);
 	return argc ? parse_devport(argv[0], dev, port, true) : 0;
 }
 
@@ -474,8 +484,7 @@ int parse_join_opts(int argc, char **argv, struct join_cmd *c)
 			if (err)
 				return err;
 			if (!used)
-				return usage_err("Unknown parameter '%s'.",
-						 *argv);
+				return unknown_param(*argv);
 		}
 	}
 	return check_join(c);
@@ -496,7 +505,7 @@ static int parse_leave_owner(int argc, char **argv, struct leave_cmd *c)
 				 argv[0]);
 	c->all = true;
 	if (argc > 3)
-		return usage_err("Unknown parameter '%s'.", argv[3]);
+		return unknown_param(argv[3]);
 	return argc == 3 ? parse_devport(argv[2], c->dev, &c->port, true) : 0;
 }
 
@@ -529,7 +538,7 @@ int parse_holder_opts(int argc, char **argv, const char **owner, uint8_t *js)
 		if (err)
 			return err;
 		if (!used)
-			return usage_err("Unknown parameter '%s'.", *argv);
+			return unknown_param(*argv);
 	}
 	return 0;
 }

@@ -20,6 +20,13 @@
  */
 int usage_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern const char *usage_where;
+/*
+ * The command being parsed ("list"; NULL: none yet), for the hint of
+ * unknown_param(): a usage error for an unknown parameter, which says to
+ * try "mcctl CMD help" (in the configuration file: FILE:LINE).
+ */
+extern const char *usage_cmd;
+int unknown_param(const char *arg);
 /* iproute2's matches(): arg is a non-empty prefix of word. */
 bool matches(const char *arg, const char *word);
 /* Decimal, or hexadecimal with 0x; nothing else (no octal, no sign). */

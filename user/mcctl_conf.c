@@ -43,9 +43,28 @@ static int split(char *buf, char ***tokens, int *n)
 	return 0;
 }
 
+/*
+ * The words after "mcctl join NAME" or "mcctl leave NAME" and the help
+ * word, which may be abbreviated: "mcctl leave o owner x" takes "o" for
+ * owner, so a name that is one of them or an abbreviation of one is
+ * refused.
+ */
+static const char *const keywords[] = {
+	"owner", "state", "qkey", "linger", "bound", "create", "pkey", "mtu",
+	"rate", "sl", "flow_label", "tclass", "hop_limit", "scope", "all",
+	"help",
+};
+
 static int check_name(const char *s)
 {
 	size_t i, len = strlen(s);
+
+	for (i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
+		if (matches(s, keywords[i]))
+			return usage_err("name '%s' is %s keyword '%s': mcctl join and leave would take it for the keyword",
+					 s, strcmp(s, keywords[i]) ?
+					 "an abbreviation of the" : "the",
+					 keywords[i]);
 
 	if (len > MCCTL_CONF_NAME_MAX)
 		return usage_err("name '%s' is longer than %d characters", s,

@@ -329,7 +329,7 @@ int cmd_diag(int argc, char **argv)
 	if (ibmcg_mgid_parse(argv[0], mgid, &why))
 		return usage_err("mcctl: invalid group '%s': %s", argv[0], why);
 	if (argc > 2)
-		return usage_err("Unknown parameter '%s'.", argv[2]);
+		return unknown_param(argv[2]);
 	if (argc == 2) {
 		err = parse_devport(argv[1], dev, &port, false);
 		if (err)
@@ -398,7 +398,7 @@ int cmd_diag(int argc, char **argv)
 		ret = EXIT_FAILURE;
 	}
 	if (!ret && failed)
-		ret = EXIT_FAILURE;
+		ret = EXIT_DIAG_FAIL;
 out:
 	free(ports);
 	ibmcg_close(h);

@@ -24,6 +24,12 @@ enum diag_res {
 	DIAG_FAIL,	/* broken: fix says what to do */
 };
 
+/*
+ * The exit status of a diag that ran and found a check FAILed; 1 is a
+ * diag that could not run (no such port, netlink error), 2 a usage error.
+ */
+#define EXIT_DIAG_FAIL	3
+
 #define DIAG_TEXT	256
 #define DIAG_MAX_CHECKS	10
 #define DIAG_MAX_PKEYS	256

@@ -102,12 +102,18 @@ static void print_join_state(const char *key, const char *fmt, uint8_t js)
 }
 
 /* "owner:state[,bound]" in text. */
+/*
+ * OWNER(STATE[,bound]): an owner may contain any printable character but
+ * a space, a join state has no parenthesis, so the text splits at the
+ * last '(' (job:42(full) is owner job:42).
+ */
 static void print_holder_short(const char *name, const struct ibmcg_holder *ho)
 {
 	open_json_object(name);
 	print_string(PRINT_ANY, "owner", "%s", ho->owner);
-	print_join_state("join_state", ":%s", ho->join_state);
+	print_join_state("join_state", "(%s", ho->join_state);
 	print_flag(PRINT_ANY, "bound", ",bound", ho->flags & IB_MCG_F_BOUND);
+	print_fp(")");
 	close_json_object();
 }
 

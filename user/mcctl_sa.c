@@ -30,7 +30,6 @@ void diag_sa_query(struct diag_facts *f, const uint8_t port_gid[16])
 #else
 
 #include <endian.h>
-#include <dirent.h>
 #include <stdlib.h>
 
 #include <infiniband/umad.h>
@@ -49,52 +48,6 @@ struct sa_answer {
 	bool timeout;
 	struct umad_sa_mcmember_record rec;
 };
-
-/* /dev/infiniband/umadN of dev/port, "" if there is none. */
-static void umad_dev_path(const char *dev, uint32_t port, char *path,
-			  size_t len)
-{
-	char p[300], buf[80];
-	struct dirent *de;
-	DIR *d;
-	FILE *fp;
-
-	path[0] = '\0';
-	d = opendir("/sys/class/infiniband_mad");
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		bool ok;
-
-		if (strncmp(de->d_name, "umad", 4) || strlen(de->d_name) > 32)
-			continue;
-		snprintf(p, sizeof(p), "/sys/class/infiniband_mad/%s/ibdev",
-			 de->d_name);
-		fp = fopen(p, "r");
-		if (!fp)
-			continue;
-		ok = fgets(buf, sizeof(buf), fp) &&
-		     !strncmp(buf, dev, strlen(dev)) &&
-		     (buf[strlen(dev)] == '\n' || !buf[strlen(dev)]);
-		fclose(fp);
-		if (!ok)
-			continue;
-		snprintf(p, sizeof(p), "/sys/class/infiniband_mad/%s/port",
-			 de->d_name);
-		fp = fopen(p, "r");
-		if (!fp)
-			continue;
-		ok = fgets(buf, sizeof(buf), fp) &&
-		     strtoul(buf, NULL, 10) == port;
-		fclose(fp);
-		if (ok) {
-			snprintf(path, len, "/dev/infiniband/%.32s",
-				 de->d_name);
-			break;
-		}
-	}
-	closedir(d);
-}
 
 static int sa_get(int fd, int agent, const umad_port_t *up, uint64_t smkey,
 		  const uint8_t *mgid, const uint8_t *port_gid,
@@ -174,26 +127,16 @@ static uint8_t sa_status_code(uint16_t status)
 void diag_sa_query(struct diag_facts *f, const uint8_t port_gid[16])
 {
 	uint8_t gid[16];
-	char path[80];
 	struct sa_answer a;
 	umad_port_t up;
 	bool trusted = true;
 	int fd, agent, err;
 
-	umad_dev_path(f->dev, f->port, path, sizeof(path));
-	if (!path[0]) {
-		snprintf(f->sa_why, sizeof(f->sa_why),
-			 "no umad device for the port (modprobe ib_umad)");
-		return;
-	}
-	if (access(path, R_OK | W_OK)) {
-		snprintf(f->sa_why, sizeof(f->sa_why),
-			 "no access to %s (%s): run as root or grant access to it",
-			 path, strerror(errno));
-		return;
-	}
+	/* libibumad resolves the port's umad device and opens it. */
 	if (umad_init() < 0 || umad_get_port(f->dev, f->port, &up) < 0) {
-		snprintf(f->sa_why, sizeof(f->sa_why),
+		snprintf(f->sa_why, sizeof(f->sa_why), "%s",
+			 access("/sys/class/infiniband_mad", F_OK) ?
+			 "no umad device for the port (modprobe ib_umad)" :
 			 "libibumad cannot see the port");
 		return;
 	}
@@ -203,17 +146,25 @@ void diag_sa_query(struct diag_facts *f, const uint8_t port_gid[16])
 		memcpy(gid, &up.gid_prefix, 8);
 		memcpy(gid + 8, &up.port_guid, 8);
 	}
+	errno = 0;
 	fd = umad_open_port(f->dev, f->port);
+	if (fd == -EINVAL) {
+		snprintf(f->sa_why, sizeof(f->sa_why),
+			 "no umad device for the port (modprobe ib_umad)");
+		goto release;
+	}
 	if (fd < 0) {
-		snprintf(f->sa_why, sizeof(f->sa_why), "cannot open %s: %s",
-			 path, strerror(errno ? errno : EIO));
+		/* -EIO: open() of /dev/infiniband/umadN failed, errno why */
+		snprintf(f->sa_why, sizeof(f->sa_why),
+			 "no access to the port's umad device (%s): run as root or grant access to /dev/infiniband/umad*",
+			 strerror(errno ? errno : -fd));
 		goto release;
 	}
 	agent = umad_register(fd, UMAD_CLASS_SUBN_ADM, UMAD_SA_CLASS_VERSION,
 			      1, NULL);
 	if (agent < 0) {
 		snprintf(f->sa_why, sizeof(f->sa_why),
-			 "cannot register an SA agent on %s", path);
+			 "cannot register an SA agent on the port's umad device");
 		goto close;
 	}
 

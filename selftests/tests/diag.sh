@@ -6,7 +6,7 @@
 # fault fails its own check: P_Key removed from the port's table, the SA
 # record deleted behind the module's back, the port's membership deleted
 # while another port keeps the group, the port down. -j is parsed
-# with jq; usage errors exit 2.
+# with jq; a failed check exits 3, diag that cannot run 1, usage errors 2.
 # timeout: 240
 . "$(dirname "$0")/../lib.sh"
 
@@ -45,13 +45,15 @@ unload() {
 	return 0
 }
 
-ktap_plan 39
+ktap_plan 40
 defer unload
 
 # --- usage ---------------------------------------------------------------------
 check_eq "diag without a group: usage error" 2 "$(rc mcctl diag)"
 check_eq "a unicast address is no group" 2 "$(rc mcctl diag 10.1.1.1)"
 check_eq "an extra argument" 2 "$(rc mcctl diag 239.1.1.1 $R extra)"
+check_eq "no such port: diag cannot run, exit 1" 1 \
+	"$(rc mcctl diag 239.1.1.1 nosuch0/1)"
 
 # --- soft-RoCE -----------------------------------------------------------------
 if mcg_setup_rxe && mcg_load; then
@@ -72,7 +74,7 @@ if mcg_setup_rxe && mcg_load; then
 		sh -c "mcctl diag ff0e::1234 $R | grep -q '^  PASS mld '"
 
 	out=$(mcctl diag 239.1.1.9 $R)
-	check_eq "a group not held: exit 1" 1 $?
+	check_eq "a group not held: a check fails, exit 3" 3 $?
 	ktap_diag "$out"
 	check_eq "hold fails" FAIL "$(result 239.1.1.9 $R hold)"
 	check "with the fix: mcctl join" grep -q "mcctl join $R 239.1.1.9" \
@@ -122,7 +124,7 @@ check_eq "a group of partition 0x8001: exit 0" 0 "$(rc mcctl diag $GP $I)"
 echo "1 0" >$D/port1/pkeys
 wait_for -t 10 sh -c "[ \"\$(mcctl -j show $I $GP | jq -r .state)\" != joined ]"
 out=$(mcctl diag $GP $I)
-check_eq "P_Key removed from the port: exit 1" 1 $?
+check_eq "P_Key removed from the port: a check fails, exit 3" 3 $?
 ktap_diag "$out"
 check_eq "the pkey check fails" FAIL "$(result $GP $I pkey)"
 check "naming the P_Key, with the fix" sh -c \
@@ -140,7 +142,7 @@ check "sa_mcm deletes the port's membership in the SA" \
 check "the SA has no group $G any more" \
 	sh -c "! grep -q '^group mgid=$G ' $D/sa_db"
 out=$(mcctl diag $G $I)
-check_eq "SA record missing: exit 1" 1 $?
+check_eq "SA record missing: a check fails, exit 3" 3 $?
 ktap_diag "$out"
 check_eq "the sa_record check fails" FAIL "$(result $G $I sa_record)"
 check_eq "while the hold still looks joined" "PASS joined" \
@@ -153,7 +155,7 @@ mcctl join $I $G2 owner diag >/dev/null
 check "sa_mcm deletes port 1's membership of a group port 2 keeps" \
 	sa_mcm -d simhca0 -p 1 delete mgid=$G2 port_gid=self join=1
 out=$(mcctl diag $G2)
-check_eq "not a member: exit 1" 1 $?
+check_eq "not a member: a check fails, exit 3" 3 $?
 ktap_diag "$out"
 check_eq "without DEV/PORT: both ports, port 1 fails, port 2 passes" \
 	"simhca0/1 FAIL simhca0/2 PASS" \
@@ -168,7 +170,7 @@ mcctl leave simhca0/2 $G2 owner diag >/dev/null
 echo down >$D/port1/state
 wait_for -t 10 sh -c "[ \"\$(cat /sys/class/infiniband/simhca0/ports/1/state)\" != '4: ACTIVE' ]"
 out=$(mcctl diag $G $I)
-check_eq "port down: exit 1" 1 $?
+check_eq "port down: a check fails, exit 3" 3 $?
 ktap_diag "$out"
 check_eq "the port check fails, the SA check is skipped" "FAIL SKIP" \
 	"$(result $G $I port) $(result $G $I sa_record)"

@@ -371,6 +371,7 @@ static int target_req(struct ibmcg *h, uint8_t cmd, int flags,
 	struct nl_msg *msg;
 	int err;
 
+	*msgp = NULL;
 	clear_errmsg(h);
 	if (h->family < 0)
 		return ibmcg_set_errmsg(h, -ENOTCONN, "not connected");

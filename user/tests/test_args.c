@@ -248,7 +248,7 @@ static void join_linger_rejects(void)
 	EXPECT(run(join_fn, ARGC("mlx5_0/1", "239.1.1.1", "lingerx", "1"),
 		   ARGV("mlx5_0/1", "239.1.1.1", "lingerx", "1"), &c) ==
 	       EXIT_USAGE);
-	EXPECT_STR(errbuf, "Unknown parameter 'lingerx'.");
+	EXPECT_STR(errbuf, "mcctl: unknown parameter 'lingerx'; try \"mcctl help\"");
 }
 
 static void join_create_params(void)
@@ -431,9 +431,9 @@ static void join_create_rejects(void)
 		  "mcctl: invalid pkey 'default': expected 0x0001..0xffff" },
 		{ J("scope", "2"),
 		  "mcctl: scope is only for an SA-assigned MGID (group 0); an MGID carries its scope in its second byte" },
-		{ J("creat", "x"), "Unknown parameter 'x'." },
-		{ J("createx"), "Unknown parameter 'createx'." },
-		{ J("flowlabel", "1"), "Unknown parameter 'flowlabel'." },
+		{ J("creat", "x"), "mcctl: unknown parameter 'x'; try \"mcctl help\"" },
+		{ J("createx"), "mcctl: unknown parameter 'createx'; try \"mcctl help\"" },
+		{ J("flowlabel", "1"), "mcctl: unknown parameter 'flowlabel'; try \"mcctl help\"" },
 #undef J
 		{ ARGC("mlx5_0/1", "0", "scope", "16"),
 		  ARGV("mlx5_0/1", "0", "scope", "16"),
@@ -558,17 +558,17 @@ static void leave_rejects(void)
 		  "mcctl: invalid DEV[/PORT] 'mlx5_0/0': port 0 does not exist: ports are numbered from 1" },
 		{ ARGC("owner", "job:42", "all", "mlx5_0/1", "239.1.1.1"),
 		  ARGV("owner", "job:42", "all", "mlx5_0/1", "239.1.1.1"),
-		  "Unknown parameter '239.1.1.1'." },
+		  "mcctl: unknown parameter '239.1.1.1'; try \"mcctl help\"" },
 		{ ARGC("owner", "job:42", "all", "mlx5_0", "state", "full"),
 		  ARGV("owner", "job:42", "all", "mlx5_0", "state", "full"),
-		  "Unknown parameter 'state'." },
+		  "mcctl: unknown parameter 'state'; try \"mcctl help\"" },
 		/* the group form is unchanged: "all" is not one of its words */
 		{ ARGC("mlx5_0/1", "239.1.1.1", "all"),
 		  ARGV("mlx5_0/1", "239.1.1.1", "all"),
-		  "Unknown parameter 'all'." },
+		  "mcctl: unknown parameter 'all'; try \"mcctl help\"" },
 		{ ARGC("mlx5_0/1", "239.1.1.1", "owner", "job:42", "all"),
 		  ARGV("mlx5_0/1", "239.1.1.1", "owner", "job:42", "all"),
-		  "Unknown parameter 'all'." },
+		  "mcctl: unknown parameter 'all'; try \"mcctl help\"" },
 		{ ARGC("mlx5_0", "239.1.1.1"), ARGV("mlx5_0", "239.1.1.1"),
 		  "mcctl: invalid DEV/PORT 'mlx5_0': expected DEV/PORT" },
 		{ ARGC("mlx5_0/1"), ARGV("mlx5_0/1"),
@@ -580,7 +580,7 @@ static void leave_rejects(void)
 		  "mcctl: missing value for 'owner'" },
 		{ ARGC("mlx5_0/1", "239.1.1.1", "linger", "1s"),
 		  ARGV("mlx5_0/1", "239.1.1.1", "linger", "1s"),
-		  "Unknown parameter 'linger'." },
+		  "mcctl: unknown parameter 'linger'; try \"mcctl help\"" },
 	};
 	struct leave_cmd c;
 	size_t i;

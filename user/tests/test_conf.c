@@ -105,43 +105,47 @@ static void parse_errors(void)
 	} cases[] = {
 		{ "grup a rxe0/1 239.1.1.1\n",
 		  "mcctl: test.conf:1: unknown keyword 'grup': expected owner, group or pool" },
-		{ "\ngroup a rxe0/1\n",
+		{ "\ngroup g1 rxe0/1\n",
 		  "mcctl: test.conf:2: expected 'group NAME TARGET GROUP [ options ]'" },
-		{ "group a rxe0/1 239.1.1.1\npool a rxe0/1 239.1.1.2\n",
-		  "mcctl: test.conf:2: 'a' is already declared on line 1" },
+		{ "group g1 rxe0/1 239.1.1.1\npool g1 rxe0/1 239.1.1.2\n",
+		  "mcctl: test.conf:2: 'g1' is already declared on line 1" },
 		{ "group -a rxe0/1 239.1.1.1\n",
 		  "mcctl: test.conf:1: name '-a' must start with a letter or digit" },
 		{ "group a/b rxe0/1 239.1.1.1\n",
 		  "mcctl: test.conf:1: name 'a/b': only letters, digits and _ . : + - are allowed" },
-		{ "group a rxe0/x 239.1.1.1\n",
+		{ "group g1 rxe0/x 239.1.1.1\n",
 		  "mcctl: test.conf:1: invalid target 'rxe0/x': missing or malformed port number; expected DEV/PORT, DEV, all, all-ib or all-roce" },
-		{ "group a rxe0/1 10.0.0.1\n",
+		{ "group g1 rxe0/1 10.0.0.1\n",
 		  "mcctl: test.conf:1: invalid group '10.0.0.1': not an IPv4 multicast group (224.0.0.0/4)" },
-		{ "group a rxe0/1 :: create\n",
+		{ "group g1 rxe0/1 :: create\n",
 		  "mcctl: test.conf:1: an SA-assigned MGID (0) cannot be declared: every apply would create another group" },
-		{ "group a rxe0/1 0\n",
+		{ "group g1 rxe0/1 0\n",
 		  "mcctl: test.conf:1: an SA-assigned MGID (0) cannot be declared: every apply would create another group" },
-		{ "group a rxe0/1 239.1.1.1 bound\n",
+		{ "group g1 rxe0/1 239.1.1.1 bound\n",
 		  "mcctl: test.conf:1: 'bound' ends a hold with the process that took it; declared holds outlive mcctl" },
-		{ "pool p all 239.1.1.1 owner x\n",
-		  "mcctl: test.conf:1: a pool has no owner: jobs join it by name with their own ('mcctl join p owner job:42')" },
+		{ "pool p1 all 239.1.1.1 owner x\n",
+		  "mcctl: test.conf:1: a pool has no owner: jobs join it by name with their own ('mcctl join p1 owner job:42')" },
 		{ "owner a\nowner b\n",
 		  "mcctl: test.conf:2: a second owner line: the file has one owner (a group line may name its own)" },
 		{ "owner\n", "mcctl: test.conf:1: expected 'owner NAME'" },
-		{ "group a all-ib 239.1.1.1\n",
+		{ "group g1 all-ib 239.1.1.1\n",
 		  "mcctl: test.conf:1: an IPv4 group is a RoCE group: all-ib covers no RoCE port" },
-		{ "group a all-roce ff12::1 pkey 0x8001\n",
+		{ "group g1 all-roce ff12::1 pkey 0x8001\n",
 		  "mcctl: test.conf:1: pkey is an InfiniBand create parameter: all-roce covers no InfiniBand port" },
-		{ "group a rxe0/1 239.1.1.1 qkey\n",
+		{ "group g1 rxe0/1 239.1.1.1 qkey\n",
 		  "mcctl: test.conf:1: missing value for 'qkey'" },
-		{ "group a rxe0/1 239.1.1.1 colour red\n",
-		  "mcctl: test.conf:1: Unknown parameter 'colour'." },
-		{ "group a rxe0/1 239.1.1.1 pkey 5\n",
+		{ "group g1 rxe0/1 239.1.1.1 colour red\n",
+		  "mcctl: test.conf:1: unknown parameter 'colour'" },
+		{ "group g1 rxe0/1 239.1.1.1 pkey 5\n",
 		  "mcctl: test.conf:1: pkey is an InfiniBand create parameter, and an IPv4 group is a RoCE group" },
-		{ "\n\ngroup a rxe0/1 \\\n239.1.1.1 mtu 3000\n",
+		{ "\n\ngroup g1 rxe0/1 \\\n239.1.1.1 mtu 3000\n",
 		  "mcctl: test.conf:3: invalid mtu '3000': expected 256, 512, 1024, 2048 or 4096 (bytes)" },
-		{ "group a rxe0/1 239.1.1.1 \\\n",
+		{ "group g1 rxe0/1 239.1.1.1 \\\n",
 		  "mcctl: test.conf:1: the last line ends with a backslash" },
+		{ "pool o all 239.1.1.1\n",
+		  "mcctl: test.conf:1: name 'o' is an abbreviation of the keyword 'owner': mcctl join and leave would take it for the keyword" },
+		{ "group help all 239.1.1.1\n",
+		  "mcctl: test.conf:1: name 'help' is the keyword 'help': mcctl join and leave would take it for the keyword" },
 	};
 	struct conf c;
 	size_t i;
@@ -177,20 +181,20 @@ static void covers(void)
 		const char *line;
 		const char *covered;	/* one letter per port: y/n */
 	} cases[] = {
-		{ "group a mlx5_0/2 ff12::1\n", "nynn" },
-		{ "group a mlx5_0 ff12::1\n", "yynn" },
-		{ "group a odd0/1 ff12::1\n", "nnny" },
-		{ "group a odd0 ff12::1\n", "nnnn" },
-		{ "group a all ff12::1\n", "yyyn" },
-		{ "group a all ff0e::1\n", "yyyn" },
-		{ "group a all 239.1.1.1\n", "nnyn" },
-		{ "group a mlx5_0/1 239.1.1.1\n", "ynnn" },
-		{ "group a all-ib ff12::1\n", "yynn" },
-		{ "group a all-roce ff12::1\n", "nnyn" },
+		{ "group g1 mlx5_0/2 ff12::1\n", "nynn" },
+		{ "group g1 mlx5_0 ff12::1\n", "yynn" },
+		{ "group g1 odd0/1 ff12::1\n", "nnny" },
+		{ "group g1 odd0 ff12::1\n", "nnnn" },
+		{ "group g1 all ff12::1\n", "yyyn" },
+		{ "group g1 all ff0e::1\n", "yyyn" },
+		{ "group g1 all 239.1.1.1\n", "nnyn" },
+		{ "group g1 mlx5_0/1 239.1.1.1\n", "ynnn" },
+		{ "group g1 all-ib ff12::1\n", "yynn" },
+		{ "group g1 all-roce ff12::1\n", "nnyn" },
 		/* InfiniBand create parameters: InfiniBand ports only */
-		{ "group a all ff12::1 mtu 2048\n", "yynn" },
-		{ "group a all ff12::1 create qkey 5\n", "yyyn" },
-		{ "group a rxe0/1 ff12::1 sl 1\n", "nnyn" },
+		{ "group g1 all ff12::1 mtu 2048\n", "yynn" },
+		{ "group g1 all ff12::1 create qkey 5\n", "yyyn" },
+		{ "group g1 rxe0/1 ff12::1 sl 1\n", "nnyn" },
 	};
 	struct conf c;
 	size_t i, p;
@@ -362,11 +366,11 @@ static void plan_lingering_and_duplicates(void)
 		      10000, 0, none),
 	};
 	static const char text[] =
-		"group a mlx5_0/1 ff12:401b::1\n"
-		"group b mlx5_0 ff12:401b::1\n";
+		"group g1 mlx5_0/1 ff12:401b::1\n"
+		"group g2 mlx5_0 ff12:401b::1\n";
 	static const char *const want[] = {
-		"join a mlx5_0/1 ff12:401b::1 config full",
-		"join b mlx5_0/2 ff12:401b::1 config full",
+		"join g1 mlx5_0/1 ff12:401b::1 config full",
+		"join g2 mlx5_0/2 ff12:401b::1 config full",
 	};
 	struct conf c;
 

@@ -138,7 +138,7 @@ static void group_line_text(void)
 	print_group_line(&g);
 	EXPECT_STR(cap_end(&c),
 		   "mlx5_0/1 group 239.1.1.1 state joined join_state full,sendonly"
-		   " holders 2 job:42:full,bound admin:sendonly\n");
+		   " holders 2 job:42(full,bound) admin(sendonly)\n");
 	free(c.buf);
 }
 
@@ -356,7 +356,7 @@ static void event_text(void)
 	print_event(&ev);
 	EXPECT_STR(cap_end(&c),
 		   "[holder-new] mlx5_0/1 group 239.1.1.1 state joined"
-		   " reason join holder job:42:full,bound\n"
+		   " reason join holder job:42(full,bound)\n"
 		   "[group-del] mlx5_0/1 group 239.1.1.1 state released"
 		   " reason socket-closed join_state full,sendonly holders 0\n"
 		   "[unknown(42)] mlx5_0/1 group 239.1.1.1 state unknown(77)"
@@ -623,7 +623,7 @@ static void event_lingering(void)
 		   "[group-del] mlx5_0/1 group 239.1.1.1 state released"
 		   " reason linger-expired join_state full holders 0\n"
 		   "[holder-del] mlx5_0/1 group 239.1.1.1 state joined"
-		   " reason owner-release holder job:42:full,bound\n");
+		   " reason owner-release holder job:42(full,bound)\n");
 	free(c.buf);
 }
 
@@ -854,7 +854,7 @@ static void ib_group_line(void)
 		   "simhca0/1 group ff12:a01b:fe80::1:0 state joined"
 		   " mlid 0xc004 qkey 0x11111111 pkey 0x8001 mtu 4096"
 		   " rate 10Gbps sl 7 flow_label 0x12345 tclass 184 hop_limit 2"
-		   " join_state full holders 1 job:42:full,bound\n");
+		   " join_state full holders 1 job:42(full,bound)\n");
 	free(c.buf);
 
 	/* not joined: why, and the error */
@@ -864,7 +864,7 @@ static void ib_group_line(void)
 	EXPECT_STR(cap_end(&c),
 		   "simhca0/1 group ff12:a01b:fe80::1:0 state retry-wait"
 		   " reason timeout error 110 (Connection timed out)"
-		   " join_state full holders 1 job:42:full,bound\n");
+		   " join_state full holders 1 job:42(full,bound)\n");
 	free(c.buf);
 
 	/* joining: the reason, no error yet */
