@@ -10,7 +10,10 @@
 #ifndef _IB_MCGROUPS_COMPAT_H
 #define _IB_MCGROUPS_COMPAT_H
 
+#include <linux/bug.h>
 #include <linux/build_bug.h>
+#include <linux/errno.h>
+#include <linux/slab.h>
 #include <linux/types.h>
 #include <net/genetlink.h>
 
@@ -58,12 +61,129 @@ struct mcg_ib_client_add_wrapper_of_##fn	/* takes the ';' */
  * from which command on requests are validated strictly; netlink.c sets
  * it to the first command where it exists (older kernels validate every
  * command of a family with per-op policies strictly anyway).
- * MCG_HAVE_GENL_SPLIT_OPS (6.2) is probed for information only: the
- * module declares struct genl_ops, which split-ops kernels still accept.
  * MCG_HAVE_GENL_MCAST_CAP_NET_ADMIN (6.7, in 6.1.y too): the events group
  * carries owner names, so only CAP_NET_ADMIN may listen where the kernel
  * can enforce that.
  */
+
+/*
+ * The family's operations are declared once, in the form of split ops
+ * (6.2): an array of struct mcg_genl_split_ops, an entry per do
+ * (GENL_CMD_CAP_DO) and per dump (GENL_CMD_CAP_DUMP) of a command, each
+ * with the policy of the attributes it reads, in command order and the do
+ * before the dump, as genl_register_family() of split ops demands.
+ * mcg_genl_register_family() registers the family with them: where the
+ * kernel has split ops (MCG_HAVE_GENL_SPLIT_OPS) as they are, so that it
+ * validates and reports (CTRL_CMD_GETPOLICY) every do and dump with its
+ * own policy; before, folded into one struct genl_ops per command, whose
+ * one policy, the do's, validates the dump too (a dumpit must then ignore
+ * an attribute of the do's policy that its own does not have). One table,
+ * so the two forms cannot drift.
+ */
+#ifdef MCG_HAVE_GENL_SPLIT_OPS
+#define mcg_genl_split_ops genl_split_ops
+#else
+/* The members of 6.2's struct genl_split_ops that the module sets. */
+struct mcg_genl_split_ops {
+	int (*doit)(struct sk_buff *skb, struct genl_info *info);
+	int (*dumpit)(struct sk_buff *skb, struct netlink_callback *cb);
+	int (*done)(struct netlink_callback *cb);
+	const struct nla_policy *policy;
+	unsigned int maxattr;
+	u8 cmd;
+	u8 flags;
+};
+#endif
+
+/*
+ * Whether @ops is in the order split ops must be: by command, each entry
+ * either a do or a dump, a command's do before its dump.
+ */
+static inline bool mcg_genl_split_ops_ordered(const struct mcg_genl_split_ops *ops,
+					      unsigned int n)
+{
+	const u8 form = GENL_CMD_CAP_DO | GENL_CMD_CAP_DUMP;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if ((ops[i].flags & form) != GENL_CMD_CAP_DO &&
+		    (ops[i].flags & form) != GENL_CMD_CAP_DUMP)
+			return false;
+		if (!i || ops[i].cmd > ops[i - 1].cmd)
+			continue;
+		if (ops[i].cmd < ops[i - 1].cmd ||
+		    !(ops[i - 1].flags & GENL_CMD_CAP_DO) ||
+		    !(ops[i].flags & GENL_CMD_CAP_DUMP))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Registers @family with the @n operations @ops (see above), which must
+ * stay until mcg_genl_unregister_family(). -EINVAL if they are out of
+ * order, on every kernel. The folded struct genl_ops are allocated here
+ * and freed by mcg_genl_unregister_family(), after genl_unregister_family()
+ * (which waits for requests in progress; a dump in progress holds a
+ * reference on the module, so none is left at module exit).
+ */
+static inline int mcg_genl_register_family(struct genl_family *family,
+					   const struct mcg_genl_split_ops *ops,
+					   unsigned int n)
+{
+#ifndef MCG_HAVE_GENL_SPLIT_OPS
+	struct genl_ops *legacy, *o = NULL;
+	unsigned int i;
+	int err;
+#endif
+
+	if (WARN_ON(!mcg_genl_split_ops_ordered(ops, n)))
+		return -EINVAL;
+#ifdef MCG_HAVE_GENL_SPLIT_OPS
+	family->split_ops = ops;
+	family->n_split_ops = n;
+	return genl_register_family(family);
+#else
+	legacy = kcalloc(n, sizeof(*legacy), GFP_KERNEL);
+	if (!legacy)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		if (!o || o->cmd != ops[i].cmd) {
+			o = o ? o + 1 : legacy;
+			o->cmd = ops[i].cmd;
+			o->flags = ops[i].flags &
+				   ~(GENL_CMD_CAP_DO | GENL_CMD_CAP_DUMP);
+			/* the do's, which comes first */
+			o->policy = ops[i].policy;
+			o->maxattr = ops[i].maxattr;
+		}
+		if (ops[i].flags & GENL_CMD_CAP_DO) {
+			o->doit = ops[i].doit;
+		} else {
+			o->dumpit = ops[i].dumpit;
+			o->done = ops[i].done;
+		}
+	}
+	family->ops = legacy;
+	family->n_ops = o ? o - legacy + 1 : 0;
+	err = genl_register_family(family);
+	if (err) {
+		kfree(legacy);
+		family->ops = NULL;
+		family->n_ops = 0;
+	}
+	return err;
+#endif
+}
+
+/* Writes nothing to @family: it may be __ro_after_init by now. */
+static inline void mcg_genl_unregister_family(const struct genl_family *family)
+{
+	genl_unregister_family(family);
+#ifndef MCG_HAVE_GENL_SPLIT_OPS
+	kfree(family->ops);
+#endif
+}
 
 /*
  * The attributes of a dump request: genl_info_dump() since 6.6 (dumps get

@@ -1321,42 +1321,68 @@ out:
 	return skb->len;
 }
 
-static const struct genl_ops mcg_ops[] = {
+/*
+ * Every do and every dump (compat.h), each with the policy of the
+ * attributes it reads; the dumps read the same ones as their do, as
+ * filters (get_filter(), dump_init(), dump_init_mgid(), owner_release()).
+ * In command order, a command's do before its dump.
+ */
+static const struct mcg_genl_split_ops mcg_ops[] = {
 	{
 		.cmd	= IB_MCG_CMD_JOIN,
+		.flags	= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 		.doit	= mcg_nl_join,
 		.policy	= mcg_join_policy,
 		.maxattr = IB_MCG_A_MAX,
-		.flags	= GENL_ADMIN_PERM,
 	},
 	{
 		.cmd	= IB_MCG_CMD_LEAVE,
+		.flags	= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 		.doit	= mcg_nl_leave,
 		.policy	= mcg_leave_policy,
 		.maxattr = IB_MCG_A_MAX,
-		.flags	= GENL_ADMIN_PERM,
-	},
-	{
-		.cmd	= IB_MCG_CMD_OWNER_RELEASE,
-		.doit	= mcg_nl_owner_release,
-		.dumpit	= mcg_nl_owner_release_dumpit,
-		.done	= mcg_nl_owner_release_done,
-		.policy	= mcg_owner_release_policy,
-		.maxattr = IB_MCG_A_MAX,
-		.flags	= GENL_ADMIN_PERM,
 	},
 	{
 		.cmd	= IB_MCG_CMD_GROUP_GET,
+		.flags	= GENL_CMD_CAP_DO,
 		.doit	= mcg_nl_group_get_doit,
+		.policy	= mcg_group_get_policy,
+		.maxattr = IB_MCG_A_MAX,
+	},
+	{
+		.cmd	= IB_MCG_CMD_GROUP_GET,
+		.flags	= GENL_CMD_CAP_DUMP,
 		.dumpit	= mcg_nl_group_get_dumpit,
 		.policy	= mcg_group_get_policy,
 		.maxattr = IB_MCG_A_MAX,
 	},
 	{
 		.cmd	= IB_MCG_CMD_PORT_GET,
+		.flags	= GENL_CMD_CAP_DO,
 		.doit	= mcg_nl_port_get_doit,
+		.policy	= mcg_port_get_policy,
+		.maxattr = IB_MCG_A_MAX,
+	},
+	{
+		.cmd	= IB_MCG_CMD_PORT_GET,
+		.flags	= GENL_CMD_CAP_DUMP,
 		.dumpit	= mcg_nl_port_get_dumpit,
 		.policy	= mcg_port_get_policy,
+		.maxattr = IB_MCG_A_MAX,
+	},
+	{
+		.cmd	= IB_MCG_CMD_OWNER_RELEASE,
+		.flags	= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+		.doit	= mcg_nl_owner_release,
+		.policy	= mcg_owner_release_policy,
+		.maxattr = IB_MCG_A_MAX,
+	},
+	{
+		.cmd	= IB_MCG_CMD_OWNER_RELEASE,
+		.flags	= GENL_ADMIN_PERM | GENL_CMD_CAP_DUMP,
+		.dumpit	= mcg_nl_owner_release_dumpit,
+		.done	= mcg_nl_owner_release_done,
+		.policy	= mcg_owner_release_policy,
 		.maxattr = IB_MCG_A_MAX,
 	},
 };
@@ -1370,8 +1396,7 @@ static struct genl_family mcg_family __ro_after_init = {
 	.resv_start_op	= IB_MCG_CMD_JOIN,	/* every command, strictly */
 #endif
 	.module		= THIS_MODULE,
-	.ops		= mcg_ops,
-	.n_ops		= ARRAY_SIZE(mcg_ops),
+	/* .ops or .split_ops: mcg_genl_register_family() */
 	.mcgrps		= mcg_mcgrps,
 	.n_mcgrps	= ARRAY_SIZE(mcg_mcgrps),
 };
@@ -1406,17 +1431,18 @@ int mcg_netlink_init(void)
 {
 	int err;
 
-	err = genl_register_family(&mcg_family);
+	err = mcg_genl_register_family(&mcg_family, mcg_ops,
+				       ARRAY_SIZE(mcg_ops));
 	if (err)
 		return err;
 	err = netlink_register_notifier(&mcg_netlink_nb);
 	if (err)
-		genl_unregister_family(&mcg_family);
+		mcg_genl_unregister_family(&mcg_family);
 	return err;
 }
 
 void mcg_netlink_exit(void)
 {
 	netlink_unregister_notifier(&mcg_netlink_nb);
-	genl_unregister_family(&mcg_family);
+	mcg_genl_unregister_family(&mcg_family);
 }

@@ -510,6 +510,39 @@ BAD(owner_release_dump_port_without_device, EINVAL,
 	put_u32(r, IB_MCG_A_PORT, 1);
 }
 
+/*
+ * A dump accepts the attributes it reads (its policy; the do's where the
+ * kernel has no split ops, which is the same set): any other is refused
+ * by the kernel's validation, before the dump starts.
+ */
+BAD(group_get_dump_with_owner, EINVAL, "Unsupported attribute")
+{
+	req_init(r, family, IB_MCG_CMD_GROUP_GET, NLM_F_DUMP);
+	put_str(r, IB_MCG_A_DEV_NAME, DEV);
+	put_str(r, IB_MCG_A_OWNER, "policy");
+}
+
+BAD(port_get_dump_with_mgid, EINVAL, "Unsupported attribute")
+{
+	req_init(r, family, IB_MCG_CMD_PORT_GET, NLM_F_DUMP);
+	put_str(r, IB_MCG_A_DEV_NAME, DEV);
+	put(r, IB_MCG_A_MGID, mgid_239_1_1_9, 16);
+}
+
+BAD(owner_release_dump_with_mgid, EINVAL, "Unsupported attribute")
+{
+	req_init(r, family, IB_MCG_CMD_OWNER_RELEASE, NLM_F_DUMP);
+	put_str(r, IB_MCG_A_OWNER, "policy");
+	put(r, IB_MCG_A_MGID, mgid_239_1_1_9, 16);
+}
+
+BAD(owner_release_dump_with_join_state, EINVAL, "Unsupported attribute")
+{
+	req_init(r, family, IB_MCG_CMD_OWNER_RELEASE, NLM_F_DUMP);
+	put_str(r, IB_MCG_A_OWNER, "policy");
+	put_u8(r, IB_MCG_A_JOIN_STATE, 1);
+}
+
 TEST_F(bad, refused_without_change)
 {
 	long joins = mcg_sysfs_counter(DEV, "joins");
@@ -867,6 +900,255 @@ TEST_F(mcg, owner_release_of_many_groups)
 	a = reply_attr(&self->nl, IB_MCG_A_HOLDER_COUNT);
 	ASSERT_NE(NULL, a);
 	EXPECT_EQ(0, (int)*(uint32_t *)(a + 1));
+}
+
+/* ---- the policies the kernel reports (CTRL_CMD_GETPOLICY) ------------- */
+
+#define A(x)	(1ULL << IB_MCG_A_##x)
+#define A_DEV	(A(DEV_NAME) | A(DEV_INDEX) | A(PORT))
+
+_Static_assert(IB_MCG_A_MAX < 64, "attribute sets are u64 masks");
+
+/*
+ * The request attributes of every command's do and dump, as the netlink
+ * spec (Documentation/netlink/specs/ib_mcgroups.yaml) documents them; 0:
+ * no such form. A dump lists the attributes it reads, its filters.
+ */
+static const struct {
+	uint8_t cmd;
+	uint64_t do_attrs, dump_attrs;
+} op_attrs[] = {
+	{ IB_MCG_CMD_JOIN,
+	  A_DEV | A(MGID) | A(OWNER) | A(JOIN_STATE) | A(FLAGS) | A(QKEY) |
+	  A(LINGER_MS) | A(PKEY) | A(MTU) | A(RATE) | A(SL) | A(FLOW_LABEL) |
+	  A(TCLASS) | A(HOP_LIMIT) | A(SCOPE), 0 },
+	{ IB_MCG_CMD_LEAVE, A_DEV | A(MGID) | A(OWNER) | A(JOIN_STATE), 0 },
+	{ IB_MCG_CMD_GROUP_GET, A_DEV | A(MGID), A_DEV | A(MGID) },
+	{ IB_MCG_CMD_PORT_GET, A_DEV, A_DEV },
+	{ IB_MCG_CMD_OWNER_RELEASE, A_DEV | A(OWNER), A_DEV | A(OWNER) },
+};
+
+#define MAX_POLICIES 32
+
+/* What a policy dump said: per command, its do and dump policy indexes. */
+struct policies {
+	int do_idx[256], dump_idx[256];	/* -1: none reported */
+	bool has_map;			/* any CTRL_ATTR_OP_POLICY at all */
+	uint64_t attrs[MAX_POLICIES];	/* per policy: attributes with a type */
+	int npol;			/* highest policy index + 1 */
+};
+
+/* The attribute of type @type inside nest @nest, or NULL. */
+static struct nlattr *nested(struct nlattr *nest, int type)
+{
+	struct nlattr *a;
+	int off;
+
+	for (off = NLA_HDRLEN; off + NLA_HDRLEN <= nest->nla_len;
+	     off += NLA_ALIGN(a->nla_len)) {
+		a = (void *)((char *)nest + off);
+		if (a->nla_len < NLA_HDRLEN)
+			break;
+		if ((a->nla_type & NLA_TYPE_MASK) == type)
+			return a;
+	}
+	return NULL;
+}
+
+/* Every attribute @a in @nest (@off: the iterator). */
+#define for_each_nested(a, nest, off)					\
+	for ((off) = NLA_HDRLEN;					\
+	     (off) + NLA_HDRLEN <= (nest)->nla_len &&			\
+	     ((a) = (void *)((char *)(nest) + (off)))->nla_len >= NLA_HDRLEN; \
+	     (off) += NLA_ALIGN((a)->nla_len))
+
+static void parse_policy_msg(struct policies *p, struct nlmsghdr *h)
+{
+	struct nlattr *a, *cmd, *pol, *attr, *idx;
+	int off, o1, o2, o3;
+
+	for (off = NLMSG_LENGTH(GENL_HDRLEN);
+	     off + NLA_HDRLEN <= (int)h->nlmsg_len;
+	     off += NLA_ALIGN(a->nla_len)) {
+		a = (void *)((char *)h + off);
+		if (a->nla_len < NLA_HDRLEN)
+			break;
+		switch (a->nla_type & NLA_TYPE_MASK) {
+		case CTRL_ATTR_OP_POLICY:
+			p->has_map = true;
+			for_each_nested(cmd, a, o1) {
+				int c = cmd->nla_type & NLA_TYPE_MASK;
+
+				pol = nested(cmd, CTRL_ATTR_POLICY_DO);
+				if (pol)
+					p->do_idx[c & 255] = *(uint32_t *)(pol + 1);
+				pol = nested(cmd, CTRL_ATTR_POLICY_DUMP);
+				if (pol)
+					p->dump_idx[c & 255] = *(uint32_t *)(pol + 1);
+			}
+			break;
+		case CTRL_ATTR_POLICY:
+			for_each_nested(idx, a, o2) {
+				int i = idx->nla_type & NLA_TYPE_MASK;
+
+				if (i >= MAX_POLICIES)
+					continue;
+				if (i >= p->npol)
+					p->npol = i + 1;
+				for_each_nested(attr, idx, o3) {
+					int t = attr->nla_type & NLA_TYPE_MASK;
+
+					if (t < 64)
+						p->attrs[i] |= 1ULL << t;
+				}
+			}
+			break;
+		}
+	}
+}
+
+/*
+ * CTRL_CMD_GETPOLICY of the family, of command @op only if @op >= 0.
+ * Returns 0 or a negative errno.
+ */
+static int get_policies(struct nl *nl, int op, struct policies *p)
+{
+	static char buf[65536];
+	struct req r;
+	int n, i;
+
+	memset(p, 0, sizeof(*p));
+	for (i = 0; i < 256; i++)
+		p->do_idx[i] = p->dump_idx[i] = -1;
+	req_init(&r, GENL_ID_CTRL, CTRL_CMD_GETPOLICY, NLM_F_DUMP);
+	put(&r, CTRL_ATTR_FAMILY_ID, &nl->family, 2);
+	if (op >= 0)
+		put_u32(&r, CTRL_ATTR_OP, op);
+	if (send(nl->fd, r.buf, r.nlh.nlmsg_len, 0) < 0)
+		return -errno;
+	for (;;) {
+		struct nlmsghdr *h;
+
+		n = recv(nl->fd, buf, sizeof(buf), 0);
+		if (n < 0)
+			return -errno;
+		for (h = (void *)buf; NLMSG_OK(h, (unsigned int)n);
+		     h = NLMSG_NEXT(h, n)) {
+			if (h->nlmsg_type == NLMSG_DONE)
+				return 0;
+			if (h->nlmsg_type == NLMSG_ERROR)
+				return ((struct nlmsgerr *)NLMSG_DATA(h))->error;
+			parse_policy_msg(p, h);
+		}
+	}
+}
+
+/*
+ * Whether the module was built with split ops (its "compat" modinfo: the
+ * features its compile-time probes found): a do and a dump each with its
+ * own policy. Without, one policy per command serves both.
+ */
+static bool module_has_split_ops(void)
+{
+	char line[512] = "";
+	FILE *f = popen("modinfo -F compat ib_mcgroups 2>/dev/null", "r");
+
+	if (!f)
+		return false;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	pclose(f);
+	return strstr(line, "genl_split_ops") != NULL;
+}
+
+static uint64_t policy_attrs(const struct policies *p, int idx)
+{
+	return idx >= 0 && idx < p->npol ? p->attrs[idx] : ~0ULL;
+}
+
+/*
+ * The kernel reports, per command, a policy for the do and one for the
+ * dump, each accepting exactly the documented request attributes (on a
+ * kernel without split ops the dump's is the do's), and none for a form
+ * the command does not have; no other command has one.
+ */
+TEST_F(mcg, policies_per_op_do_and_dump)
+{
+	bool split = module_has_split_ops();
+	struct policies p;
+	unsigned int i;
+	int c;
+
+	TH_LOG("module built with split ops: %s", split ? "yes" : "no");
+	ASSERT_EQ(0, get_policies(&self->nl, -1, &p));
+	ASSERT_TRUE(p.has_map);
+	for (i = 0; i < sizeof(op_attrs) / sizeof(op_attrs[0]); i++) {
+		uint64_t want_dump = op_attrs[i].dump_attrs;
+		int cmd = op_attrs[i].cmd;
+
+		if (want_dump && !split)
+			want_dump = op_attrs[i].do_attrs;
+		TH_LOG("cmd %d: do policy %d (%#llx), dump policy %d (%#llx)",
+		       cmd, p.do_idx[cmd],
+		       (unsigned long long)policy_attrs(&p, p.do_idx[cmd]),
+		       p.dump_idx[cmd],
+		       (unsigned long long)policy_attrs(&p, p.dump_idx[cmd]));
+		ASSERT_LE(0, p.do_idx[cmd]);
+		EXPECT_EQ(op_attrs[i].do_attrs, policy_attrs(&p, p.do_idx[cmd]));
+		if (!want_dump) {
+			EXPECT_EQ(-1, p.dump_idx[cmd]);
+			continue;
+		}
+		ASSERT_LE(0, p.dump_idx[cmd]);
+		EXPECT_EQ(want_dump, policy_attrs(&p, p.dump_idx[cmd]));
+	}
+	for (c = 0; c < 256; c++) {
+		bool listed = false;
+
+		for (i = 0; i < sizeof(op_attrs) / sizeof(op_attrs[0]); i++)
+			listed |= op_attrs[i].cmd == c;
+		if (listed)
+			continue;
+		EXPECT_EQ(-1, p.do_idx[c]);
+		EXPECT_EQ(-1, p.dump_idx[c]);
+	}
+}
+
+/*
+ * The policy of one command (CTRL_ATTR_OP): the same as in the whole
+ * family's report where the kernel says which policy is the do's and which
+ * the dump's (6.1 and 6.12 do); where it sends only the policy (older
+ * kernels), that one is the command's, the do's.
+ */
+TEST_F(mcg, policy_of_one_op)
+{
+	bool split = module_has_split_ops();
+	struct policies p;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(op_attrs) / sizeof(op_attrs[0]); i++) {
+		uint64_t want_dump = op_attrs[i].dump_attrs;
+		int cmd = op_attrs[i].cmd;
+
+		if (want_dump && !split)
+			want_dump = op_attrs[i].do_attrs;
+		ASSERT_EQ(0, get_policies(&self->nl, cmd, &p));
+		TH_LOG("cmd %d: %s, %d policies", cmd,
+		       p.has_map ? "do/dump map" : "no map", p.npol);
+		if (!p.has_map) {
+			EXPECT_EQ(1, p.npol);
+			EXPECT_EQ(op_attrs[i].do_attrs, p.attrs[0]);
+			continue;
+		}
+		EXPECT_EQ(op_attrs[i].do_attrs, policy_attrs(&p, p.do_idx[cmd]));
+		if (want_dump) {
+			EXPECT_EQ(want_dump, policy_attrs(&p, p.dump_idx[cmd]));
+		} else {
+			EXPECT_EQ(-1, p.dump_idx[cmd]);
+		}
+	}
+	/* A command without a policy (a notification) has none to report. */
+	EXPECT_GT(0, get_policies(&self->nl, IB_MCG_CMD_GROUP_NEW_NTF, &p));
 }
 
 TEST_HARNESS_MAIN

@@ -9,8 +9,9 @@
 #   include/, with minimal rdma/ib_verbs.h and net/genetlink.h that have or
 #   lack each probed feature, or have it with another type; the generated
 #   compat_autoconf.h must say exactly what the headers have. Also: one make
-#   run for all probes, the cache, a broken tree, and compat.h's shims
-#   compiling against each variant.
+#   run for all probes, the cache, a broken tree, compat.h's shims
+#   compiling against each variant, and its one ops table registered as
+#   split ops or as genl_ops as the variant has them.
 # - MLNX_OFED/DOCA-OFED detection in kernel/Makefile (print-ofa and the
 #   module build's arguments) with fake /usr/src/ofa_kernel trees, and that
 #   the probes see OFED's headers before the kernel's.
@@ -28,7 +29,7 @@ unset MAKEFLAGS MAKELEVEL MFLAGS
 # fake_kdir DIR ADD_RET PORT_TYPE RESV SPLIT [INFODUMP MCASTCAP GETNETDEV CQATTRS]:
 # a fake kernel tree. ADD_RET: ib_client.add's return type; PORT_TYPE: the
 # verbs' port number type; the others 0 (absent), 1 (present) or, for
-# GETNETDEV and CQATTRS, "odd" (present with another type).
+# SPLIT, GETNETDEV and CQATTRS, "odd" (present with another type).
 fake_kdir() {
 	local d=$1 add=$2 port=$3 resv=$4 split=$5 infodump=${6:-0} mcastcap=${7:-0}
 	local getnetdev=${8:-0} cqattrs=${9:-0} cqarg
@@ -58,10 +59,21 @@ EOF
 	#define FAKE_TYPES_H
 	typedef unsigned char u8;
 	typedef unsigned int u32;
+	typedef _Bool bool;
+	#define true 1
+	#define false 0
 	#endif
 	EOF
 	echo '#define static_assert(expr, msg) _Static_assert(expr, msg)' \
 		>"$d/include/linux/build_bug.h"
+	echo '#define WARN_ON(cond) (cond)' >"$d/include/linux/bug.h"
+	printf '#define ENOMEM 12\n#define EINVAL 22\n' >"$d/include/linux/errno.h"
+	cat >"$d/include/linux/slab.h" <<-'EOF'
+	#include <stdlib.h>
+	#define GFP_KERNEL 0
+	#define kcalloc(n, size, gfp) calloc(n, size)
+	#define kfree(p) free((void *)(p))
+	EOF
 	echo '#define CONFIG_FAKE_KCONFIG 1' >"$d/include/linux/kconfig.h"
 	echo '#define FAKE_AUTOCONF 1' >"$d/include/generated/autoconf.h"
 	echo '#define UTS_RELEASE "9.9.0-fake"' >"$d/include/generated/utsrelease.h"
@@ -107,15 +119,56 @@ EOF
 		echo '#define FAKE_GENETLINK_H'
 		echo '#include <linux/types.h>'
 		echo 'struct sk_buff; struct nlattr;'
+		echo '#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))'
+		echo '#define GENL_ADMIN_PERM 0x01'
+		echo '#define GENL_CMD_CAP_DO 0x02'
+		echo '#define GENL_CMD_CAP_DUMP 0x04'
+		echo 'struct nla_policy { u8 type; };'
 		echo 'struct netlink_callback { void *data; };'
 		echo 'struct genl_info { struct nlattr **attrs; };'
-		[ "$split" = 1 ] && echo 'struct genl_split_ops { int (*doit)(struct sk_buff *skb, struct genl_info *info); u8 cmd; };'
+		echo 'struct genl_ops {'
+		echo '	int (*doit)(struct sk_buff *skb, struct genl_info *info);'
+		echo '	int (*dumpit)(struct sk_buff *skb, struct netlink_callback *cb);'
+		echo '	int (*done)(struct netlink_callback *cb);'
+		echo '	const struct nla_policy *policy;'
+		echo '	unsigned int maxattr;'
+		echo '	u8 cmd, flags;'
+		echo '};'
+		# 6.2's, do and dump callbacks in a union; "odd": an ops struct
+		# by that name with a doit but no dumpit or policy of its own.
+		case $split in
+		1) cat <<-'EOS'
+		struct genl_split_ops {
+			union {
+				struct {
+					int (*pre_doit)(void);
+					int (*doit)(struct sk_buff *skb, struct genl_info *info);
+					void (*post_doit)(void);
+				};
+				struct {
+					int (*start)(struct netlink_callback *cb);
+					int (*dumpit)(struct sk_buff *skb, struct netlink_callback *cb);
+					int (*done)(struct netlink_callback *cb);
+				};
+			};
+			const struct nla_policy *policy;
+			unsigned int maxattr;
+			u8 cmd, internal_flags, flags, validate;
+		};
+		EOS
+		;;
+		odd) echo 'struct genl_split_ops { int (*doit)(struct sk_buff *skb, struct genl_info *info); u8 cmd, flags; };' ;;
+		esac
 		echo 'struct genl_family {'
 		echo '	const char *name;'
 		[ "$resv" = 1 ] && echo '	u8 resv_start_op;'
-		[ "$split" = 1 ] && echo '	const struct genl_split_ops *split_ops;'
+		echo '	const struct genl_ops *ops;'
 		echo '	u8 n_ops;'
+		[ "$split" != 0 ] && echo '	const struct genl_split_ops *split_ops;'
+		[ "$split" != 0 ] && echo '	u8 n_split_ops;'
 		echo '};'
+		echo 'int genl_register_family(struct genl_family *family);'
+		echo 'int genl_unregister_family(const struct genl_family *family);'
 		if [ "$infodump" = 1 ]; then
 			echo 'struct genl_dumpit_info { struct genl_info info; };'
 			echo 'static inline const struct genl_info *genl_info_dump(struct netlink_callback *cb)'
@@ -142,7 +195,7 @@ have() {
 
 probe() { bash "$TOP/kernel/compat/probe.sh" -q "$@"; }
 
-ktap_plan 96
+ktap_plan 101
 
 # --- probes: each feature present, absent, or present with another type ------
 # Columns: name, the fake tree (add() return, port type, resv_start_op,
@@ -157,7 +210,7 @@ variants=(
 	"v6.1   int  u32 1 0 0 1 0   0     1 1 1 0 0 1 0 0"
 	"v5.10  int  u8  0 0 0 0 0   0     1 0 0 0 0 0 0 0"
 	"v5.4   void u8  0 0 0 0 0   0     0 0 0 0 0 0 0 0"
-	"odd    long int 0 1 0 0 odd odd   0 0 0 1 0 0 0 0"
+	"odd    long int 0 odd 0 0 odd odd 0 0 0 0 0 0 0 0"
 )
 features="IB_CLIENT_ADD_INT IB_PORT_U32 GENL_RESV_START_OP GENL_SPLIT_OPS GENL_INFO_DUMP GENL_MCAST_CAP_NET_ADMIN IB_DEVICE_GET_NETDEV"
 for v in "${variants[@]}"; do
@@ -171,6 +224,7 @@ for v in "${variants[@]}"; do
 		ktap_fail "$name: probe.sh ran"
 		ktap_diag "$(cat "$T/err")"
 		for _ in $features simhca; do ktap_fail "$name: (not run)"; done
+		[ "$name" = odd ] || ktap_fail "$name: (not run)"
 		[ "$name" = odd ] || ktap_fail "$name: (not run)"
 		continue
 	fi
@@ -213,6 +267,99 @@ for v in "${variants[@]}"; do
 	[ "$name" = odd ] ||
 		check "$name: compat.h shims compile (-Werror)" \
 			gcc -c -Wall -Werror -I"$k/include" -o "$T/shim-$name/shim.o" "$T/shim-$name/shim.c"
+	# The family's ops: one table of split ops, registered as they are
+	# where the tree has them, else folded into one genl_ops per command
+	# with the do's policy; tables out of split-ops order are refused on
+	# every tree.
+	cat >"$T/shim-$name/ops.c" <<-'EOF'
+	#include <stdio.h>
+	#include <rdma/ib_verbs.h>
+	#include "compat.h"
+	static const struct nla_policy pol_a[4], pol_b[3];
+	static int do_a(struct sk_buff *skb, struct genl_info *info) { return 1; }
+	static int dump_b(struct sk_buff *skb, struct netlink_callback *cb) { return 2; }
+	static int done_b(struct netlink_callback *cb) { return 3; }
+	#define DO GENL_CMD_CAP_DO
+	#define DUMP GENL_CMD_CAP_DUMP
+	static const struct mcg_genl_split_ops ops[] = {
+		{ .cmd = 1, .flags = GENL_ADMIN_PERM | DO, .doit = do_a, .policy = pol_a, .maxattr = 3 },
+		{ .cmd = 3, .flags = DO, .doit = do_a, .policy = pol_a, .maxattr = 3 },
+		{ .cmd = 3, .flags = DUMP, .dumpit = dump_b, .done = done_b, .policy = pol_b, .maxattr = 2 },
+		{ .cmd = 10, .flags = GENL_ADMIN_PERM | DUMP, .dumpit = dump_b, .policy = pol_b, .maxattr = 2 },
+	};
+	static const struct mcg_genl_split_ops dump_first[] = {
+		{ .cmd = 3, .flags = DUMP, .dumpit = dump_b }, { .cmd = 3, .flags = DO, .doit = do_a },
+	};
+	static const struct mcg_genl_split_ops unsorted[] = {
+		{ .cmd = 3, .flags = DO, .doit = do_a }, { .cmd = 1, .flags = DO, .doit = do_a },
+	};
+	static const struct mcg_genl_split_ops both[] = {
+		{ .cmd = 3, .flags = DO | DUMP, .doit = do_a },
+	};
+	static struct genl_family fam = { .name = "x" };
+	static int registered;
+	static const char *pol(const struct nla_policy *p)
+	{
+		return p == pol_a ? "a" : p == pol_b ? "b" : "?";
+	}
+	int genl_register_family(struct genl_family *f)
+	{
+		unsigned int i;
+	#ifdef MCG_HAVE_GENL_SPLIT_OPS
+		for (i = 0; i < f->n_split_ops; i++) {
+			const struct genl_split_ops *o = &f->split_ops[i];
+			int dump = o->flags & GENL_CMD_CAP_DUMP;
+
+			printf("%u%s%s%s:%s/%u%s%s;", o->cmd,
+			       o->flags & GENL_CMD_CAP_DO && o->doit == do_a ? " do" : "",
+			       dump && o->dumpit == dump_b ? " dump" : "",
+			       dump && o->done == done_b ? " done" : "",
+			       pol(o->policy), o->maxattr,
+			       o->flags & GENL_ADMIN_PERM ? " admin" : "",
+			       o->flags & ~(GENL_ADMIN_PERM | DO | DUMP) ? " ?" : "");
+		}
+	#else
+		for (i = 0; i < f->n_ops; i++) {
+			const struct genl_ops *o = &f->ops[i];
+
+			printf("%u%s%s%s:%s/%u%s%s;", o->cmd,
+			       o->doit == do_a ? " do" : "",
+			       o->dumpit == dump_b ? " dump" : "",
+			       o->done == done_b ? " done" : "",
+			       pol(o->policy), o->maxattr,
+			       o->flags & GENL_ADMIN_PERM ? " admin" : "",
+			       o->flags & ~GENL_ADMIN_PERM ? " ?" : "");
+		}
+	#endif
+		registered++;
+		return 0;
+	}
+	int genl_unregister_family(const struct genl_family *f)
+	{
+		registered--;
+		return 0;
+	}
+	int main(void)
+	{
+		if (mcg_genl_register_family(&fam, ops, sizeof(ops) / sizeof(ops[0])))
+			return 1;
+		mcg_genl_unregister_family(&fam);
+		printf("|%d %d %d %d\n",
+		       mcg_genl_register_family(&fam, dump_first, 2),
+		       mcg_genl_register_family(&fam, unsorted, 2),
+		       mcg_genl_register_family(&fam, both, 1), registered);
+		return 0;
+	}
+	EOF
+	if [ "${exp[3]}" = 1 ]; then
+		want="1 do:a/3 admin;3 do:a/3;3 dump done:b/2;10 dump:b/2 admin;|-22 -22 -22 0"
+	else
+		want="1 do:a/3 admin;3 do dump done:a/3;10 dump:b/2 admin;|-22 -22 -22 0"
+	fi
+	[ "$name" = odd ] ||
+		check_eq "$name: one ops table, registered as $([ "${exp[3]}" = 1 ] && echo split ops || echo genl_ops)" \
+			"$want" "$(gcc -Wall -Werror -I"$k/include" -o "$T/shim-$name/ops" \
+				"$T/shim-$name/ops.c" 2>&1 && "$T/shim-$name/ops")"
 done
 
 # --- one make run for all probes, with -k; the cache; no needless rewrite ----
