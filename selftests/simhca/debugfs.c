@@ -16,8 +16,14 @@
  *   rate_limit          requests per second the SA handles (0: no limit)
  *   mlid_capacity       number of MLIDs from 0xC000
  *   sa_key              SM_Key of trusted requests (default 1)
+ *   mft_delay_ms        the SM programs the switch's MFT this long after a
+ *                       membership change (default 0)
+ *   mft_program         write: program the MFT now (and wait for it)
+ *   mft                 read: "mlid=0xC000 ports=1,2" per forwarding MLID
+ *   ud                  the UD test helper (ud.c): write commands, read
+ *                       per port "port N qpn Q received R bad B"
  *   sa_db               read: groups and members
- *   stats               read: counters; write: reset them
+ *   stats               read: counters (SA, events, switch); write: reset
  *   port<N>/state       "up" or "down" (PORT_ACTIVE / PORT_ERR)
  *   port<N>/lid         port LID (LID_CHANGE)
  *   port<N>/pkeys       read: "index pkey" lines; write "index pkey"
@@ -95,6 +101,7 @@ DEFINE_SHOW_ATTRIBUTE(sa_db);
 static int stats_show(struct seq_file *s, void *unused)
 {
 	simhca_sa_stats(s->private, s);
+	simhca_switch_stats(s->private, s);
 	return 0;
 }
 
@@ -109,6 +116,7 @@ static ssize_t stats_write(struct file *file, const char __user *ubuf,
 	struct seq_file *s = file->private_data;
 
 	simhca_sa_stats_reset(s->private);
+	simhca_switch_stats_reset(s->private);
 	return count;
 }
 
@@ -118,6 +126,30 @@ static const struct file_operations stats_fops = {
 	.write = stats_write,
 	.llseek = seq_lseek,
 	.release = single_release,
+	.owner = THIS_MODULE,
+};
+
+static int mft_show(struct seq_file *s, void *unused)
+{
+	simhca_mft_dump(s->private, s);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(mft);
+
+static ssize_t mft_program_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	struct simhca_dev *sdev = file->private_data;
+
+	mod_delayed_work(sdev->wq, &sdev->mft_work, 0);
+	flush_delayed_work(&sdev->mft_work);
+	return count;
+}
+
+static const struct file_operations mft_program_fops = {
+	.open = simple_open,
+	.write = mft_program_write,
+	.llseek = noop_llseek,
 	.owner = THIS_MODULE,
 };
 
@@ -268,6 +300,10 @@ void simhca_debugfs_add(struct simhca_dev *sdev)
 	debugfs_create_u32("rate_limit", 0600, d, &k->rate_limit);
 	debugfs_create_u32("mlid_capacity", 0600, d, &k->mlid_capacity);
 	debugfs_create_x64("sa_key", 0600, d, &k->sa_key);
+	debugfs_create_u32("mft_delay_ms", 0600, d, &k->mft_delay_ms);
+	debugfs_create_file("mft_program", 0200, d, sdev, &mft_program_fops);
+	debugfs_create_file("mft", 0400, d, sdev, &mft_fops);
+	debugfs_create_file("ud", 0600, d, sdev, &simhca_udh_fops);
 	debugfs_create_file("sa_db", 0400, d, sdev, &sa_db_fops);
 	debugfs_create_file("stats", 0600, d, sdev, &stats_fops);
 	for (i = 0; i < sdev->nports; i++) {
