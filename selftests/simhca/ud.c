@@ -64,18 +64,20 @@ static void udh_port_free(struct simhca_udh_port *u)
 		struct simhca_dev *sdev = to_sdev(u->qp->device);
 		struct simhca_qp *qp = container_of(u->qp, struct simhca_qp,
 						    ibqp);
-		struct simhca_mc_attach a;
+		union ib_gid mgid;
 		unsigned long flags;
 		bool more;
+		u16 mlid = 0;
 
 		for (;;) {
 			spin_lock_irqsave(&sdev->lock, flags);
 			more = qp->nattach;
-			if (more)
-				a = qp->attach[0];
+			if (more) {
+				memcpy(mgid.raw, qp->attach[0].mgid, 16);
+				mlid = qp->attach[0].mlid;
+			}
 			spin_unlock_irqrestore(&sdev->lock, flags);
-			if (!more || ib_detach_mcast(u->qp, (union ib_gid *)a.mgid,
-						     a.mlid))
+			if (!more || ib_detach_mcast(u->qp, &mgid, mlid))
 				break;
 		}
 		ib_destroy_qp(u->qp);
@@ -321,7 +323,7 @@ static int udh_open(struct inode *inode, struct file *file)
 }
 
 static ssize_t udh_write(struct file *file, const char __user *ubuf,
-			     size_t count, loff_t *ppos)
+			 size_t count, loff_t *ppos)
 {
 	struct seq_file *s = file->private_data;
 
