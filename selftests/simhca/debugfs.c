@@ -22,8 +22,14 @@
  *                       a write changes it and raises GID_CHANGE (which
  *                       6.1's ib_core turns into a GID cache update and
  *                       passes to no client on an IB port)
+ *   mft_delay_ms        the SM programs the switch's MFT this long after a
+ *                       membership change (default 0)
+ *   mft_program         write: program the MFT now (and wait for it)
+ *   mft                 read: "mlid=0xC000 ports=1,2" per forwarding MLID
+ *   ud                  the UD test helper (ud.c): write commands, read
+ *                       per port "port N qpn Q received R bad B"
  *   sa_db               read: groups and members
- *   stats               read: counters; write: reset them
+ *   stats               read: counters (SA, events, switch); write: reset
  *   port<N>/state       "up" or "down" (PORT_ACTIVE / PORT_ERR);
  *                       "up-silent", "down-silent": the same without the
  *                       event, as if a consumer had missed it
@@ -139,6 +145,7 @@ DEFINE_SHOW_ATTRIBUTE(sa_db);
 static int stats_show(struct seq_file *s, void *unused)
 {
 	simhca_sa_stats(s->private, s);
+	simhca_switch_stats(s->private, s);
 	return 0;
 }
 
@@ -153,6 +160,7 @@ static ssize_t stats_write(struct file *file, const char __user *ubuf,
 	struct seq_file *s = file->private_data;
 
 	simhca_sa_stats_reset(s->private);
+	simhca_switch_stats_reset(s->private);
 	return count;
 }
 
@@ -162,6 +170,30 @@ static const struct file_operations stats_fops = {
 	.write = stats_write,
 	.llseek = seq_lseek,
 	.release = single_release,
+	.owner = THIS_MODULE,
+};
+
+static int mft_show(struct seq_file *s, void *unused)
+{
+	simhca_mft_dump(s->private, s);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(mft);
+
+static ssize_t mft_program_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	struct simhca_dev *sdev = file->private_data;
+
+	mod_delayed_work(sdev->wq, &sdev->mft_work, 0);
+	flush_delayed_work(&sdev->mft_work);
+	return count;
+}
+
+static const struct file_operations mft_program_fops = {
+	.open = simple_open,
+	.write = mft_program_write,
+	.llseek = noop_llseek,
 	.owner = THIS_MODULE,
 };
 
@@ -319,6 +351,10 @@ void simhca_debugfs_add(struct simhca_dev *sdev)
 	debugfs_create_x32("refuse_join", 0600, d, &k->refuse_join);
 	debugfs_create_x64("sa_key", 0600, d, &k->sa_key);
 	debugfs_create_file("subnet_prefix", 0600, d, sdev, &prefix_fops);
+	debugfs_create_u32("mft_delay_ms", 0600, d, &k->mft_delay_ms);
+	debugfs_create_file("mft_program", 0200, d, sdev, &mft_program_fops);
+	debugfs_create_file("mft", 0400, d, sdev, &mft_fops);
+	debugfs_create_file("ud", 0600, d, sdev, &simhca_udh_fops);
 	debugfs_create_file("sa_db", 0400, d, sdev, &sa_db_fops);
 	debugfs_create_file("stats", 0600, d, sdev, &stats_fops);
 	for (i = 0; i < sdev->nports; i++) {

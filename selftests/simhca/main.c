@@ -88,8 +88,12 @@ static struct simhca_dev *simhca_dev_create(u32 index)
 	spin_lock_init(&sdev->lock);
 	INIT_LIST_HEAD(&sdev->to_sa);
 	INIT_LIST_HEAD(&sdev->to_host);
+	INIT_LIST_HEAD(&sdev->to_switch);
 	INIT_WORK(&sdev->sa_work, simhca_sa_work);
 	INIT_DELAYED_WORK(&sdev->host_work, simhca_host_work);
+	INIT_WORK(&sdev->switch_work, simhca_switch_work);
+	INIT_DELAYED_WORK(&sdev->mft_work, simhca_mft_work);
+	simhca_udh_init(sdev);
 	for (i = 0; i < nports; i++) {
 		struct simhca_port *p = &sdev->port[i];
 
@@ -133,6 +137,7 @@ err_wq:
 	destroy_workqueue(sdev->wq);
 err_dealloc:
 	simhca_sa_fini(sdev);
+	mutex_destroy(&sdev->udh.lock);
 	ib_dealloc_device(&sdev->ibdev);
 	return ERR_PTR(ret);
 }
@@ -140,24 +145,36 @@ err_dealloc:
 static void simhca_dev_destroy(struct simhca_dev *sdev)
 {
 	struct simhca_pkt *pkt, *tmp;
+	struct simhca_dgram *d, *dtmp;
 	unsigned long flags;
 	LIST_HEAD(left);
 
 	simhca_debugfs_del(sdev);
+	/* the test helper's QPs, before ib_core tears the device down */
+	simhca_udh_fini(sdev);
 	ib_unregister_event_handler(&sdev->event_handler);
 	ib_unregister_device(&sdev->ibdev);
 
+	/*
+	 * Nothing queues work once dying is set (all queueing checks it
+	 * under sdev->lock), so the cancels below are final.
+	 */
 	spin_lock_irqsave(&sdev->lock, flags);
 	sdev->dying = true;
 	spin_unlock_irqrestore(&sdev->lock, flags);
 	cancel_work_sync(&sdev->sa_work);
 	cancel_delayed_work_sync(&sdev->host_work);
+	cancel_work_sync(&sdev->switch_work);
+	cancel_delayed_work_sync(&sdev->mft_work);
 	destroy_workqueue(sdev->wq);
 
 	list_splice_init(&sdev->to_sa, &left);
 	list_splice_init(&sdev->to_host, &left);
 	list_for_each_entry_safe(pkt, tmp, &left, list)
 		kfree(pkt);
+	list_for_each_entry_safe(d, dtmp, &sdev->to_switch, list)
+		kfree(d);
+	kvfree(sdev->mft);
 	simhca_sa_fini(sdev);
 	ib_dealloc_device(&sdev->ibdev);
 }

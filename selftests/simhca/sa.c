@@ -137,6 +137,7 @@ void simhca_sa_wipe(struct simhca_dev *sdev)
 {
 	mutex_lock(&sdev->sa.lock);
 	sa_wipe_locked(&sdev->sa);
+	simhca_sa_changed(sdev);
 	mutex_unlock(&sdev->sa.lock);
 }
 
@@ -157,8 +158,10 @@ void simhca_sa_start_sweep(struct simhca_dev *sdev)
 	struct simhca_sa *sa = &sdev->sa;
 
 	mutex_lock(&sa->lock);
-	if (READ_ONCE(sdev->knobs.reregister_wipe))
+	if (READ_ONCE(sdev->knobs.reregister_wipe)) {
 		sa_wipe_locked(sa);
+		simhca_sa_changed(sdev);
+	}
 	sa->sweep_end = jiffies +
 		msecs_to_jiffies(READ_ONCE(sdev->knobs.first_sweep_ms));
 	sa->sweeping = true;
@@ -942,10 +945,13 @@ static void sa_mcm(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
 		mcm_query(sdev, pkt);
 		return;
 	}
-	if (status)
+	if (status) {
 		sa_reply(sdev, pkt, status, NULL, 0);
-	else
-		sa_reply(sdev, pkt, 0, &out, sizeof(out));
+		return;
+	}
+	/* before the answer: the switch is programmed when the host hears */
+	simhca_sa_changed(sdev);
+	sa_reply(sdev, pkt, 0, &out, sizeof(out));
 }
 
 /* --- request dispatch ---------------------------------------------------- */
@@ -1099,6 +1105,67 @@ void simhca_sa_work(struct work_struct *work)
 		kfree(pkt);
 	}
 	mutex_unlock(&sdev->sa.lock);
+}
+
+/* --- the SM programs the switch ----------------------------------------- */
+
+/*
+ * The membership changed: the SM reprograms the switch's multicast
+ * forwarding table mft_delay_ms later (at once for 0), from the database
+ * as it is then. A change while a programming is pending is picked up by
+ * it. The work runs on the device's ordered workqueue, so with no delay a
+ * join's answer, and any datagram sent after the change, come after it.
+ * Called with sa.lock held or from the SA's own work.
+ */
+void simhca_sa_changed(struct simhca_dev *sdev)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	if (!sdev->dying)
+		queue_delayed_work(sdev->wq, &sdev->mft_work,
+				   msecs_to_jiffies(READ_ONCE(sdev->knobs.mft_delay_ms)));
+	spin_unlock_irqrestore(&sdev->lock, flags);
+}
+
+/*
+ * One switch for the device's ports: an MLID forwards to every port that
+ * is a receiving member (full or non-member, IBA 15.2.5.17: send-only
+ * members only send) of its group.
+ */
+void simhca_mft_work(struct work_struct *work)
+{
+	struct simhca_dev *sdev = container_of(to_delayed_work(work),
+					       struct simhca_dev, mft_work);
+	struct simhca_group *g;
+	struct simhca_member *m;
+	unsigned long flags;
+	u8 *mft, *old;
+
+	mft = kvzalloc(SIMHCA_MLID_NUM, GFP_KERNEL);
+	if (!mft)
+		return;
+	mutex_lock(&sdev->sa.lock);
+	list_for_each_entry(g, &sdev->sa.groups, list) {
+		u32 i = be16_to_cpu(g->rec.mlid) - SIMHCA_MLID_BASE;
+
+		if (i >= SIMHCA_MLID_NUM)
+			continue;
+		list_for_each_entry(m, &g->members, list) {
+			struct simhca_port *p = port_by_gid(sdev, m->port_gid);
+
+			if (p && (m->join_state & (JOIN_FULL | JOIN_NON)))
+				mft[i] |= BIT(p->num - 1);
+		}
+	}
+	mutex_unlock(&sdev->sa.lock);
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	old = sdev->mft;
+	sdev->mft = mft;
+	sdev->sw.mft_programs++;
+	spin_unlock_irqrestore(&sdev->lock, flags);
+	kvfree(old);
 }
 
 /* --- debugfs views ------------------------------------------------------- */

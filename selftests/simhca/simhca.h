@@ -29,6 +29,12 @@ extern u64 simhca_subnet_prefix;
 #define SIMHCA_MLID_BASE	0xc000
 #define SIMHCA_MLID_MAX		0xfffe
 #define SIMHCA_RATE_RING	1024
+#define SIMHCA_MLID_NUM		(SIMHCA_MLID_MAX - SIMHCA_MLID_BASE + 1)
+/* UD QPs of kernel consumers: QPNs from 0x10, a few per device */
+#define SIMHCA_MAX_UD_QP	12
+#define SIMHCA_UD_QPN_BASE	0x10
+#define SIMHCA_MAX_MC_ATTACH	8
+#define SIMHCA_UD_MTU		4096
 
 /* SA status codes, already shifted into the MAD status field */
 #define SIMHCA_SA_ERR_NO_RESOURCES	0x0100
@@ -92,15 +98,26 @@ struct simhca_recv_wqe {
 	u32 length;
 };
 
+struct simhca_mc_attach {
+	u8 mgid[16];
+	u16 mlid;
+};
+
 struct simhca_qp {
 	struct ib_qp ibqp;
-	u32 port;
+	u32 port;		/* UD: 0 until modified to INIT */
 	enum ib_qp_state state;
 	spinlock_t rq_lock;	/* the receive ring */
 	struct simhca_recv_wqe *rq;
 	u32 rq_size;
 	u32 rq_head;
 	u32 rq_count;
+	bool sq_sig_all;
+	/* UD QPs: under sdev->lock (the switch reads them) */
+	u32 qkey;
+	u16 pkey_index;
+	u32 nattach;
+	struct simhca_mc_attach attach[SIMHCA_MAX_MC_ATTACH];
 };
 
 struct simhca_ah {
@@ -136,6 +153,38 @@ struct simhca_pkt {
 	u16 slid;
 	u16 pkey_index;
 	u8 mad[IB_MGMT_MAD_SIZE];
+};
+
+/* A UD datagram on its way through the simulated switch */
+struct simhca_dgram {
+	struct list_head list;
+	u32 port;		/* where it entered the switch */
+	u16 slid;
+	u16 dlid;
+	u8 sgid[16];
+	u8 dgid[16];
+	bool grh;
+	u32 src_qpn;
+	u32 qkey;
+	u16 pkey;
+	u8 sl;
+	u32 len;
+	u8 data[];
+};
+
+/* Counters of the switch, under sdev->lock */
+struct simhca_switch_stats {
+	u64 sent;		/* UD datagrams posted by the host */
+	u64 delivered;		/* receive completions, one per QP */
+	u64 drop_no_mft;	/* MLID with no port in the MFT */
+	u64 drop_no_qp;		/* a port got it, no QP there attached */
+	u64 drop_port_down;
+	u64 drop_qkey;
+	u64 drop_pkey;
+	u64 drop_rq_empty;
+	u64 drop_no_grh;	/* multicast without a GRH */
+	u64 drop_unicast;	/* unicast UD is not modelled */
+	u64 mft_programs;
 };
 
 struct simhca_member {
@@ -216,6 +265,23 @@ struct simhca_knobs {
 	u32 mlid_capacity;
 	u32 refuse_join;
 	u64 sa_key;
+	u32 mft_delay_ms;
+};
+
+/* The in-kernel UD test helper of debugfs "ud" (ud.c): one QP per port */
+struct simhca_udh_port {
+	struct ib_cq *cq;
+	struct ib_qp *qp;
+	u8 *bufs;
+	u64 received;
+	u64 bad;
+};
+
+struct simhca_udh {
+	struct mutex lock;	/* everything below */
+	struct ib_pd *pd;
+	u32 seq;
+	struct simhca_udh_port port[SIMHCA_MAX_PORTS];
 };
 
 struct simhca_dev {
@@ -224,13 +290,29 @@ struct simhca_dev {
 	u32 nports;
 	struct simhca_port port[SIMHCA_MAX_PORTS];
 
-	spinlock_t lock;	/* port[].qp[], to_sa, to_host, dying */
+	/* port[].qp[], ud[], UD QP attributes, to_sa, to_host, to_switch,
+	 * mft, sw, dying
+	 */
+	spinlock_t lock;
 	struct list_head to_sa;
 	struct list_head to_host;
+	struct list_head to_switch;
 	bool dying;
-	struct workqueue_struct *wq;
+	struct workqueue_struct *wq;	/* ordered: SA, MFT, switch, host */
 	struct work_struct sa_work;
 	struct delayed_work host_work;
+	struct work_struct switch_work;
+	struct delayed_work mft_work;
+
+	/*
+	 * The switch's multicast forwarding table: for each MLID from
+	 * SIMHCA_MLID_BASE a bitmap of the ports (bit 0: port 1) it forwards
+	 * to. NULL until first programmed. Replaced whole by mft_work.
+	 */
+	u8 *mft;
+	struct simhca_qp *ud[SIMHCA_MAX_UD_QP];
+	struct simhca_switch_stats sw;
+	struct simhca_udh udh;
 
 	struct simhca_knobs knobs;
 	struct simhca_sa sa;
@@ -257,6 +339,10 @@ void simhca_dispatch(struct simhca_dev *sdev, u32 port,
 extern const struct ib_device_ops simhca_dev_ops;
 void simhca_to_host(struct simhca_dev *sdev, struct simhca_pkt *pkt);
 void simhca_host_work(struct work_struct *work);
+void simhca_switch_work(struct work_struct *work);
+void simhca_switch_stats(struct simhca_dev *sdev, struct seq_file *m);
+void simhca_switch_stats_reset(struct simhca_dev *sdev);
+void simhca_mft_dump(struct simhca_dev *sdev, struct seq_file *m);
 
 /* sa.c */
 void simhca_sa_init(struct simhca_dev *sdev);
@@ -267,6 +353,13 @@ void simhca_sa_start_sweep(struct simhca_dev *sdev);
 void simhca_sa_dump(struct simhca_dev *sdev, struct seq_file *m);
 void simhca_sa_stats(struct simhca_dev *sdev, struct seq_file *m);
 void simhca_sa_stats_reset(struct simhca_dev *sdev);
+void simhca_sa_changed(struct simhca_dev *sdev);
+void simhca_mft_work(struct work_struct *work);
+
+/* ud.c */
+void simhca_udh_init(struct simhca_dev *sdev);
+void simhca_udh_fini(struct simhca_dev *sdev);
+extern const struct file_operations simhca_udh_fops;
 
 /* debugfs.c */
 void simhca_debugfs_init(void);

@@ -1,12 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * simhca verbs: just enough of a UD-only HCA for ib_mad's QP0/QP1.
+ * simhca verbs: a UD-only HCA for kernel consumers: ib_mad's QP0/QP1 and
+ * UD QPs that send and receive multicast through a simulated switch.
  *
  * Software DMA: SGE addresses are kernel virtual addresses. A send on QP1
- * to the SM LID is queued for the simulated SA; every other send completes
- * and is dropped. Answers come back through simhca_to_host() as receive
- * completions on QP1, from a workqueue.
+ * to the SM LID is queued for the simulated SA; every other send on QP0/QP1
+ * completes and is dropped. Answers come back through simhca_to_host() as
+ * receive completions on QP1, from a workqueue.
+ *
+ * A send on a UD QP enters the switch of the device's subnet (all ports of
+ * one simhca device, whose SA is the device's): simhca_switch_work() looks
+ * the MLID up in the multicast forwarding table the SM programmed from the
+ * SA's membership (sa.c, simhca_mft_work()) and hands a copy to every UD QP
+ * attached to the MGID on every port the table lists, but the port it came
+ * from. Unicast UD is not modelled (dropped and counted).
  */
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/jiffies.h>
 #include <rdma/ib_mad.h>
@@ -45,6 +54,9 @@ static int simhca_query_device(struct ib_device *ibdev,
 	attr->max_ah = 4096;
 	attr->max_pkeys = SIMHCA_PKEY_TBL_LEN;
 	attr->local_ca_ack_delay = 15;
+	attr->max_mcast_grp = SIMHCA_MLID_NUM;
+	attr->max_mcast_qp_attach = SIMHCA_MAX_MC_ATTACH;
+	attr->max_total_mcast_qp_attach = SIMHCA_MAX_UD_QP * SIMHCA_MAX_MC_ATTACH;
 	return 0;
 }
 
@@ -272,9 +284,14 @@ static int simhca_create_qp(struct ib_qp *ibqp,
 		idx = 0;
 	else if (init->qp_type == IB_QPT_GSI)
 		idx = 1;
+	else if (init->qp_type == IB_QPT_UD)
+		idx = 2;
 	else
 		return -EOPNOTSUPP;
-	if (!init->port_num || init->port_num > sdev->nports)
+	if (init->srq || init->create_flags)
+		return -EOPNOTSUPP;
+	/* ib_core gives the port of QP0/QP1 here, of a UD QP at INIT */
+	if (idx < 2 && (!init->port_num || init->port_num > sdev->nports))
 		return -EINVAL;
 	if (init->cap.max_recv_wr > SIMHCA_MAX_WR ||
 	    init->cap.max_send_wr > SIMHCA_MAX_WR ||
@@ -287,19 +304,78 @@ static int simhca_create_qp(struct ib_qp *ibqp,
 	if (!qp->rq)
 		return -ENOMEM;
 	spin_lock_init(&qp->rq_lock);
-	qp->port = init->port_num;
+	qp->port = idx < 2 ? init->port_num : 0;
 	qp->state = IB_QPS_RESET;
-	ibqp->qp_num = idx;
+	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
 
 	spin_lock_irqsave(&sdev->lock, flags);
-	if (sdev->port[qp->port - 1].qp[idx])
-		ret = -EBUSY;
-	else
-		sdev->port[qp->port - 1].qp[idx] = qp;
+	if (idx < 2) {
+		ibqp->qp_num = idx;
+		if (sdev->port[qp->port - 1].qp[idx])
+			ret = -EBUSY;
+		else
+			sdev->port[qp->port - 1].qp[idx] = qp;
+	} else {
+		ret = -ENOMEM;
+		for (idx = 0; idx < SIMHCA_MAX_UD_QP; idx++) {
+			if (!sdev->ud[idx]) {
+				ibqp->qp_num = SIMHCA_UD_QPN_BASE + idx;
+				sdev->ud[idx] = qp;
+				ret = 0;
+				break;
+			}
+		}
+	}
 	spin_unlock_irqrestore(&sdev->lock, flags);
 	if (ret)
 		kvfree(qp->rq);
 	return ret;
+}
+
+static bool simhca_is_ud(struct simhca_qp *qp)
+{
+	return qp->ibqp.qp_type == IB_QPT_UD;
+}
+
+/* UD QPs follow the IBA state machine, as ib_modify_qp_is_ok() knows it. */
+static int simhca_modify_ud(struct simhca_qp *qp, struct ib_qp_attr *attr,
+			    int mask)
+{
+	struct simhca_dev *sdev = to_sdev(qp->ibqp.device);
+	enum ib_qp_state cur, next;
+	unsigned long flags;
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	cur = (mask & IB_QP_CUR_STATE) ? attr->cur_qp_state : qp->state;
+	spin_unlock_irqrestore(&sdev->lock, flags);
+	next = (mask & IB_QP_STATE) ? attr->qp_state : cur;
+	if (!ib_modify_qp_is_ok(cur, next, IB_QPT_UD, mask))
+		return -EINVAL;
+	if ((mask & IB_QP_PORT) &&
+	    (!attr->port_num || attr->port_num > sdev->nports))
+		return -EINVAL;
+	if ((mask & IB_QP_PKEY_INDEX) &&
+	    attr->pkey_index >= SIMHCA_PKEY_TBL_LEN)
+		return -EINVAL;
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	if (mask & IB_QP_PORT)
+		qp->port = attr->port_num;
+	if (mask & IB_QP_PKEY_INDEX)
+		qp->pkey_index = attr->pkey_index;
+	if (mask & IB_QP_QKEY)
+		qp->qkey = attr->qkey;
+	qp->state = next;
+	spin_unlock_irqrestore(&sdev->lock, flags);
+
+	/* RESET empties the receive queue (no completions) */
+	if (next == IB_QPS_RESET) {
+		spin_lock_irqsave(&qp->rq_lock, flags);
+		qp->rq_head = 0;
+		qp->rq_count = 0;
+		spin_unlock_irqrestore(&qp->rq_lock, flags);
+	}
+	return 0;
 }
 
 static int simhca_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
@@ -307,6 +383,8 @@ static int simhca_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 {
 	struct simhca_qp *qp = container_of(ibqp, struct simhca_qp, ibqp);
 
+	if (simhca_is_ud(qp))
+		return simhca_modify_ud(qp, attr, mask);
 	if (mask & IB_QP_STATE)
 		WRITE_ONCE(qp->state, attr->qp_state);
 	return 0;
@@ -315,17 +393,25 @@ static int simhca_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 static int simhca_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 			   int mask, struct ib_qp_init_attr *init)
 {
+	struct simhca_dev *sdev = to_sdev(ibqp->device);
 	struct simhca_qp *qp = container_of(ibqp, struct simhca_qp, ibqp);
+	unsigned long flags;
 
 	memset(attr, 0, sizeof(*attr));
+	spin_lock_irqsave(&sdev->lock, flags);
 	attr->qp_state = READ_ONCE(qp->state);
-	attr->cur_qp_state = attr->qp_state;
 	attr->port_num = qp->port;
-	attr->qkey = IB_QP1_QKEY;
+	attr->qkey = simhca_is_ud(qp) ? qp->qkey : IB_QP1_QKEY;
+	attr->pkey_index = qp->pkey_index;
+	spin_unlock_irqrestore(&sdev->lock, flags);
+	attr->cur_qp_state = attr->qp_state;
 	attr->cap.max_recv_wr = qp->rq_size;
+	attr->cap.max_send_sge = SIMHCA_MAX_SGE;
+	attr->cap.max_recv_sge = 1;
 	memset(init, 0, sizeof(*init));
 	init->qp_type = ibqp->qp_type;
-	init->port_num = qp->port;
+	init->port_num = attr->port_num;
+	init->sq_sig_type = qp->sq_sig_all ? IB_SIGNAL_ALL_WR : IB_SIGNAL_REQ_WR;
 	init->cap = attr->cap;
 	return 0;
 }
@@ -334,13 +420,18 @@ static int simhca_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 {
 	struct simhca_dev *sdev = to_sdev(ibqp->device);
 	struct simhca_qp *qp = container_of(ibqp, struct simhca_qp, ibqp);
-	struct simhca_port *p = &sdev->port[qp->port - 1];
 	unsigned long flags;
+	u32 n = ibqp->qp_num;
 
 	/* After this no delivery can find the QP (or its CQs) any more. */
 	spin_lock_irqsave(&sdev->lock, flags);
-	if (p->qp[ibqp->qp_num] == qp)
-		p->qp[ibqp->qp_num] = NULL;
+	if (simhca_is_ud(qp)) {
+		n -= SIMHCA_UD_QPN_BASE;
+		if (n < SIMHCA_MAX_UD_QP && sdev->ud[n] == qp)
+			sdev->ud[n] = NULL;
+	} else if (sdev->port[qp->port - 1].qp[n] == qp) {
+		sdev->port[qp->port - 1].qp[n] = NULL;
+	}
 	spin_unlock_irqrestore(&sdev->lock, flags);
 	kvfree(qp->rq);
 	return 0;
@@ -353,6 +444,10 @@ static int simhca_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	unsigned long flags;
 	int ret = 0;
 
+	if (simhca_is_ud(qp) && READ_ONCE(qp->state) == IB_QPS_RESET) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
 	spin_lock_irqsave(&qp->rq_lock, flags);
 	for (; wr; wr = wr->next) {
 		struct simhca_recv_wqe *wqe;
@@ -372,6 +467,89 @@ static int simhca_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	return ret;
 }
 
+/*
+ * A send on a UD QP in RTS: the datagram is copied and queued for the
+ * switch; the send completes at once (if signaled), as UD does whether or
+ * not anyone receives it.
+ */
+static int simhca_post_send_ud(struct simhca_qp *qp,
+			       const struct ib_send_wr *wr,
+			       const struct ib_send_wr **bad_wr)
+{
+	struct simhca_dev *sdev = to_sdev(qp->ibqp.device);
+	struct simhca_cq *scq = container_of(qp->ibqp.send_cq, struct simhca_cq,
+					     ibcq);
+	unsigned long flags;
+
+	for (; wr; wr = wr->next) {
+		const struct ib_ud_wr *ud = ud_wr(wr);
+		struct simhca_ah *ah = container_of(ud->ah, struct simhca_ah,
+						    ibah);
+		const struct ib_global_route *grh;
+		struct simhca_port *p;
+		struct simhca_dgram *d;
+		struct ib_wc wc = {};
+		u32 len = 0, off = 0;
+		int i;
+
+		for (i = 0; i < wr->num_sge && i < SIMHCA_MAX_SGE; i++)
+			len += wr->sg_list[i].length;
+		if (wr->opcode != IB_WR_SEND || wr->num_sge > SIMHCA_MAX_SGE ||
+		    len > SIMHCA_UD_MTU || READ_ONCE(qp->state) != IB_QPS_RTS) {
+			*bad_wr = wr;
+			return -EINVAL;
+		}
+		d = kzalloc(struct_size(d, data, len), GFP_ATOMIC);
+		if (!d) {
+			*bad_wr = wr;
+			return -ENOMEM;
+		}
+		for (i = 0; i < wr->num_sge; i++) {
+			memcpy(d->data + off,
+			       (void *)(uintptr_t)wr->sg_list[i].addr,
+			       wr->sg_list[i].length);
+			off += wr->sg_list[i].length;
+		}
+		d->len = len;
+		d->dlid = rdma_ah_get_dlid(&ah->attr);
+		d->sl = rdma_ah_get_sl(&ah->attr);
+		if (rdma_ah_get_ah_flags(&ah->attr) & IB_AH_GRH) {
+			grh = rdma_ah_read_grh(&ah->attr);
+			d->grh = true;
+			memcpy(d->dgid, grh->dgid.raw, 16);
+		}
+
+		spin_lock_irqsave(&sdev->lock, flags);
+		p = &sdev->port[qp->port - 1];
+		d->port = qp->port;
+		d->slid = READ_ONCE(p->lid);
+		simhca_port_gid(sdev, qp->port, d->sgid);
+		d->src_qpn = qp->ibqp.qp_num;
+		/* IBA 10.2.5: a Q_Key with the high bit set means the QP's */
+		d->qkey = (ud->remote_qkey & 0x80000000) ? qp->qkey :
+							  ud->remote_qkey;
+		d->pkey = READ_ONCE(p->pkeys[qp->pkey_index]);
+		if (!sdev->dying) {
+			list_add_tail(&d->list, &sdev->to_switch);
+			queue_work(sdev->wq, &sdev->switch_work);
+			sdev->sw.sent++;
+			d = NULL;
+		}
+		spin_unlock_irqrestore(&sdev->lock, flags);
+		kfree(d);
+
+		if (!qp->sq_sig_all && !(wr->send_flags & IB_SEND_SIGNALED))
+			continue;
+		wc.wr_id = wr->wr_id;
+		wc.status = IB_WC_SUCCESS;
+		wc.opcode = IB_WC_SEND;
+		wc.qp = &qp->ibqp;
+		wc.port_num = qp->port;
+		simhca_cq_add(scq, &wc);
+	}
+	return 0;
+}
+
 static int simhca_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 			    const struct ib_send_wr **bad_wr)
 {
@@ -381,6 +559,9 @@ static int simhca_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 					     ibcq);
 	struct simhca_port *p = &sdev->port[qp->port - 1];
 	unsigned long flags;
+
+	if (simhca_is_ud(qp))
+		return simhca_post_send_ud(qp, wr, bad_wr);
 
 	for (; wr; wr = wr->next) {
 		const struct ib_ud_wr *ud = ud_wr(wr);
@@ -530,11 +711,263 @@ void simhca_host_work(struct work_struct *work)
 		kfree(pkt);
 }
 
+/* --- multicast attach and the switch ------------------------------------ */
+
+static int simhca_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid)
+{
+	struct simhca_dev *sdev = to_sdev(ibqp->device);
+	struct simhca_qp *qp = container_of(ibqp, struct simhca_qp, ibqp);
+	unsigned long flags;
+	int ret = 0;
+	u32 i;
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	for (i = 0; i < qp->nattach; i++)
+		if (qp->attach[i].mlid == lid &&
+		    !memcmp(qp->attach[i].mgid, gid->raw, 16))
+			goto out;
+	if (qp->nattach == SIMHCA_MAX_MC_ATTACH) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	memcpy(qp->attach[qp->nattach].mgid, gid->raw, 16);
+	qp->attach[qp->nattach].mlid = lid;
+	qp->nattach++;
+out:
+	spin_unlock_irqrestore(&sdev->lock, flags);
+	return ret;
+}
+
+static int simhca_detach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid)
+{
+	struct simhca_dev *sdev = to_sdev(ibqp->device);
+	struct simhca_qp *qp = container_of(ibqp, struct simhca_qp, ibqp);
+	unsigned long flags;
+	int ret = -EINVAL;
+	u32 i;
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	for (i = 0; i < qp->nattach; i++) {
+		if (qp->attach[i].mlid != lid ||
+		    memcmp(qp->attach[i].mgid, gid->raw, 16))
+			continue;
+		qp->attach[i] = qp->attach[--qp->nattach];
+		ret = 0;
+		break;
+	}
+	spin_unlock_irqrestore(&sdev->lock, flags);
+	return ret;
+}
+
+static bool simhca_qp_attached(const struct simhca_qp *qp,
+			       const struct simhca_dgram *d)
+{
+	u32 i;
+
+	for (i = 0; i < qp->nattach; i++)
+		if (qp->attach[i].mlid == d->dlid &&
+		    !memcmp(qp->attach[i].mgid, d->dgid, 16))
+			return true;
+	return false;
+}
+
+/* One copy of @d to UD QP @qp: a receive completion with the GRH. */
+static void simhca_ud_deliver(struct simhca_dev *sdev, struct simhca_qp *qp,
+			      const struct simhca_dgram *d)
+{
+	struct simhca_recv_wqe wqe;
+	struct simhca_cq *rcq;
+	struct ib_wc wc = {};
+	bool got = false;
+
+	lockdep_assert_held(&sdev->lock);
+	if (qp->qkey != d->qkey) {
+		sdev->sw.drop_qkey++;
+		return;
+	}
+	if ((READ_ONCE(sdev->port[qp->port - 1].pkeys[qp->pkey_index]) & 0x7fff) !=
+	    (d->pkey & 0x7fff)) {
+		sdev->sw.drop_pkey++;
+		return;
+	}
+	spin_lock(&qp->rq_lock);
+	if (qp->rq_count) {
+		wqe = qp->rq[qp->rq_head];
+		qp->rq_head = (qp->rq_head + 1) % qp->rq_size;
+		qp->rq_count--;
+		got = true;
+	}
+	spin_unlock(&qp->rq_lock);
+	if (!got) {
+		sdev->sw.drop_rq_empty++;
+		return;
+	}
+
+	wc.wr_id = wqe.wr_id;
+	wc.qp = &qp->ibqp;
+	wc.port_num = qp->port;
+	if (wqe.length < sizeof(struct ib_grh) + d->len) {
+		wc.status = IB_WC_LOC_LEN_ERR;
+	} else {
+		struct ib_grh *grh = (struct ib_grh *)(uintptr_t)wqe.addr;
+
+		memset(grh, 0, sizeof(*grh));
+		grh->version_tclass_flow = cpu_to_be32(6 << 28);
+		grh->paylen = cpu_to_be16(d->len);
+		grh->next_hdr = 0x1b;
+		grh->hop_limit = 0;
+		memcpy(grh->sgid.raw, d->sgid, 16);
+		memcpy(grh->dgid.raw, d->dgid, 16);
+		memcpy(grh + 1, d->data, d->len);
+		wc.status = IB_WC_SUCCESS;
+		wc.opcode = IB_WC_RECV;
+		wc.byte_len = sizeof(*grh) + d->len;
+		wc.src_qp = d->src_qpn;
+		wc.slid = d->slid;
+		wc.sl = d->sl;
+		wc.pkey_index = qp->pkey_index;
+		wc.wc_flags = IB_WC_GRH;
+		sdev->sw.delivered++;
+	}
+	rcq = container_of(qp->ibqp.recv_cq, struct simhca_cq, ibcq);
+	simhca_cq_add(rcq, &wc);
+}
+
+/*
+ * The switch: forward @d to every port the MFT lists for its MLID but the
+ * one it came from; there every UD QP in RTR/RTS attached to (MGID, MLID)
+ * gets a copy.
+ */
+static void simhca_switch_one(struct simhca_dev *sdev,
+			      const struct simhca_dgram *d)
+{
+	u32 i, q, hits;
+	u8 ports;
+
+	lockdep_assert_held(&sdev->lock);
+	if (d->dlid < SIMHCA_MLID_BASE || d->dlid > SIMHCA_MLID_MAX) {
+		sdev->sw.drop_unicast++;
+		return;
+	}
+	if (!d->grh) {
+		sdev->sw.drop_no_grh++;
+		return;
+	}
+	ports = sdev->mft ? sdev->mft[d->dlid - SIMHCA_MLID_BASE] : 0;
+	if (!ports) {
+		sdev->sw.drop_no_mft++;
+		return;
+	}
+	for (i = 0; i < sdev->nports; i++) {
+		if (!(ports & BIT(i)) || i + 1 == d->port)
+			continue;
+		if (READ_ONCE(sdev->port[i].state) != IB_PORT_ACTIVE) {
+			sdev->sw.drop_port_down++;
+			continue;
+		}
+		hits = 0;
+		for (q = 0; q < SIMHCA_MAX_UD_QP; q++) {
+			struct simhca_qp *qp = sdev->ud[q];
+
+			if (!qp || qp->port != i + 1 ||
+			    (qp->state != IB_QPS_RTR && qp->state != IB_QPS_RTS) ||
+			    !simhca_qp_attached(qp, d))
+				continue;
+			hits++;
+			simhca_ud_deliver(sdev, qp, d);
+		}
+		if (!hits)
+			sdev->sw.drop_no_qp++;
+	}
+}
+
+void simhca_switch_work(struct work_struct *work)
+{
+	struct simhca_dev *sdev = container_of(work, struct simhca_dev,
+					       switch_work);
+	struct simhca_dgram *d, *tmp;
+	unsigned long flags;
+	LIST_HEAD(todo);
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	list_splice_init(&sdev->to_switch, &todo);
+	spin_unlock_irqrestore(&sdev->lock, flags);
+
+	list_for_each_entry_safe(d, tmp, &todo, list) {
+		spin_lock_irqsave(&sdev->lock, flags);
+		simhca_switch_one(sdev, d);
+		spin_unlock_irqrestore(&sdev->lock, flags);
+		kfree(d);
+	}
+}
+
+void simhca_switch_stats(struct simhca_dev *sdev, struct seq_file *m)
+{
+	struct simhca_switch_stats st;
+	unsigned long flags;
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	st = sdev->sw;
+	spin_unlock_irqrestore(&sdev->lock, flags);
+	seq_printf(m, "ud_sent %llu\n", st.sent);
+	seq_printf(m, "ud_delivered %llu\n", st.delivered);
+	seq_printf(m, "ud_drop_no_mft %llu\n", st.drop_no_mft);
+	seq_printf(m, "ud_drop_no_qp %llu\n", st.drop_no_qp);
+	seq_printf(m, "ud_drop_port_down %llu\n", st.drop_port_down);
+	seq_printf(m, "ud_drop_qkey %llu\n", st.drop_qkey);
+	seq_printf(m, "ud_drop_pkey %llu\n", st.drop_pkey);
+	seq_printf(m, "ud_drop_rq_empty %llu\n", st.drop_rq_empty);
+	seq_printf(m, "ud_drop_no_grh %llu\n", st.drop_no_grh);
+	seq_printf(m, "ud_drop_unicast %llu\n", st.drop_unicast);
+	seq_printf(m, "mft_programs %llu\n", st.mft_programs);
+}
+
+void simhca_switch_stats_reset(struct simhca_dev *sdev)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	memset(&sdev->sw, 0, sizeof(sdev->sw));
+	spin_unlock_irqrestore(&sdev->lock, flags);
+}
+
+/* "mlid=0xc000 ports=1,2" for every MLID the MFT forwards */
+void simhca_mft_dump(struct simhca_dev *sdev, struct seq_file *m)
+{
+	unsigned long flags;
+	u8 *copy;
+	u32 i, p;
+
+	copy = kvzalloc(SIMHCA_MLID_NUM, GFP_KERNEL);
+	if (!copy)
+		return;
+	spin_lock_irqsave(&sdev->lock, flags);
+	if (sdev->mft)
+		memcpy(copy, sdev->mft, SIMHCA_MLID_NUM);
+	spin_unlock_irqrestore(&sdev->lock, flags);
+	for (i = 0; i < SIMHCA_MLID_NUM; i++) {
+		const char *sep = "";
+
+		if (!copy[i])
+			continue;
+		seq_printf(m, "mlid=0x%04x ports=", SIMHCA_MLID_BASE + i);
+		for (p = 0; p < SIMHCA_MAX_PORTS; p++) {
+			if (copy[i] & BIT(p)) {
+				seq_printf(m, "%s%u", sep, p + 1);
+				sep = ",";
+			}
+		}
+		seq_putc(m, '\n');
+	}
+	kvfree(copy);
+}
+
 const struct ib_device_ops simhca_dev_ops = {
 	.owner = THIS_MODULE,
 	.driver_id = RDMA_DRIVER_UNKNOWN,
 
 	.alloc_pd = simhca_alloc_pd,
+	.attach_mcast = simhca_attach_mcast,
 	.create_ah = simhca_create_ah,
 	.create_cq = simhca_create_cq,
 	.create_qp = simhca_create_qp,
@@ -543,6 +976,7 @@ const struct ib_device_ops simhca_dev_ops = {
 	.destroy_ah = simhca_destroy_ah,
 	.destroy_cq = simhca_destroy_cq,
 	.destroy_qp = simhca_destroy_qp,
+	.detach_mcast = simhca_detach_mcast,
 	.get_dma_mr = simhca_get_dma_mr,
 	.get_port_immutable = simhca_get_port_immutable,
 	.modify_qp = simhca_modify_qp,
