@@ -327,7 +327,7 @@ CONSOLE=$O/console.log
 RESULTS=$O/results.log
 rm -f "$CONSOLE" "$RESULTS" "$O/ktap.log" "$O/dmesg.log"
 
-APPEND="console=ttyS0 panic=-1 oops=panic panic_on_warn=1 loglevel=5"
+APPEND="console=ttyS0 panic=-1 oops=panic panic_on_warn=1 loglevel=5 no_timer_check"
 APPEND+=" mitigations=off nokaslr i8042.noaux i8042.nokbd i8042.nopnp"
 APPEND+=" rdinit=/init"
 [ -n "${KERNEL_APPEND:-}" ] && APPEND+=" $KERNEL_APPEND"
