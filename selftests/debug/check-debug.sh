@@ -20,7 +20,8 @@
 # Environment: DEBUG_KERNEL (6.1 or 6.12, the linux-source package the
 # kernel is built from, default 6.1), O (VM build dir, default
 # build/debug/vm), CACHE, JOBS (see build-kernel.sh), TIMEOUT (overall VM
-# timeout, default 5400), TIMEOUT_SCALE (per-test timeouts, default x3).
+# timeout, default 5400), TIMEOUT_SCALE (per-test timeouts, default x3),
+# FAILSLAB_SWEEPS (failslab.sh's sweeps to run, default all).
 # The last line is "N passed, M failed[, K skipped]".
 set -uo pipefail
 
@@ -89,6 +90,12 @@ fi
 gcc -O2 -Wall -shared -fPIC -o "$OUT/failnth.so" "$DIR/failnth.c" ||
 	die "failnth.so does not build"
 export GUEST_FILES=$OUT/failnth.so
+# FAILSLAB_SWEEPS: only these of failslab.sh's sweeps (make check runs 3).
+rm -f "$OUT/failslab.conf"
+if [ -n "${FAILSLAB_SWEEPS:-}" ]; then
+	printf "FAILSLAB_SWEEPS='%s'\n" "$FAILSLAB_SWEEPS" >"$OUT/failslab.conf"
+	GUEST_FILES+=" $OUT/failslab.conf"
+fi
 export EXTRA_TESTS="$DIR/failslab.sh $DIR/kunit.sh"
 export POST_TESTS=$DIR/kmemleak_scan.sh
 # "kunit" alone: just the KUnit suites, without failslab and kmemleak.
