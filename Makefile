@@ -6,8 +6,11 @@
 #   make            build the module against KDIR, mcctl and the test programs
 #   make deps       install the Debian 12 packages everything needs (as root)
 #   make check      static checks, host unit tests (mcctl, the build), the
-#                   VM tests and the DKMS install VM test; ends with one
-#                   line "N passed, M failed[, K skipped]"
+#                   VM tests and the DKMS install VM test on every installed
+#                   kernel, and a core set on the debug kernel (KASAN,
+#                   lockdep, kmemleak; DEBUG_LANE=0 leaves it out); ends with
+#                   one line "N passed, M failed[, K skipped]"
+#   make check-debug  every VM test on the debug kernel (DEBUG_KERNEL=6.1 or 6.12)
 #   make demo       boot the soft-RoCE VM and run the demo
 #   make style      checkpatch --strict, W=1 and sparse on the module
 #   make install    mcctl, libibmcg and man pages (PREFIX, DESTDIR)
@@ -46,7 +49,8 @@ DEB_PACKAGES += linux-image-6.12-amd64 linux-headers-6.12-amd64 \
 # shellcheck: style.sh checks the scripts of contrib/.
 DEB_PACKAGES += shellcheck
 
-# What check-debug needs on top of DEB_PACKAGES (not in CI's list).
+# What building the debug kernel needs (selftests/debug/build-kernel.sh, from
+# linux-source-6.12 above): make check runs the debug lane too.
 DEBUG_PACKAGES := bc bison flex libelf-dev libssl-dev
 
 all: module user selftests
@@ -61,7 +65,7 @@ selftests: user
 	$(MAKE) -C selftests
 
 deps:
-	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEB_PACKAGES)
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEB_PACKAGES) $(DEBUG_PACKAGES)
 
 # check and style cover every installed kernel unless KVER (or KDIR) was
 # given: "make KVER=6.1.0-57-amd64 check" runs on that kernel only.

@@ -8,9 +8,13 @@
 # prints KTAP and its own tally (shown here as a "# part: ..." comment); a
 # per-kernel breakdown follows, and the last line is the total:
 # "N passed, M failed[, K skipped]". Exits non-zero if anything failed.
+# Then the debug lane: the VM tests on a debug kernel (KASAN, lockdep,
+# kmemleak; see DEBUG_TESTS below).
 #
-#   selftests/check.sh [TEST...]     TEST...: only these VM tests (no DKMS)
-#   KVER=X selftests/check.sh        only kernel X
+#   selftests/check.sh [TEST...]     TEST...: only these VM tests (no DKMS),
+#                                    on the debug kernel too
+#   KVER=X selftests/check.sh        only kernel X (no debug lane)
+#   DEBUG_LANE=0 selftests/check.sh  without the debug lane
 set -u
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,11 +27,13 @@ skipped=0
 # part NAME CMD...: run CMD, show its output, add its tally to the total.
 part() {
 	local name=$1 rc line p f s
+	local t0=$SECONDS
 	shift
 
 	echo "# ==== $name: $*"
 	"$@" 2>&1 | tee "$LOG/$name.log" | sed -E 's/^([0-9]+ passed, [0-9]+ failed.*)$/# '"$name"': \1/'
 	rc=${PIPESTATUS[0]}
+	echo "# $name: $((SECONDS - t0)) s"
 	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$LOG/$name.log" | tail -n1)
 	if [ -z "$line" ]; then
 		echo "# $name: no result line (exit $rc); counted as one failure"
@@ -56,6 +62,45 @@ if [ -n "${KVER:-}" ]; then
 	KVERS=$KVER
 else
 	KVERS=$("$TOP/selftests/vm/kver.sh" --all) || KVERS=
+fi
+
+# The debug lane (selftests/debug/README.md): a kernel built from Debian's
+# linux-source-$DEBUG_KERNEL with KASAN, lockdep, kmemleak, debug objects,
+# fault injection and KUnit, cached in /var/cache/ib_mcgroups (CACHE) and
+# built when missing (a fresh machine: ~7 min on 2 cores). It runs
+# DEBUG_TESTS (TEST... if given), then failslab, the KUnit suites and the
+# kmemleak scan; any KASAN, lockdep, kmemleak, refcount, BUG or WARNING
+# report fails it and is printed in full. Every VM test on it takes about
+# as long as the rest of make check together, too long for CI's 45
+# minutes on 2 cores with the kernel build of a fresh machine, so
+# DEBUG_TESTS is a core set: membership on RoCE and IB, SM failover, churn
+# and concurrency, bound holds and bulk release by owner, an unanswered
+# SA join released, device removal and module unload; and failslab only
+# sweeps join (IPv4), leave all and dump (FAILSLAB_SWEEPS; each sweep
+# is about 90 mcctl runs with one allocation failed). DEBUG_TESTS= and
+# FAILSLAB_SWEEPS= run everything (so does make check-debug). KVER=X
+# (one kernel) or DEBUG_LANE=0 leave the lane out.
+DEBUG_TESTS=${DEBUG_TESTS-roce_membership ib_join ib_failover ib_churn concurrency bound_holds owner_release ib_pending_release lifecycle}
+FAILSLAB_SWEEPS=${FAILSLAB_SWEEPS-join4 leaveall dump}
+DEBUG_KERNEL=${DEBUG_KERNEL:-6.12}
+DEBUG_LANE=${DEBUG_LANE:-1}
+debug_k=
+if [ -n "${KVER:-}" ]; then
+	echo "# debug lane: not run (KVER=$KVER: that kernel only; make check-debug runs it)"
+	DEBUG_LANE=0
+elif [ "$DEBUG_LANE" = 0 ]; then
+	echo "# debug lane: not run (DEBUG_LANE=0)"
+else
+	# First, so that style.sh checks the KUnit module against it too.
+	echo "# ==== debug kernel: DEBUG_KERNEL=$DEBUG_KERNEL selftests/debug/build-kernel.sh"
+	t0=$SECONDS
+	if debug_k=$(DEBUG_KERNEL=$DEBUG_KERNEL "$TOP/selftests/debug/build-kernel.sh"); then
+		echo "# debug kernel: $(cat "$debug_k/kernel.release") in $debug_k (built in $(cat "$debug_k/build-time") s; this run $((SECONDS - t0)) s)"
+		export KUNIT_KDIR=$debug_k/build
+	else
+		echo "# debug kernel: build failed after $((SECONDS - t0)) s; the debug lane fails"
+		debug_k=
+	fi
 fi
 
 part style "$TOP/selftests/style.sh"
@@ -93,7 +138,24 @@ for k in $KVERS; do
 	breakdown+=("# kernel $k: $((passed - b0)) passed, $((failed - f0)) failed")
 done
 
-echo "# ==== summary"
+if [ "$DEBUG_LANE" != 0 ]; then
+	b0=$passed f0=$failed
+	# shellcheck disable=SC2086  # a list of test names
+	[ $# -gt 0 ] || set -- $DEBUG_TESTS
+	if [ -n "$debug_k" ]; then
+		part "debug-$DEBUG_KERNEL" env DEBUG_KERNEL="$DEBUG_KERNEL" \
+			FAILSLAB_SWEEPS="$FAILSLAB_SWEEPS" O="$TOP/build/vm/debug-$DEBUG_KERNEL" \
+			"$TOP/selftests/debug/check-debug.sh" "$@"
+		rel=$(cat "$debug_k/kernel.release")
+	else
+		echo "# debug-$DEBUG_KERNEL: no debug kernel (its build failed, above); counted as one failure"
+		failed=$((failed + 1))
+		rel=$DEBUG_KERNEL
+	fi
+	breakdown+=("# kernel $rel debug (KASAN, lockdep, kmemleak): $((passed - b0)) passed, $((failed - f0)) failed")
+fi
+
+echo "# ==== summary ($((SECONDS / 60)) min $((SECONDS % 60)) s)"
 for line in "${breakdown[@]}"; do
 	echo "$line"
 done

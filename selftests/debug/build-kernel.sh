@@ -41,10 +41,10 @@ die() { log "error: $*"; exit 1; }
 
 [ -r "$KSRC_TAR" ] || die "$KSRC_TAR not found (apt install linux-source-$DEBUG_KERNEL)"
 for t in bc bison flex gcc make; do
-	command -v "$t" >/dev/null || die "$t not found (make deps-debug)"
+	command -v "$t" >/dev/null || die "$t not found (make deps)"
 done
-[ -e /usr/include/libelf.h ] || die "libelf.h not found (make deps-debug)"
-[ -e /usr/include/openssl/ssl.h ] || die "openssl headers not found (make deps-debug)"
+[ -e /usr/include/libelf.h ] || die "libelf.h not found (make deps)"
+[ -e /usr/include/openssl/ssl.h ] || die "openssl headers not found (make deps)"
 
 pkgver=$(dpkg-query -W -f '${Version}' "linux-source-$DEBUG_KERNEL" 2>/dev/null ||
 	stat -c '%s-%Y' "$KSRC_TAR")

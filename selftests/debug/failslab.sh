@@ -10,6 +10,8 @@
 # must be clean: nothing held once the owner leaves, the module unloads.
 # KASAN/lockdep reports and leaks are caught by the lane (dmesg,
 # kmemleak_scan). run.sh installs it as tests/failslab.sh (EXTRA_TESTS).
+# FAILSLAB_SWEEPS, from bin/failslab.conf (check-debug.sh writes it), picks
+# the sweeps: join4 join6 leave leaveall dump show (default all of them).
 # timeout: 1200
 . "$(dirname "$0")/../lib.sh"
 
@@ -20,13 +22,24 @@ SYS=/sys/kernel/ib_mcgroups/$MCG_DEV0/1
 G4=239.9.9.1
 G6=ff0e::9:1
 STATE=/tmp/failnth.state
+ALL_SWEEPS="join4 join6 leave leaveall dump show"
+FAILSLAB_SWEEPS=
+# shellcheck disable=SC1091  # written by check-debug.sh
+[ -f "$SELFTESTS_DIR/bin/failslab.conf" ] && . "$SELFTESTS_DIR/bin/failslab.conf"
+SWEEPS=${FAILSLAB_SWEEPS:-$ALL_SWEEPS}
 
 [ -d /sys/kernel/debug/failslab ] || { echo "# no failslab on $(uname -r)"; exit "$KSFT_SKIP"; }
 [ -f "$FAILNTH" ] || { echo "# $FAILNTH not installed"; exit "$KSFT_SKIP"; }
 mcg_require_module
 mcg_require_mcctl
 
-ktap_plan 11
+for w in $SWEEPS; do
+	[[ " $ALL_SWEEPS " = *" $w "* ]] || { echo "# unknown sweep $w in FAILSLAB_SWEEPS"; exit 1; }
+done
+# shellcheck disable=SC2086  # a list of words
+set -- $SWEEPS
+ktap_plan $((5 + $#))
+[ "$SWEEPS" = "$ALL_SWEEPS" ] || echo "# sweeps: $SWEEPS (FAILSLAB_SWEEPS; of $ALL_SWEEPS)"
 check "set up rxe0 <-> rxe1" mcg_setup_rxe || ktap_skip_all "no rxe devices"
 check "load ib_mcgroups" mcg_load
 defer mcg_unload
@@ -72,10 +85,12 @@ sweep() {
 	[ "$bad" -eq 0 ]
 }
 
-# test DESC PREP CLEAN CMD...: a sweep as one KTAP result, with its figures.
+# test_sweep NAME DESC PREP CLEAN CMD...: a sweep as one KTAP result, with
+# its figures; nothing if NAME is not in SWEEPS.
 test_sweep() {
-	local desc=$1 out rc
-	shift
+	local desc=$2 out rc
+	[[ " $SWEEPS " = *" $1 "* ]] || return 0
+	shift 2
 
 	out=$(sweep "$@" 2>&1)
 	rc=$?
@@ -86,13 +101,13 @@ test_sweep() {
 J4="mcctl join $P $G4 owner fs"
 J6="mcctl join $P $G6 owner fs"
 CLEAN="mcctl leave owner fs all"
-test_sweep "join IPv4 under failslab" : "$CLEAN" $J4
-test_sweep "join IPv6 under failslab" : "$CLEAN" $J6
-test_sweep "leave under failslab" "$J4" "$CLEAN" mcctl leave $P $G4 owner fs
-test_sweep "leave all under failslab" "$J4; $J6" "$CLEAN" mcctl leave owner fs all
+test_sweep join4 "join IPv4 under failslab" : "$CLEAN" $J4
+test_sweep join6 "join IPv6 under failslab" : "$CLEAN" $J6
+test_sweep leave "leave under failslab" "$J4" "$CLEAN" mcctl leave $P $G4 owner fs
+test_sweep leaveall "leave all under failslab" "$J4; $J6" "$CLEAN" mcctl leave owner fs all
 eval "$J4; $J6" >/dev/null
-test_sweep "dump under failslab" : : mcctl list
-test_sweep "show under failslab" : : mcctl show $P $G4
+test_sweep dump "dump under failslab" : : mcctl list
+test_sweep show "show under failslab" : : mcctl show $P $G4
 check_eq "the dumped groups are intact" 2 "$(mcctl -j list $P | jq length)"
 eval "$CLEAN" >/dev/null
 check "mcctl works again" sh -c "$J4 && mcctl list | grep -q $G4 && $CLEAN"

@@ -23,7 +23,8 @@
 # Environment: KVER (guest kernel, default: the one selftests/vm/kver.sh
 # prints), O (build dir, default <repo>/build/vm), QEMU_EXTRA (extra
 # qemu args), BUILD=1 (run "make -C kernel" and "make -C user" first),
-# MCG_NS (passed to the guest; see selftests/lib.sh).
+# MCG_NS (passed to the guest; see selftests/lib.sh), TIMEOUT_SCALE
+# (multiplies every test's timeout in the guest, default 1).
 #
 # Another kernel (the debug lane, selftests/debug/): KERNEL_DIR=DIR or
 # --kernel DIR boots DIR/bzImage (release in DIR/kernel.release) with the
@@ -76,6 +77,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [[ $TIMEOUT =~ ^[0-9]+$ ]] || { echo "run.sh: bad --timeout '$TIMEOUT'" >&2; exit 2; }
+[[ ${TIMEOUT_SCALE:-1} =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: bad TIMEOUT_SCALE '$TIMEOUT_SCALE'" >&2; exit 2; }
 
 log() { echo "run.sh: $*" >&2; }
 # A harness error still ends with a summary line, for CI log parsers.
@@ -315,6 +317,7 @@ ldconfig -r "$ROOT" 2>/dev/null || log "warning: ldconfig -r failed"
 	echo "C_TESTS='$C_TESTS'"
 	printf "TESTS='%s'\n" "${TESTS[*]:-}"
 	echo "export MCG_NS='${MCG_NS:-}'"
+	echo "TIMEOUT_SCALE=${TIMEOUT_SCALE:-1}"
 } >"$ROOT/etc/vmtest.conf"
 
 INITRD=$O/initramfs.cpio.gz

@@ -11,7 +11,9 @@
 # indented by four spaces (a KTAP subtest) and "ok N name", "not ok N name"
 # or "ok N name # SKIP" (exit status 4). Each test runs in its own process
 # group with a timeout: 120 s, or "# timeout: SECS" in a shell test; leftover
-# processes of the group are killed when the test ends.
+# processes of the group are killed when the test ends. TIMEOUT_SCALE (from
+# /etc/vmtest.conf, default 1) multiplies every test's timeout: the debug
+# kernel runs the tests 2-4x slower.
 set -u
 
 DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -25,7 +27,7 @@ test_timeout() {
 	local t
 
 	t=$(sed -n 's/^#[[:space:]]*timeout:[[:space:]]*\([0-9]\+\).*/\1/p' "$1" 2>/dev/null | head -n1)
-	echo "${t:-$DEFAULT_TIMEOUT}"
+	echo "$(( ${t:-$DEFAULT_TIMEOUT} * ${TIMEOUT_SCALE:-1} ))"
 }
 
 # run_one NUM NAME TIMEOUT PREFIX CMD...: run CMD, print its output with
@@ -136,7 +138,7 @@ for i in "${!sel_names[@]}"; do
 	fi
 	case "$cmd" in
 	*.sh) t=$(test_timeout "$cmd") ;;
-	*) t=$DEFAULT_TIMEOUT ;;
+	*) t=$((DEFAULT_TIMEOUT * ${TIMEOUT_SCALE:-1})) ;;
 	esac
 	(cd /tmp && run_one "$n" "$name" "$t" "    " "$cmd")
 done
