@@ -317,7 +317,7 @@ ldconfig -r "$ROOT" 2>/dev/null || log "warning: ldconfig -r failed"
 	echo "C_TESTS='$C_TESTS'"
 	printf "TESTS='%s'\n" "${TESTS[*]:-}"
 	echo "export MCG_NS='${MCG_NS:-}'"
-	echo "TIMEOUT_SCALE=${TIMEOUT_SCALE:-1}"
+	echo "export TIMEOUT_SCALE=${TIMEOUT_SCALE:-1}"
 } >"$ROOT/etc/vmtest.conf"
 
 INITRD=$O/initramfs.cpio.gz
