@@ -44,7 +44,9 @@ done
 build "builds with WERROR=1 without libibumad and libibverbs" \
 	HAVE_UMAD= HAVE_VERBS=
 
-make -s -C "$D/user" -n -B mcctl.o 2>/dev/null | grep -q -- '-Werror'
+# Without WERROR from the caller: "make check" at the top level exports it.
+env -u WERROR -u MAKEFLAGS -u MFLAGS make -s -C "$D/user" -n -B mcctl.o 2>/dev/null |
+	grep -q -- '-Werror'
 [ $? -ne 0 ]
 ok $? "no -Werror by default"
 make -s -C "$D/user" -n -B WERROR=1 mcctl.o 2>/dev/null | grep -q -- '-Wall -Wextra -Werror'
