@@ -13,13 +13,7 @@
 # timeout: 300
 . "$(dirname "$0")/../lib.sh"
 
-mcg_require_module
-mcg_require_mcctl
-modinfo simhca >/dev/null 2>&1 || ktap_skip_all "simhca.ko not built"
-
-D=/sys/kernel/debug/simhca/simhca0
-P=simhca0/1
-SYS=/sys/kernel/ib_mcgroups/simhca0/1
+mcg_require_simhca
 PARAM=/sys/module/ib_mcgroups/parameters
 
 unload() {
