@@ -40,30 +40,36 @@ FIXTURE_TEARDOWN(lib)
 
 TEST_F(lib, join_gives_the_record_and_get_agrees)
 {
-	struct ibmcg_join_args args = { .owner = "mpi:1", .set_qkey = true,
-					.qkey = 0x1234 };
-	struct ibmcg_group g = {}, got = {};
+	struct ibmcg_join_args args = IBMCG_JOIN_ARGS_INIT;
+	struct ibmcg_group *g, *got;
 
+	args.owner = "mpi:1";
+	args.set_qkey = true;
+	args.qkey = 0x1234;
 	ASSERT_EQ(0, ibmcg_join(self->h, DEV, 1, self->mgid, &args, &g));
-	EXPECT_EQ(IB_MCG_STATE_JOINED, g.state);
-	EXPECT_EQ(0x1234u, g.qkey);
-	EXPECT_EQ(0xffff, g.pkey);
-	EXPECT_EQ(0, g.mlid);
-	EXPECT_LE(1, g.mtu);
-	EXPECT_EQ(1u, g.nholders);
-	EXPECT_STREQ("mpi:1", g.holders[0].owner);
-	EXPECT_EQ(0, memcmp(g.mgid, self->mgid, 16));
+	EXPECT_EQ(IB_MCG_STATE_JOINED, g->state);
+	EXPECT_EQ(0x1234u, g->qkey);
+	EXPECT_EQ(0xffff, g->pkey);
+	EXPECT_EQ(0, g->mlid);
+	EXPECT_LE(1, g->mtu);
+	EXPECT_TRUE(ibmcg_group_has(g, IB_MCG_A_QKEY));
+	EXPECT_TRUE(IBMCG_HAS(g, IB_MCG_A_MTU));
+	EXPECT_FALSE(ibmcg_group_has(g, IB_MCG_A_LINGER_LEFT_MS));
+	EXPECT_EQ(1u, g->nholders);
+	EXPECT_STREQ("mpi:1", ibmcg_group_holder(g, 0)->owner);
+	EXPECT_EQ(NULL, ibmcg_group_holder(g, 1));
+	EXPECT_EQ(0, memcmp(g->mgid, self->mgid, 16));
 
 	ASSERT_EQ(0, ibmcg_group_get(self->h, DEV, 1, self->mgid, &got));
-	EXPECT_EQ(g.qkey, got.qkey);
-	EXPECT_EQ(g.sgid_index, got.sgid_index);
-	EXPECT_EQ(0, memcmp(g.port_gid, got.port_gid, 16));
-	ibmcg_group_free(&got);
-	ibmcg_group_free(&g);
+	EXPECT_EQ(g->qkey, got->qkey);
+	EXPECT_EQ(g->sgid_index, got->sgid_index);
+	EXPECT_EQ(0, memcmp(g->port_gid, got->port_gid, 16));
+	ibmcg_group_free(got);
+	ibmcg_group_free(g);
 
 	ASSERT_EQ(0, ibmcg_leave(self->h, DEV, 1, self->mgid, "mpi:1", 0, &g));
-	EXPECT_EQ(IB_MCG_STATE_RELEASED, g.state);
-	ibmcg_group_free(&g);
+	EXPECT_EQ(IB_MCG_STATE_RELEASED, g->state);
+	ibmcg_group_free(g);
 	EXPECT_EQ(-ENOENT, ibmcg_group_get(self->h, DEV, 1, self->mgid, &got));
 	ASSERT_NE(NULL, ibmcg_errmsg(self->h));
 	EXPECT_NE(NULL, strstr(ibmcg_errmsg(self->h), "no such group"));
@@ -71,10 +77,11 @@ TEST_F(lib, join_gives_the_record_and_get_agrees)
 
 TEST_F(lib, bound_hold_dies_with_the_handle)
 {
-	struct ibmcg_join_args args = { .owner = "mpi:2",
-					.flags = IB_MCG_F_BOUND };
+	struct ibmcg_join_args args = IBMCG_JOIN_ARGS_INIT;
 	struct ibmcg *other = ibmcg_alloc();
 
+	args.owner = "mpi:2";
+	args.flags = IB_MCG_F_BOUND;
 	ASSERT_NE(NULL, other);
 	ASSERT_EQ(0, ibmcg_connect(other));
 	ASSERT_EQ(0, ibmcg_join(other, DEV, 1, self->mgid, &args, NULL));
@@ -88,12 +95,15 @@ TEST_F(lib, bound_hold_dies_with_the_handle)
 
 struct seen {
 	int new_group, new_holder, del_holder, del_group;
+	int bad;		/* a group event without its group */
 };
 
 static int count_event(const struct ibmcg_event *ev, void *arg)
 {
 	struct seen *s = arg;
 
+	if (!ev->group || ev->port || ev->group->port != 1)
+		s->bad++;
 	switch (ev->cmd) {
 	case IB_MCG_CMD_GROUP_NEW_NTF:
 		s->new_group++;
@@ -113,12 +123,13 @@ static int count_event(const struct ibmcg_event *ev, void *arg)
 
 TEST_F(lib, events_follow_join_and_leave)
 {
-	struct ibmcg_join_args args = { .owner = "mpi:3" };
+	struct ibmcg_join_args args = IBMCG_JOIN_ARGS_INIT;
 	struct ibmcg *mon = ibmcg_alloc();
 	struct seen s = {};
 	struct pollfd pfd;
 	int i;
 
+	args.owner = "mpi:3";
 	ASSERT_NE(NULL, mon);
 	ASSERT_EQ(0, ibmcg_connect(mon));
 	ASSERT_EQ(0, ibmcg_event_subscribe(mon));
@@ -136,14 +147,15 @@ TEST_F(lib, events_follow_join_and_leave)
 	EXPECT_EQ(1, s.new_holder);
 	EXPECT_EQ(1, s.del_holder);
 	EXPECT_EQ(1, s.del_group);
+	EXPECT_EQ(0, s.bad);
 	ibmcg_close(mon);
 }
 
 TEST_F(lib, dump_merges_a_group_split_over_messages)
 {
 	const int owners = 1000;
-	struct ibmcg_join_args args = {};
-	struct ibmcg_group *groups, one;
+	struct ibmcg_join_args args = IBMCG_JOIN_ARGS_INIT;
+	struct ibmcg_group **groups, *one;
 	char owner[32];
 	size_t n, i;
 	int k;
@@ -156,20 +168,21 @@ TEST_F(lib, dump_merges_a_group_split_over_messages)
 	}
 	ASSERT_EQ(0, ibmcg_group_dump(self->h, DEV, 1, &groups, &n));
 	ASSERT_EQ(1u, n);
-	EXPECT_EQ((size_t)owners, groups[0].nholders);
-	for (i = 1; i < groups[0].nholders; i++)
-		if (!strcmp(groups[0].holders[i].owner,
-			    groups[0].holders[i - 1].owner))
+	EXPECT_EQ(NULL, groups[1]);		/* NULL-terminated */
+	EXPECT_EQ((size_t)owners, groups[0]->nholders);
+	for (i = 1; i < groups[0]->nholders; i++)
+		if (!strcmp(ibmcg_group_holder(groups[0], i)->owner,
+			    ibmcg_group_holder(groups[0], i - 1)->owner))
 			break;
-	EXPECT_EQ(groups[0].nholders, i);	/* no holder twice */
+	EXPECT_EQ(groups[0]->nholders, i);	/* no holder twice */
 	EXPECT_FALSE(ibmcg_dump_inconsistent(self->h));
-	ibmcg_groups_free(groups, n);
+	ibmcg_groups_free(groups);
 
 	/* A get of the group: every holder too (version 2: a dump). */
 	EXPECT_EQ(2, ibmcg_protocol_version(self->h));
 	ASSERT_EQ(0, ibmcg_group_get(self->h, DEV, 1, self->mgid, &one));
-	EXPECT_EQ((size_t)owners, one.nholders);
-	ibmcg_group_free(&one);
+	EXPECT_EQ((size_t)owners, one->nholders);
+	ibmcg_group_free(one);
 
 	for (k = 0; k < owners; k++) {
 		snprintf(owner, sizeof(owner), "rank-%d", k);
@@ -183,13 +196,14 @@ TEST_F(lib, dump_merges_a_group_split_over_messages)
 TEST_F(lib, owner_release_reports_every_group)
 {
 	const int count = 2000;
-	struct ibmcg_join_args args = { .owner = "job:7" };
-	struct ibmcg_released *rel;
+	struct ibmcg_join_args args = IBMCG_JOIN_ARGS_INIT;
+	struct ibmcg_released **rel;
 	uint8_t mgid[16];
 	uint32_t holds;
 	size_t n;
 	int k;
 
+	args.owner = "job:7";
 	memcpy(mgid, self->mgid, 16);
 	for (k = 0; k < count; k++) {
 		mgid[14] = 8 + k / 256;
@@ -201,7 +215,7 @@ TEST_F(lib, owner_release_reports_every_group)
 	EXPECT_EQ((uint32_t)count, holds);
 	EXPECT_EQ((size_t)count, n);
 	for (k = 0; k < (int)n; k++)
-		if (rel[k].state != IB_MCG_STATE_RELEASED)
+		if (rel[k]->state != IB_MCG_STATE_RELEASED)
 			break;
 	EXPECT_EQ(count, k);
 	ibmcg_released_free(rel);

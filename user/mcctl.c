@@ -283,7 +283,7 @@ void mcctl_bound_wait(void)
 
 static int cmd_join(int argc, char **argv)
 {
-	struct ibmcg_group g;
+	struct ibmcg_group *g;
 	struct join_cmd c;
 	int err;
 
@@ -303,8 +303,8 @@ static int cmd_join(int argc, char **argv)
 	if (err)
 		return kernel_err_hint(err, -ENOSPC,
 				       "the port holds its budget of groups or the owner its most holds");
-	print_join_reply(&g, c.sa_assigned);
-	ibmcg_group_free(&g);
+	print_join_reply(g, c.sa_assigned);
+	ibmcg_group_free(g);
 	err = finish_output();
 	if (err || !(c.args.flags & IB_MCG_F_BOUND))
 		return err;
@@ -315,7 +315,7 @@ static int cmd_join(int argc, char **argv)
 /* leave owner NAME all [DEV[/PORT]]: one OWNER_RELEASE request. */
 static int leave_owner_all(const struct leave_cmd *c)
 {
-	struct ibmcg_released *rel;
+	struct ibmcg_released **rel;
 	uint32_t holds;
 	size_t n;
 	int err;
@@ -337,7 +337,7 @@ static int leave_owner_all(const struct leave_cmd *c)
 
 static int cmd_leave(int argc, char **argv)
 {
-	struct ibmcg_group g;
+	struct ibmcg_group *g;
 	struct leave_cmd c;
 	int err;
 
@@ -356,15 +356,15 @@ static int cmd_leave(int argc, char **argv)
 			  &g);
 	if (err)
 		return kernel_err(err, "owner holds nothing matching on that group");
-	err = print_one_group(&g);
-	ibmcg_group_free(&g);
+	err = print_one_group(g);
+	ibmcg_group_free(g);
 	return err;
 }
 
 static int cmd_show(int argc, char **argv)
 {
 	char dev[IBMCG_DEV_NAME_MAX];
-	struct ibmcg_group g;
+	struct ibmcg_group *g;
 	uint8_t mgid[IBMCG_GID_LEN];
 	uint32_t port;
 	int err;
@@ -382,15 +382,15 @@ static int cmd_show(int argc, char **argv)
 	if (err)
 		return kernel_err(err, "no such group");
 	note_inconsistent();
-	err = print_one_group(&g);
-	ibmcg_group_free(&g);
+	err = print_one_group(g);
+	ibmcg_group_free(g);
 	return err;
 }
 
 static int cmd_list(int argc, char **argv)
 {
 	char dev[IBMCG_DEV_NAME_MAX];
-	struct ibmcg_group *groups;
+	struct ibmcg_group **groups;
 	uint32_t port;
 	size_t i, n;
 	int err;
@@ -408,16 +408,16 @@ static int cmd_list(int argc, char **argv)
 
 	open_json_array(NULL);
 	for (i = 0; i < n; i++)
-		print_group_line(&groups[i]);
+		print_group_line(groups[i]);
 	close_json_array();
-	ibmcg_groups_free(groups, n);
+	ibmcg_groups_free(groups);
 	return finish_output();
 }
 
 static int cmd_stats(int argc, char **argv)
 {
 	char dev[IBMCG_DEV_NAME_MAX];
-	struct ibmcg_port *ports;
+	struct ibmcg_port **ports, *one[2] = { NULL, NULL };
 	uint32_t port;
 	size_t i, n = 1;
 	int err;
@@ -429,12 +429,8 @@ static int cmd_stats(int argc, char **argv)
 	if (err)
 		return err;
 	if (port) {
-		ports = calloc(1, sizeof(*ports));
-		if (!ports)
-			return kernel_err(-ENOMEM, NULL);
-		err = ibmcg_port_get(h, dev, port, ports);
-		if (err)
-			ibmcg_ports_free(ports);
+		ports = one;
+		err = ibmcg_port_get(h, dev, port, &one[0]);
 	} else {
 		err = ibmcg_port_dump(h, dev[0] ? dev : NULL, &ports, &n);
 	}
@@ -443,9 +439,12 @@ static int cmd_stats(int argc, char **argv)
 
 	open_json_array(NULL);
 	for (i = 0; i < n; i++)
-		print_port(&ports[i]);
+		print_port(ports[i]);
 	close_json_array();
-	ibmcg_ports_free(ports);
+	if (port)
+		ibmcg_port_free(one[0]);
+	else
+		ibmcg_ports_free(ports);
 	return finish_output();
 }
 

@@ -21,7 +21,7 @@ void print_port(const struct ibmcg_port *p);		/* stats */
 void print_event(const struct ibmcg_event *ev);
 /* leave owner NAME all: one line per group, then the count. */
 void print_owner_release(const char *owner, uint32_t holds_dropped,
-			 const struct ibmcg_released *rel, size_t n);
+			 struct ibmcg_released *const *rel, size_t n);
 
 /* mcctl.c: the handle of this run, connected on first use. */
 extern const char *mcctl_config;	/* -c FILE, or MCCTL_CONF_PATH */

@@ -137,8 +137,8 @@ static int check_only(void)
 
 int cmd_apply(int argc, char **argv)
 {
-	struct ibmcg_group *groups = NULL;
-	struct ibmcg_port *ports = NULL;
+	struct ibmcg_group **groups = NULL;
+	struct ibmcg_port **ports = NULL;
 	struct plan_action *acts = NULL;
 	size_t i, nports = 0, ngroups = 0, n = 0, count[PLAN_SKIP + 1] = { 0 };
 	size_t failed = 0;
@@ -212,7 +212,7 @@ int cmd_apply(int argc, char **argv)
 		ret = EXIT_FAILURE;
 out:
 	free(acts);
-	ibmcg_groups_free(groups, ngroups);
+	ibmcg_groups_free(groups);
 	ibmcg_ports_free(ports);
 	conf_free(&c);
 	return ret;
@@ -252,17 +252,17 @@ static int no_port(const struct conf_entry *e)
 static bool holds(struct ibmcg *h, const struct ibmcg_port *p,
 		  const uint8_t *mgid, const char *owner, uint8_t js)
 {
-	struct ibmcg_group g;
+	const struct ibmcg_holder *ho;
+	struct ibmcg_group *g;
 	bool found = false;
 	size_t i;
 
 	if (ibmcg_group_get(h, p->dev_name, p->port, mgid, &g))
 		return false;
-	for (i = 0; i < g.nholders; i++)
-		if (g.holders[i].join_state == js &&
-		    !strcmp(g.holders[i].owner, owner))
+	for (i = 0; (ho = ibmcg_group_holder(g, i)); i++)
+		if (ho->join_state == js && !strcmp(ho->owner, owner))
 			found = true;
-	ibmcg_group_free(&g);
+	ibmcg_group_free(g);
 	return found;
 }
 
@@ -273,8 +273,8 @@ static bool holds(struct ibmcg *h, const struct ibmcg_port *p,
  */
 int join_named(int argc, char **argv)
 {
-	struct ibmcg_port *ports = NULL;
-	struct ibmcg_group *out = NULL;
+	struct ibmcg_port **ports = NULL;
+	struct ibmcg_group **out = NULL;
 	const struct conf_entry *e;
 	size_t i, k, nports = 0, nout = 0;
 	bool *taken = NULL;
@@ -311,10 +311,10 @@ int join_named(int argc, char **argv)
 		goto out;
 	}
 	for (i = 0; i < nports; i++) {
-		if (!conf_covers(e, &ports[i]))
+		if (!conf_covers(e, ports[i]))
 			continue;
-		taken[i] = !holds(h, &ports[i], j.mgid, j.args.owner, js);
-		err = ibmcg_join(h, ports[i].dev_name, ports[i].port, j.mgid,
+		taken[i] = !holds(h, ports[i], j.mgid, j.args.owner, js);
+		err = ibmcg_join(h, ports[i]->dev_name, ports[i]->port, j.mgid,
 				 &j.args, &out[nout]);
 		if (err) {
 			taken[i] = false;
@@ -324,12 +324,12 @@ int join_named(int argc, char **argv)
 	}
 	if (err) {
 		ret = mcctl_kernel_err(err, NULL);
-		fprintf(stderr, "mcctl: failed on %s/%u", ports[i].dev_name,
-			ports[i].port);
+		fprintf(stderr, "mcctl: failed on %s/%u", ports[i]->dev_name,
+			ports[i]->port);
 		for (k = 0; k < i; k++)
 			if (taken[k])
-				ibmcg_leave(h, ports[k].dev_name,
-					    ports[k].port, j.mgid,
+				ibmcg_leave(h, ports[k]->dev_name,
+					    ports[k]->port, j.mgid,
 					    j.args.owner, js, NULL);
 		fprintf(stderr, "%s\n", nout ?
 			"; the holds this command took on other ports are dropped" : "");
@@ -341,14 +341,14 @@ int join_named(int argc, char **argv)
 	}
 	open_json_array(NULL);
 	for (i = 0; i < nout; i++)
-		print_group_detail(&out[i]);
+		print_group_detail(out[i]);
 	close_json_array();
 	ret = mcctl_finish_output();
 	if (!ret && (j.args.flags & IB_MCG_F_BOUND))
 		mcctl_bound_wait();
 out:
 	for (i = 0; out && i < nout; i++)
-		ibmcg_group_free(&out[i]);
+		ibmcg_group_free(out[i]);
 	free(out);
 	free(taken);
 	ibmcg_ports_free(ports);
@@ -359,11 +359,11 @@ out:
 /* leave NAME [owner O] [state S]: on every port the group covers. */
 int leave_named(int argc, char **argv)
 {
-	struct ibmcg_port *ports = NULL;
+	struct ibmcg_port **ports = NULL;
 	const char *owner = "default";
 	const struct conf_entry *e;
 	size_t i, nports = 0, left = 0;
-	struct ibmcg_group g;
+	struct ibmcg_group *g;
 	uint8_t js = 0;
 	struct ibmcg *h;
 	struct conf c;
@@ -385,20 +385,20 @@ int leave_named(int argc, char **argv)
 	}
 	open_json_array(NULL);
 	for (i = 0; i < nports; i++) {
-		if (!conf_covers(e, &ports[i]))
+		if (!conf_covers(e, ports[i]))
 			continue;
-		err = ibmcg_leave(h, ports[i].dev_name, ports[i].port,
+		err = ibmcg_leave(h, ports[i]->dev_name, ports[i]->port,
 				  e->join.mgid, owner, js, &g);
 		if (err == -ENOENT)
 			continue;
 		if (err) {
-			fprintf(stderr, "mcctl: %s/%u: %s\n", ports[i].dev_name,
-				ports[i].port, ibmcg_strerror(h, err));
+			fprintf(stderr, "mcctl: %s/%u: %s\n", ports[i]->dev_name,
+				ports[i]->port, ibmcg_strerror(h, err));
 			ret = EXIT_FAILURE;
 			continue;
 		}
-		print_group_detail(&g);
-		ibmcg_group_free(&g);
+		print_group_detail(g);
+		ibmcg_group_free(g);
 		left++;
 	}
 	close_json_array();

@@ -445,6 +445,7 @@ int parse_join_opts(int argc, char **argv, struct join_cmd *c)
 	bool used;
 	int err;
 
+	args->size = sizeof(*args);	/* the ABI's size of this libibmcg */
 	for (; argc > 0; argc--, argv++) {
 		err = parse_holder_arg(&argc, &argv, &args->owner,
 				       &c->owner_set, &args->join_state, &seen,

@@ -347,17 +347,17 @@ bool conf_covers(const struct conf_entry *e, const struct ibmcg_port *p)
 	return false;
 }
 
-static const struct ibmcg_group *find_group(const struct ibmcg_group *groups,
+static const struct ibmcg_group *find_group(struct ibmcg_group *const *groups,
 					    size_t n, const char *dev,
 					    uint32_t port, const uint8_t *mgid)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (groups[i].port == port &&
-		    !strcmp(groups[i].dev_name, dev) &&
-		    !memcmp(groups[i].mgid, mgid, IBMCG_GID_LEN))
-			return &groups[i];
+		if (groups[i]->port == port &&
+		    !strcmp(groups[i]->dev_name, dev) &&
+		    !memcmp(groups[i]->mgid, mgid, IBMCG_GID_LEN))
+			return groups[i];
 	return NULL;
 }
 
@@ -367,9 +367,9 @@ static const struct ibmcg_holder *find_holder(const struct ibmcg_group *g,
 	size_t i;
 
 	for (i = 0; g && i < g->nholders; i++)
-		if (g->holders[i].join_state == js &&
-		    !strcmp(g->holders[i].owner, owner))
-			return &g->holders[i];
+		if (ibmcg_group_holder(g, i)->join_state == js &&
+		    !strcmp(ibmcg_group_holder(g, i)->owner, owner))
+			return ibmcg_group_holder(g, i);
 	return NULL;
 }
 
@@ -439,8 +439,8 @@ static struct plan_action *add_action(struct plan_action **acts, size_t *n,
 }
 
 static int plan_entry(const struct conf *c, const struct conf_entry *e,
-		      const struct ibmcg_port *ports, size_t nports,
-		      const struct ibmcg_group *groups, size_t ngroups,
+		      struct ibmcg_port *const *ports, size_t nports,
+		      struct ibmcg_group *const *groups, size_t ngroups,
 		      struct plan_action **acts, size_t *n, size_t *cap)
 {
 	const char *owner = conf_entry_owner(c, e);
@@ -451,7 +451,7 @@ static int plan_entry(const struct conf *c, const struct conf_entry *e,
 	size_t i, covered = 0;
 
 	for (i = 0; i < nports; i++) {
-		const struct ibmcg_port *p = &ports[i];
+		const struct ibmcg_port *p = ports[i];
 
 		if (!conf_covers(e, p))
 			continue;
@@ -502,8 +502,8 @@ const char *plan_op_name(enum plan_op op)
 	return names[op];
 }
 
-int conf_plan(const struct conf *c, const struct ibmcg_port *ports,
-	      size_t nports, const struct ibmcg_group *groups,
+int conf_plan(const struct conf *c, struct ibmcg_port *const *ports,
+	      size_t nports, struct ibmcg_group *const *groups,
 	      size_t ngroups, struct plan_action **out, size_t *n)
 {
 	struct plan_action *acts = NULL, *a;
@@ -521,10 +521,10 @@ int conf_plan(const struct conf *c, const struct ibmcg_port *ports,
 	}
 	ndecl = *n;
 	for (i = 0; i < ngroups; i++) {
-		const struct ibmcg_group *g = &groups[i];
+		const struct ibmcg_group *g = groups[i];
 
 		for (j = 0; j < g->nholders; j++) {
-			const struct ibmcg_holder *ho = &g->holders[j];
+			const struct ibmcg_holder *ho = ibmcg_group_holder(g, j);
 
 			if (!managed(c, ho->owner) ||
 			    declared(acts, ndecl, g->dev_name, g->port,

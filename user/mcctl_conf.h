@@ -111,8 +111,8 @@ const char *plan_op_name(enum plan_op op);
  * hold changing its join state is never dropped before its successor is
  * taken. Returns 0 or -ENOMEM; free *out with free().
  */
-int conf_plan(const struct conf *c, const struct ibmcg_port *ports,
-	      size_t nports, const struct ibmcg_group *groups,
+int conf_plan(const struct conf *c, struct ibmcg_port *const *ports,
+	      size_t nports, struct ibmcg_group *const *groups,
 	      size_t ngroups, struct plan_action **out, size_t *n);
 
 #endif /* MCCTL_CONF_H */

@@ -199,14 +199,15 @@ static void sa_facts(struct diag_facts *f)
 
 /* Fill f for one port; h may be NULL (module not loaded). */
 static int gather(struct ibmcg *h, struct diag_facts *f,
-		  struct ibmcg_group *g, struct ibmcg_port *p)
+		  struct ibmcg_group **g)
 {
+	struct ibmcg_port *p;
 	int err;
 
 	sysfs_facts(f);
 	f->module_loaded = h != NULL;
 	if (h) {
-		err = ibmcg_port_get(h, f->dev, f->port, p);
+		err = ibmcg_port_get(h, f->dev, f->port, &p);
 		if (!err) {
 			f->port_known = true;
 			f->max_mcast_grp = p->max_mcast_grp;
@@ -217,10 +218,11 @@ static int gather(struct ibmcg *h, struct diag_facts *f,
 				f->port_state = p->port_state;
 			if (!f->link_layer)
 				f->link_layer = p->link_layer;
+			ibmcg_port_free(p);
 		}
 		err = ibmcg_group_get(h, f->dev, f->port, f->mgid, g);
 		if (!err)
-			f->group = g;
+			f->group = *g;
 		else if (err != -ENOENT)
 			return err;
 	}
@@ -277,8 +279,8 @@ static int sysfs_ports(struct diag_port **ports, size_t *n)
 static int find_ports(struct ibmcg *h, const uint8_t *mgid,
 		      struct diag_port **ports, size_t *n)
 {
-	struct ibmcg_group *groups;
-	struct ibmcg_port *pl;
+	struct ibmcg_group **groups;
+	struct ibmcg_port **pl;
 	size_t i, ng, np;
 	int err;
 
@@ -288,17 +290,17 @@ static int find_ports(struct ibmcg *h, const uint8_t *mgid,
 	if (err)
 		return err;
 	for (i = 0; !err && i < ng; i++)
-		if (!memcmp(groups[i].mgid, mgid, IBMCG_GID_LEN))
-			err = add_port(ports, n, groups[i].dev_name,
-				       groups[i].port);
-	ibmcg_groups_free(groups, ng);
+		if (!memcmp(groups[i]->mgid, mgid, IBMCG_GID_LEN))
+			err = add_port(ports, n, groups[i]->dev_name,
+				       groups[i]->port);
+	ibmcg_groups_free(groups);
 	if (err || *n)
 		return err;
 	err = ibmcg_port_dump(h, NULL, &pl, &np);
 	if (err)
 		return err;
 	for (i = 0; !err && i < np; i++)
-		err = add_port(ports, n, pl[i].dev_name, pl[i].port);
+		err = add_port(ports, n, pl[i]->dev_name, pl[i]->port);
 	ibmcg_ports_free(pl);
 	return err;
 }
@@ -367,8 +369,7 @@ int cmd_diag(int argc, char **argv)
 	open_json_array(NULL);
 	for (i = 0; i < n; i++) {
 		struct diag_facts *f = calloc(1, sizeof(*f));
-		struct ibmcg_group g = { 0 };
-		struct ibmcg_port p = { 0 };
+		struct ibmcg_group *g = NULL;
 
 		if (!f) {
 			ret = diag_err(h, -ENOMEM, "diag");
@@ -377,7 +378,7 @@ int cmd_diag(int argc, char **argv)
 		snprintf(f->dev, sizeof(f->dev), "%s", ports[i].dev);
 		f->port = ports[i].port;
 		memcpy(f->mgid, mgid, sizeof(mgid));
-		err = gather(h, f, &g, &p);
+		err = gather(h, f, &g);
 		if (err) {
 			free(f);
 			ret = diag_err(h, err, "cannot query ib_mcgroups");
@@ -386,8 +387,7 @@ int cmd_diag(int argc, char **argv)
 		nres = diag_evaluate(f, res, DIAG_MAX_CHECKS);
 		failed |= diag_overall(res, nres) == DIAG_FAIL;
 		print_diag_port(f, res, nres);
-		if (f->group)
-			ibmcg_group_free(&g);
+		ibmcg_group_free(g);
 		free(f);
 	}
 	close_json_array();

@@ -168,7 +168,7 @@ static void holders_text(const struct ibmcg_group *g, char *buf, size_t len)
 	buf[0] = '\0';
 	for (i = 0; i < g->nholders && off < len; i++)
 		off += snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
-				g->holders[i].owner);
+				ibmcg_group_holder(g, i)->owner);
 	if (off >= len && len > 4)
 		strcpy(buf + len - 4, "...");
 }

@@ -19,10 +19,10 @@ static const char *name_or_num(const char *name, unsigned int v, char *buf)
 }
 
 static void print_dev_port(const char *dev, uint32_t dev_index,
-			   uint64_t present, uint32_t port)
+			   bool has_index, uint32_t port)
 {
 	print_string(PRINT_ANY, "dev", "%s", dev);
-	if (present & (1ULL << IB_MCG_A_DEV_INDEX))
+	if (has_index)
 		print_uint(PRINT_JSON, "dev_index", NULL, dev_index);
 	print_uint(PRINT_ANY, "port", "/%u", port);
 }
@@ -174,7 +174,7 @@ void print_group_line(const struct ibmcg_group *g)
 	size_t i;
 
 	open_json_object(NULL);
-	print_dev_port(g->dev_name, g->dev_index, g->present, g->port);
+	print_dev_port(g->dev_name, g->dev_index, HAS(g, DEV_INDEX), g->port);
 	print_mgid(g);
 	print_state(g, !state_held(g->state));
 	print_linger(g);
@@ -187,7 +187,7 @@ void print_group_line(const struct ibmcg_group *g)
 	open_json_array("holders");
 	for (i = 0; i < g->nholders; i++) {
 		print_fp(" ");
-		print_holder_short(NULL, &g->holders[i]);
+		print_holder_short(NULL, ibmcg_group_holder(g, i));
 	}
 	close_json_array();
 	close_json_object();
@@ -235,7 +235,7 @@ static void print_group_body(const struct ibmcg_group *g)
 	char name[NAME_BUF];
 	size_t i;
 
-	print_dev_port(g->dev_name, g->dev_index, g->present, g->port);
+	print_dev_port(g->dev_name, g->dev_index, HAS(g, DEV_INDEX), g->port);
 	print_mgid(g);
 	print_state(g, true);
 	print_linger(g);
@@ -251,7 +251,7 @@ static void print_group_body(const struct ibmcg_group *g)
 		   (unsigned int)g->nholders);
 	open_json_array("holders");
 	for (i = 0; i < g->nholders; i++)
-		print_holder_detail(&g->holders[i]);
+		print_holder_detail(ibmcg_group_holder(g, i));
 	close_json_array();
 }
 
@@ -305,19 +305,18 @@ static void print_limit(const char *key, const char *fmt, uint32_t v)
 		print_fp(" %s none", key);
 }
 
-#define REJOIN_ATTRS	((1ULL << IB_MCG_A_SM_REREGISTERS) |		\
-			 (1ULL << IB_MCG_A_LAST_SM_LID) |		\
-			 (1ULL << IB_MCG_A_REJOIN_WAVES) |		\
-			 (1ULL << IB_MCG_A_REJOIN_PENDING) |		\
-			 (1ULL << IB_MCG_A_LAST_REJOIN_WAVE_MS) |	\
-			 (1ULL << IB_MCG_A_GROUP_REJOINS) |		\
-			 (1ULL << IB_MCG_A_REJOIN_FAILURES) |		\
-			 (1ULL << IB_MCG_A_SA_TIMEOUTS))
+static bool has_rejoin_stats(const struct ibmcg_port *p)
+{
+	return HAS(p, SM_REREGISTERS) || HAS(p, LAST_SM_LID) ||
+	       HAS(p, REJOIN_WAVES) || HAS(p, REJOIN_PENDING) ||
+	       HAS(p, LAST_REJOIN_WAVE_MS) || HAS(p, GROUP_REJOINS) ||
+	       HAS(p, REJOIN_FAILURES) || HAS(p, SA_TIMEOUTS);
+}
 
 /* InfiniBand: SM reregisters and the re-join waves that follow them. */
 static void print_rejoin_stats(const struct ibmcg_port *p)
 {
-	if (!(p->present & REJOIN_ATTRS))
+	if (!has_rejoin_stats(p))
 		return;
 	print_fp("\n   ");
 	if (HAS(p, SM_REREGISTERS))
@@ -351,7 +350,7 @@ void print_port(const struct ibmcg_port *p)
 	char name[NAME_BUF];
 
 	open_json_object(NULL);
-	print_dev_port(p->dev_name, p->dev_index, p->present, p->port);
+	print_dev_port(p->dev_name, p->dev_index, HAS(p, DEV_INDEX), p->port);
 	print_string(PRINT_ANY, "link_layer", " link_layer %s",
 		     name_or_num(ibmcg_link_layer_name(p->link_layer),
 				 p->link_layer, name));
@@ -408,9 +407,9 @@ void print_port(const struct ibmcg_port *p)
  */
 static void print_port_event(const struct ibmcg_event *ev)
 {
-	const struct ibmcg_port *p = &ev->port;
+	const struct ibmcg_port *p = ev->port;
 
-	print_dev_port(p->dev_name, p->dev_index, p->present, p->port);
+	print_dev_port(p->dev_name, p->dev_index, HAS(p, DEV_INDEX), p->port);
 	if (ev->cmd == IB_MCG_CMD_REJOIN_WAVE_START_NTF) {
 		if (HAS(p, REJOIN_PENDING))
 			print_uint(PRINT_ANY, "rejoin_pending", " pending %u",
@@ -430,7 +429,7 @@ static void print_port_event(const struct ibmcg_event *ev)
 
 void print_event(const struct ibmcg_event *ev)
 {
-	const struct ibmcg_group *g = &ev->group;
+	const struct ibmcg_group *g = ev->group;
 	bool holder_ev = ev->cmd == IB_MCG_CMD_HOLDER_NEW_NTF ||
 			 ev->cmd == IB_MCG_CMD_HOLDER_DEL_NTF;
 	char name[NAME_BUF];
@@ -438,18 +437,18 @@ void print_event(const struct ibmcg_event *ev)
 	open_json_object(NULL);
 	print_string(PRINT_ANY, "event", "[%s] ",
 		     name_or_num(ibmcg_event_name(ev->cmd), ev->cmd, name));
-	if (ev->is_port) {
+	if (ev->port) {
 		print_port_event(ev);
 		close_json_object();
 		print_nl();
 		return;
 	}
-	print_dev_port(g->dev_name, g->dev_index, g->present, g->port);
+	print_dev_port(g->dev_name, g->dev_index, HAS(g, DEV_INDEX), g->port);
 	print_mgid(g);
 	print_state(g, true);
 	if (holder_ev && g->nholders) {
 		print_fp(" holder ");
-		print_holder_short("holder", &g->holders[0]);
+		print_holder_short("holder", ibmcg_group_holder(g, 0));
 	} else {
 		print_join_state("join_state", " join_state %s",
 				 g->join_state);
@@ -462,7 +461,7 @@ void print_event(const struct ibmcg_event *ev)
 }
 
 void print_owner_release(const char *owner, uint32_t holds_dropped,
-			 const struct ibmcg_released *rel, size_t n)
+			 struct ibmcg_released *const *rel, size_t n)
 {
 	char name[NAME_BUF];
 	size_t i;
@@ -472,11 +471,11 @@ void print_owner_release(const char *owner, uint32_t holds_dropped,
 	print_uint(PRINT_JSON, "holds_dropped", NULL, holds_dropped);
 	open_json_array("groups");
 	for (i = 0; i < n; i++) {
-		const struct ibmcg_released *r = &rel[i];
+		const struct ibmcg_released *r = rel[i];
 
 		open_json_object(NULL);
 		print_dev_port(r->dev_name, r->dev_index,
-			       1ULL << IB_MCG_A_DEV_INDEX, r->port);
+			       true, r->port);
 		print_group_addr(r->mgid);
 		print_join_state("dropped", " dropped %s", r->join_state);
 		print_string(PRINT_ANY, "state", " state %s",

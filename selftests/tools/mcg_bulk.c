@@ -38,7 +38,7 @@ static void set_mgid(uint8_t mgid[16], unsigned long n)
 
 int main(int argc, char **argv)
 {
-	struct ibmcg_join_args args = { .create = true };
+	struct ibmcg_join_args args = { .size = sizeof(args), .create = true };
 	unsigned long i, r, count, rounds = 1, first = 0x1000;
 	bool join, owners = false, churn = false, hold = false;
 	char owner[IB_MCG_OWNER_MAX + 1];

@@ -16,7 +16,6 @@
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-_Static_assert(IB_MCG_A_MAX < 64, "the present masks hold 64 attributes");
 
 static const struct nla_policy group_policy[IB_MCG_A_MAX + 1] = {
 	[IB_MCG_A_DEV_NAME]	= { .type = NLA_STRING,
@@ -175,10 +174,10 @@ static int parse_attrs_list(const struct nlmsghdr *nlh, struct nlattr **tb,
 			if (tail[i])
 				tb[i] = tail[i];
 	}
-	*present = 0;
+	memset(present, 0, IBMCG_ATTR_WORDS * sizeof(*present));
 	for (i = 1; i <= IB_MCG_A_MAX; i++)
 		if (tb[i])
-			*present |= 1ULL << i;
+			ibmcg_attr_set(present, i);
 	return 0;
 }
 
@@ -276,7 +275,7 @@ int ibmcg_parse_group(const struct nlmsghdr *nlh, struct ibmcg_group *g)
 
 	memset(g, 0, sizeof(*g));
 	len = wrapped_list(nlh, IB_MCG_A_HOLDERS, 0, &list);
-	err = parse_attrs_list(nlh, tb, &g->present, list, len);
+	err = parse_attrs_list(nlh, tb, g->present, list, len);
 	if (err)
 		return err;
 	if (list)
@@ -308,7 +307,7 @@ int ibmcg_parse_group(const struct nlmsghdr *nlh, struct ibmcg_group *g)
 	if (tb[IB_MCG_A_HOLDERS]) {
 		err = parse_holders(tb[IB_MCG_A_HOLDERS], len, g);
 		if (err) {
-			ibmcg_group_free(g);
+			ibmcg_group_clear(g);
 			return err;
 		}
 	}
@@ -321,7 +320,7 @@ int ibmcg_parse_port(const struct nlmsghdr *nlh, struct ibmcg_port *p)
 	int err;
 
 	memset(p, 0, sizeof(*p));
-	err = parse_attrs(nlh, tb, &p->present);
+	err = parse_attrs(nlh, tb, p->present);
 	if (err)
 		return err;
 
@@ -402,14 +401,14 @@ int ibmcg_parse_owner_release(const struct nlmsghdr *nlh,
 			      struct ibmcg_release_reply *r)
 {
 	struct nlattr *tb[IB_MCG_A_MAX + 1], *list = NULL;
-	uint64_t present;
+	uint64_t present[IBMCG_ATTR_WORDS];
 	size_t len;
 	int err;
 
 	memset(r, 0, sizeof(*r));
 	/* Version 1 put IB_MCG_A_HOLDER_COUNT (8 bytes) after the list. */
 	len = wrapped_list(nlh, IB_MCG_A_RELEASED, nla_total_size(4), &list);
-	err = parse_attrs_list(nlh, tb, &present, list, len);
+	err = parse_attrs_list(nlh, tb, present, list, len);
 	if (err)
 		return err;
 	if (list)
@@ -420,7 +419,7 @@ int ibmcg_parse_owner_release(const struct nlmsghdr *nlh,
 	if (tb[IB_MCG_A_RELEASED]) {
 		err = parse_released(tb[IB_MCG_A_RELEASED], len, r);
 		if (err) {
-			ibmcg_released_free(r->released);
+			free(r->released);
 			memset(r, 0, sizeof(*r));
 			return err;
 		}
@@ -443,7 +442,7 @@ int ibmcg_merge_owner_release(struct ibmcg_release_reply *acc,
 	if (part->n) {
 		v = reallocarray(acc->released, acc->n + part->n, sizeof(*v));
 		if (!v) {
-			ibmcg_released_free(part->released);
+			free(part->released);
 			memset(part, 0, sizeof(*part));
 			return -ENOMEM;
 		}
@@ -451,7 +450,7 @@ int ibmcg_merge_owner_release(struct ibmcg_release_reply *acc,
 		acc->released = v;
 		acc->n += part->n;
 	}
-	ibmcg_released_free(part->released);
+	free(part->released);
 	memset(part, 0, sizeof(*part));
 	return 0;
 }
@@ -517,30 +516,11 @@ int ibmcg_parse_ack(struct ibmcg *h, const struct nlmsghdr *nlh)
 	return err;
 }
 
-void ibmcg_group_free(struct ibmcg_group *g)
+void ibmcg_group_clear(struct ibmcg_group *g)
 {
 	if (!g)
 		return;
 	free(g->holders);
 	g->holders = NULL;
 	g->nholders = 0;
-}
-
-void ibmcg_groups_free(struct ibmcg_group *groups, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		ibmcg_group_free(&groups[i]);
-	free(groups);
-}
-
-void ibmcg_ports_free(struct ibmcg_port *ports)
-{
-	free(ports);
-}
-
-void ibmcg_released_free(struct ibmcg_released *released)
-{
-	free(released);
 }

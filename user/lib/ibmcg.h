@@ -1,6 +1,37 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * libibmcg: client library for the ib_mcgroups generic netlink family.
+ * Applications: #include <ibmcg/ibmcg.h>, link with -libmcg (pkg-config
+ * libibmcg). Overview: libibmcg(3).
+ *
+ * ABI rules (libibmcg.so.1; the soname does not change for these):
+ *
+ *  1. Objects the library returns (struct ibmcg_group, ibmcg_holder,
+ *     ibmcg_port, ibmcg_released, ibmcg_event) are allocated by the
+ *     library and only read by the application, through pointers. An
+ *     application never allocates one, copies one by value, takes its
+ *     sizeof or does pointer arithmetic on it: lists are arrays of
+ *     pointers (ended by a NULL pointer too) and a group's holders are
+ *     reached with ibmcg_group_holder(). New fields are added at the end
+ *     of these structures in later versions, so the fields an application
+ *     was compiled with stay where they are.
+ *  2. Whether an attribute came from the kernel: ibmcg_group_has() and
+ *     ibmcg_port_has() with its IB_MCG_A_* number (or IBMCG_HAS() in C);
+ *     there is no limit on the number of attributes.
+ *  3. Structures the application fills (struct ibmcg_join_args,
+ *     struct ibmcg_conf_open_args) start with their size: initialise them
+ *     with their _INIT macro (IBMCG_JOIN_ARGS_INIT), which sets size to
+ *     the sizeof the application was compiled with. Fields are only ever
+ *     added at the end; the library treats fields beyond the caller's size
+ *     as zero (not set) and refuses with -E2BIG a size larger than its own
+ *     unless the extra bytes are zero. An optional field is only used when
+ *     its set_ flag is true, so all-zero means "defaults".
+ *  4. Symbol versions only grow. LIBIBMCG_1 is the ABI of libibmcg 0.2.0
+ *     and keeps working for binaries linked against it; functions whose
+ *     types changed in 0.3.0 (join, leave, get, dump, free, event
+ *     functions) are new versions in LIBIBMCG_1.1 under the same names,
+ *     and new functions go into a new node per release. ibmcg_version()
+ *     tells the library's version at run time.
  *
  * A handle owns one netlink socket for requests and, once subscribed, a
  * second one for notifications. Handles are not thread safe. Functions
@@ -19,6 +50,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Installed next to this header, in <ibmcg/>. */
 #include "ib_mcgroups.h"
 
 #ifdef __cplusplus
@@ -31,21 +63,31 @@ extern "C" {
 #define IBMCG_MGID_STRLEN	46	/* INET6_ADDRSTRLEN */
 #define IBMCG_JOIN_STATE_STRLEN	64	/* any u8, e.g. "full,sendonly,0x10" */
 
-/* Bit test for the "present" masks below: IBMCG_HAS(g, IB_MCG_A_MLID). */
-#define IBMCG_HAS(obj, attr)	(!!((obj)->present & (1ULL << (attr))))
-
 struct ibmcg;
 
+/* One holder of a group: ibmcg_group_holder(). */
 struct ibmcg_holder {
 	char owner[IB_MCG_OWNER_MAX + 1];
 	uint8_t join_state;		/* one IB_MCG_JOIN_* bit */
 	uint32_t flags;			/* IB_MCG_F_* */
 	uint32_t nl_portid;		/* bound socket, 0 if not bound */
 	uint64_t age_ms;
+	/* Later versions add fields here. */
 };
 
+/*
+ * The library's own fields of a group and a port follow the public ones;
+ * applications neither see nor need them (rule 1 above).
+ */
+#ifdef IBMCG_BUILDING_LIBRARY
+#define IBMCG_ATTR_WORDS_	((IB_MCG_A_MAX + 64) / 64)
+#define IBMCG_PRIVATE_(fields)	fields
+#else
+#define IBMCG_PRIVATE_(fields)
+#endif
+
+/* A group: ibmcg_join(), ibmcg_group_get(), ibmcg_group_dump(), events. */
 struct ibmcg_group {
-	uint64_t present;		/* 1 << IB_MCG_A_* received */
 	char dev_name[IBMCG_DEV_NAME_MAX];
 	uint32_t dev_index;
 	uint32_t port;
@@ -55,7 +97,7 @@ struct ibmcg_group {
 	uint32_t error;			/* positive errno, 0 if none */
 	uint8_t join_state;		/* union of the holders' */
 	uint8_t backend;		/* enum ib_mcg_backend */
-	/* Member record, valid when IBMCG_HAS(g, IB_MCG_A_MLID) etc. */
+	/* Member record, valid when ibmcg_group_has(g, IB_MCG_A_MLID) etc. */
 	uint16_t mlid;
 	uint32_t qkey;
 	uint16_t pkey;
@@ -67,18 +109,21 @@ struct ibmcg_group {
 	uint8_t hop_limit;
 	uint8_t port_gid[IBMCG_GID_LEN];
 	uint32_t sgid_index;
-	size_t nholders;
-	struct ibmcg_holder *holders;	/* malloc'ed; ibmcg_group_free() */
+	size_t nholders;		/* ibmcg_group_holder(g, 0..n-1) */
 	uint32_t linger_ms;		/* kept this long after the last
 					 * holder leaves; 0: released at once
 					 */
 	uint32_t linger_left_ms;	/* IB_MCG_STATE_LINGERING only:
-					 * IBMCG_HAS(g, IB_MCG_A_LINGER_LEFT_MS)
+					 * ibmcg_group_has(g,
+					 * IB_MCG_A_LINGER_LEFT_MS)
 					 */
+	/* Later versions add fields here. */
+	IBMCG_PRIVATE_(uint64_t present[IBMCG_ATTR_WORDS_];
+		       struct ibmcg_holder *holders;)
 };
 
+/* A port: ibmcg_port_get(), ibmcg_port_dump(), re-join wave events. */
 struct ibmcg_port {
-	uint64_t present;		/* 1 << IB_MCG_A_* received */
 	char dev_name[IBMCG_DEV_NAME_MAX];
 	uint32_t dev_index;
 	uint32_t port;
@@ -102,7 +147,7 @@ struct ibmcg_port {
 	uint32_t max_groups;		/* group budget of the port, 0: none */
 	uint32_t max_owner_holds;	/* holds one owner may have, 0: none */
 	/*
-	 * InfiniBand ports only (test with IBMCG_HAS(p, IB_MCG_A_LID) etc.:
+	 * InfiniBand ports only (test with ibmcg_port_has(p, IB_MCG_A_LID):
 	 * a kernel without IB support, or a RoCE port, sends none of them).
 	 * A re-join wave starts when the port loses its memberships (SM
 	 * reregister, port error, LID or P_Key change) and ends when every
@@ -120,9 +165,17 @@ struct ibmcg_port {
 					 * groups (retried)
 					 */
 	uint64_t sa_timeouts;		/* joins the SA did not answer */
+	/* Later versions add fields here. */
+	IBMCG_PRIVATE_(uint64_t present[IBMCG_ATTR_WORDS_];)
 };
 
+/*
+ * What ibmcg_join() asks for; filled by the application (rule 3 above):
+ *	struct ibmcg_join_args a = IBMCG_JOIN_ARGS_INIT;
+ *	a.owner = "job:42";
+ */
 struct ibmcg_join_args {
+	size_t size;			/* IBMCG_JOIN_ARGS_INIT sets it */
 	const char *owner;		/* required, see ibmcg_owner_check() */
 	uint8_t join_state;		/* one IB_MCG_JOIN_* bit, 0: default */
 	uint32_t flags;			/* IB_MCG_F_* */
@@ -167,7 +220,10 @@ struct ibmcg_join_args {
 	uint8_t scope;			/* 0..15, the scope of an SA-assigned
 					 * MGID (all-zero mgid only)
 					 */
+	/* Later versions add fields here, each with its set_ flag. */
 };
+
+#define IBMCG_JOIN_ARGS_INIT	{ .size = sizeof(struct ibmcg_join_args) }
 
 /* One group an ibmcg_owner_release() dropped holds on. */
 struct ibmcg_released {
@@ -179,20 +235,20 @@ struct ibmcg_released {
 	uint8_t state;			/* the group's state afterwards:
 					 * released, lingering or joined
 					 */
+	/* Later versions add fields here. */
 };
 
 /*
- * One notification. Group and holder notifications fill group; the port
- * notifications IB_MCG_CMD_REJOIN_WAVE_START_NTF and _END_NTF (InfiniBand)
- * come in the port format of ibmcg_port_get() and fill port instead, with
- * is_port set and group all zero (port is all zero otherwise). Both are
- * only valid during the callback.
+ * One notification, valid only during the callback. Group and holder
+ * notifications have group set and port NULL; the port notifications
+ * IB_MCG_CMD_REJOIN_WAVE_START_NTF and _END_NTF (InfiniBand) come in the
+ * port format of ibmcg_port_get(): port set, group NULL.
  */
 struct ibmcg_event {
 	uint8_t cmd;			/* IB_MCG_CMD_*_NTF */
-	struct ibmcg_group group;	/* freed after the callback returns */
-	bool is_port;			/* port, not group, is filled */
-	struct ibmcg_port port;
+	const struct ibmcg_group *group;
+	const struct ibmcg_port *port;
+	/* Later versions add fields here. */
 };
 
 /* Return 0 to continue, anything else stops ibmcg_event_recv(). */
@@ -207,17 +263,21 @@ void ibmcg_close(struct ibmcg *h);
 const char *ibmcg_strerror(const struct ibmcg *h, int err);
 const char *ibmcg_errmsg(const struct ibmcg *h);	/* NULL if none */
 
+/* The library's version, VERSION of the source tree ("0.3.0"). */
+const char *ibmcg_version(void);
+
 /* Requests. "dev" is an rdma device name; "out" may be NULL for join and
- * leave, and is left empty on failure. A join_state of 0 in ibmcg_leave()
+ * leave, and is set to NULL on failure. A join_state of 0 in ibmcg_leave()
  * drops every hold of the owner. Results are freed with ibmcg_group_free(),
- * ibmcg_groups_free() and ibmcg_ports_free(). A join fails with -ENOSPC
+ * ibmcg_groups_free(), ibmcg_port_free() and ibmcg_ports_free(); lists end
+ * with a NULL pointer besides their count. A join fails with -ENOSPC
  * when the port holds its budget of groups or the owner its most holds
  * (see struct ibmcg_port); ibmcg_strerror() says which.
  */
 /*
  * An all-zero mgid asks the SA to assign an MGID (InfiniBand; the join
  * state must let the join create the group: full or sendonly-full); the
- * assigned MGID is in out->mgid, so pass out to learn it.
+ * assigned MGID is in (*out)->mgid, so pass out to learn it.
  *
  * On InfiniBand ibmcg_join() waits for the SA's answer, for at most the
  * module parameter join_wait_ms (read from /sys/module/ib_mcgroups/
@@ -232,10 +292,10 @@ const char *ibmcg_errmsg(const struct ibmcg *h);	/* NULL if none */
  */
 int ibmcg_join(struct ibmcg *h, const char *dev, uint32_t port,
 	       const uint8_t mgid[IBMCG_GID_LEN],
-	       const struct ibmcg_join_args *args, struct ibmcg_group *out);
+	       const struct ibmcg_join_args *args, struct ibmcg_group **out);
 int ibmcg_leave(struct ibmcg *h, const char *dev, uint32_t port,
 		const uint8_t mgid[IBMCG_GID_LEN], const char *owner,
-		uint8_t join_state, struct ibmcg_group *out);
+		uint8_t join_state, struct ibmcg_group **out);
 /*
  * Drop every hold of owner (a job's epilog), on all devices, on dev (port
  * 0) or on one port of dev. An owner holding nothing is not an error.
@@ -249,10 +309,10 @@ int ibmcg_leave(struct ibmcg *h, const char *dev, uint32_t port,
  * with an all-zero mgid.
  */
 int ibmcg_owner_release(struct ibmcg *h, const char *owner, const char *dev,
-			uint32_t port, struct ibmcg_released **out, size_t *n,
+			uint32_t port, struct ibmcg_released ***out, size_t *n,
 			uint32_t *holds_dropped);
 int ibmcg_group_get(struct ibmcg *h, const char *dev, uint32_t port,
-		    const uint8_t mgid[IBMCG_GID_LEN], struct ibmcg_group *out);
+		    const uint8_t mgid[IBMCG_GID_LEN], struct ibmcg_group **out);
 /*
  * dev NULL: all devices; port 0: all ports (port needs dev). Groups come
  * in (device, port, MGID) order; every group that exists from the start
@@ -264,7 +324,7 @@ int ibmcg_group_get(struct ibmcg *h, const char *dev, uint32_t port,
  * ibmcg_dump_inconsistent() true rather than failed.
  */
 int ibmcg_group_dump(struct ibmcg *h, const char *dev, uint32_t port,
-		     struct ibmcg_group **groups, size_t *n);
+		     struct ibmcg_group ***groups, size_t *n);
 /* Did the last dump (group or port dump, or group get) mix two moments? */
 bool ibmcg_dump_inconsistent(const struct ibmcg *h);
 /*
@@ -275,13 +335,34 @@ bool ibmcg_dump_inconsistent(const struct ibmcg *h);
  */
 int ibmcg_protocol_version(const struct ibmcg *h);
 int ibmcg_port_get(struct ibmcg *h, const char *dev, uint32_t port,
-		   struct ibmcg_port *out);
+		   struct ibmcg_port **out);
 int ibmcg_port_dump(struct ibmcg *h, const char *dev,
-		    struct ibmcg_port **ports, size_t *n);
+		    struct ibmcg_port ***ports, size_t *n);
+/* Each takes NULL too. */
 void ibmcg_group_free(struct ibmcg_group *g);
-void ibmcg_groups_free(struct ibmcg_group *groups, size_t n);
-void ibmcg_ports_free(struct ibmcg_port *ports);
-void ibmcg_released_free(struct ibmcg_released *released);
+void ibmcg_groups_free(struct ibmcg_group **groups);
+void ibmcg_port_free(struct ibmcg_port *p);
+void ibmcg_ports_free(struct ibmcg_port **ports);
+void ibmcg_released_free(struct ibmcg_released **released);
+
+/*
+ * Did the group's or port's message carry attribute attr (IB_MCG_A_*)?
+ * Optional values (the member record, linger_left_ms, the InfiniBand port
+ * counters) are only meaningful when it did.
+ */
+bool ibmcg_group_has(const struct ibmcg_group *g, unsigned int attr);
+bool ibmcg_port_has(const struct ibmcg_port *p, unsigned int attr);
+#ifndef __cplusplus
+#define IBMCG_HAS(obj, attr)						\
+	_Generic((obj),							\
+		 struct ibmcg_group *: ibmcg_group_has,			\
+		 const struct ibmcg_group *: ibmcg_group_has,		\
+		 struct ibmcg_port *: ibmcg_port_has,			\
+		 const struct ibmcg_port *: ibmcg_port_has)((obj), (attr))
+#endif
+/* Holder i (0 .. g->nholders - 1) of g; NULL past the end. */
+const struct ibmcg_holder *ibmcg_group_holder(const struct ibmcg_group *g,
+					      size_t i);
 
 /* Notifications: subscribe once, then poll ibmcg_event_fd() and call
  * ibmcg_event_recv(), which reads one datagram (blocking unless the fd was

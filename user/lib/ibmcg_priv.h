@@ -9,7 +9,24 @@
 #include <linux/netlink.h>
 #include <netlink/netlink.h>
 
+/* The private fields of struct ibmcg_group and ibmcg_port: "present", the
+ * bitmap of the attributes received, and a group's array of holders.
+ */
+#define IBMCG_BUILDING_LIBRARY
 #include "ibmcg.h"
+
+#define IBMCG_ATTR_WORDS	IBMCG_ATTR_WORDS_
+
+static inline void ibmcg_attr_set(uint64_t *present, unsigned int attr)
+{
+	present[attr / 64] |= 1ULL << (attr % 64);
+}
+
+static inline bool ibmcg_attr_test(const uint64_t *present, unsigned int attr)
+{
+	return attr / 64 < IBMCG_ATTR_WORDS &&
+	       (present[attr / 64] & (1ULL << (attr % 64)));
+}
 
 #define IBMCG_ERRMSG_MAX	256
 /* ibmcg_recv_replies(): the dump was interrupted by a concurrent change. */
@@ -59,7 +76,33 @@ int ibmcg_join_watch_result(struct ibmcg *h, struct ibmcg_join_watch *w,
 int ibmcg_join_wait(struct ibmcg *h, struct nl_sock *ev, uint64_t id,
 		    uint64_t hold_id, struct ibmcg_group *g);
 
+/*
+ * The requests, on objects the caller provides (stack or arrays of the
+ * library's own sizes): nl.c. The public functions (api.c) and those of
+ * LIBIBMCG_1 (compat.c) wrap them. args is whole (size checked).
+ */
+int ibmcg_join_rec(struct ibmcg *h, const char *dev, uint32_t port,
+		   const uint8_t mgid[IBMCG_GID_LEN],
+		   const struct ibmcg_join_args *args, struct ibmcg_group *out);
+int ibmcg_leave_rec(struct ibmcg *h, const char *dev, uint32_t port,
+		    const uint8_t mgid[IBMCG_GID_LEN], const char *owner,
+		    uint8_t join_state, struct ibmcg_group *out);
+int ibmcg_owner_release_rec(struct ibmcg *h, const char *owner,
+			    const char *dev, uint32_t port,
+			    struct ibmcg_released **out, size_t *n,
+			    uint32_t *holds_dropped);
+int ibmcg_group_get_rec(struct ibmcg *h, const char *dev, uint32_t port,
+			const uint8_t mgid[IBMCG_GID_LEN],
+			struct ibmcg_group *out);
+int ibmcg_group_dump_rec(struct ibmcg *h, const char *dev, uint32_t port,
+			 struct ibmcg_group **groups, size_t *n);
+int ibmcg_port_get_rec(struct ibmcg *h, const char *dev, uint32_t port,
+		       struct ibmcg_port *out);
+int ibmcg_port_dump_rec(struct ibmcg *h, const char *dev,
+			struct ibmcg_port **ports, size_t *n);
+
 /* decode.c */
+void ibmcg_group_clear(struct ibmcg_group *g);	/* frees its holders */
 int ibmcg_parse_group(const struct nlmsghdr *nlh, struct ibmcg_group *g);
 int ibmcg_parse_port(const struct nlmsghdr *nlh, struct ibmcg_port *p);
 int ibmcg_parse_owner_release(const struct nlmsghdr *nlh,

@@ -138,7 +138,7 @@ static void watch_hold_del(struct ibmcg_join_watch *w,
 		w->refused_reason = g.reason;
 		w->refused_error = g.error;
 	}
-	ibmcg_group_free(&g);
+	ibmcg_group_clear(&g);
 }
 
 void ibmcg_join_watch_feed(struct ibmcg *h, struct ibmcg_join_watch *w,
@@ -163,7 +163,7 @@ void ibmcg_join_watch_feed(struct ibmcg *h, struct ibmcg_join_watch *w,
 		memset(&g, 0, sizeof(g));
 		if (ibmcg_parse_group(nlh, &g))
 			continue;
-		ibmcg_group_free(&w->last);
+		ibmcg_group_clear(&w->last);
 		w->last = g;
 		w->seen = true;
 	}
@@ -208,7 +208,7 @@ int ibmcg_join_watch_result(struct ibmcg *h, struct ibmcg_join_watch *w,
 		*g = w->last;
 		memset(&w->last, 0, sizeof(w->last));
 	}
-	ibmcg_group_free(&w->last);
+	ibmcg_group_clear(&w->last);
 	w->seen = false;
 	w->refused = false;
 	return err;
@@ -243,11 +243,11 @@ int ibmcg_join_wait(struct ibmcg *h, struct nl_sock *ev, uint64_t id,
 			 * SA-assigned MGID not yet known cannot do. Report
 			 * what the reply said.
 			 */
-			ibmcg_group_free(&w.last);
+			ibmcg_group_clear(&w.last);
 			return 0;
 		}
 		if (len != -EAGAIN && len != -EWOULDBLOCK) {
-			ibmcg_group_free(&w.last);
+			ibmcg_group_clear(&w.last);
 			return len < 0 ? (int)len : -EIO;
 		}
 		if (w.refused ||
@@ -258,7 +258,7 @@ int ibmcg_join_wait(struct ibmcg *h, struct nl_sock *ev, uint64_t id,
 			break;
 		if (poll(&pfd, 1, left > 60000 ? 60000 : (int)left) < 0 &&
 		    errno != EINTR) {
-			ibmcg_group_free(&w.last);
+			ibmcg_group_clear(&w.last);
 			return -errno;
 		}
 	}

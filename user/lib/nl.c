@@ -438,7 +438,7 @@ static int do_one(struct ibmcg *h, struct nl_msg *msg,
 
 static void release_group(void *obj)
 {
-	ibmcg_group_free(obj);
+	ibmcg_group_clear(obj);
 }
 
 static void release_none(void *obj)
@@ -456,7 +456,7 @@ static int do_group(struct ibmcg *h, struct nl_msg *msg,
 		memset(out, 0, sizeof(*out));
 	err = do_one(h, msg, parse_group_cb, out ? out : &tmp, release_group);
 	if (!err && !out)
-		ibmcg_group_free(&tmp);
+		ibmcg_group_clear(&tmp);
 	return err;
 }
 
@@ -512,7 +512,7 @@ static int parse_join_cb(const struct nlmsghdr *nlh, void *obj)
 
 static void release_join(void *obj)
 {
-	ibmcg_group_free(&((struct join_reply *)obj)->g);
+	ibmcg_group_clear(&((struct join_reply *)obj)->g);
 }
 
 /*
@@ -535,7 +535,7 @@ static int join_and_wait(struct ibmcg *h, struct nl_msg *msg,
 	    r.version >= 2 && r.has_id) {
 		err = ibmcg_join_wait(h, ev, r.id, r.hold_id, &r.g);
 		if (err)
-			ibmcg_group_free(&r.g);
+			ibmcg_group_clear(&r.g);
 	}
 	if (ev)
 		nl_socket_free(ev);
@@ -544,11 +544,11 @@ static int join_and_wait(struct ibmcg *h, struct nl_msg *msg,
 	if (out)
 		*out = r.g;
 	else
-		ibmcg_group_free(&r.g);
+		ibmcg_group_clear(&r.g);
 	return 0;
 }
 
-int ibmcg_join(struct ibmcg *h, const char *dev, uint32_t port,
+int ibmcg_join_rec(struct ibmcg *h, const char *dev, uint32_t port,
 	       const uint8_t mgid[IBMCG_GID_LEN],
 	       const struct ibmcg_join_args *args, struct ibmcg_group *out)
 {
@@ -612,7 +612,7 @@ invalid:
 	return ibmcg_set_errmsg(h, -EINVAL, "%s", why);
 }
 
-int ibmcg_leave(struct ibmcg *h, const char *dev, uint32_t port,
+int ibmcg_leave_rec(struct ibmcg *h, const char *dev, uint32_t port,
 		const uint8_t mgid[IBMCG_GID_LEN], const char *owner,
 		uint8_t join_state, struct ibmcg_group *out)
 {
@@ -652,7 +652,7 @@ static void release_release(void *obj)
 {
 	struct ibmcg_release_reply *r = obj;
 
-	ibmcg_released_free(r->released);
+	free(r->released);
 	r->released = NULL;
 	r->n = 0;
 }
@@ -669,7 +669,7 @@ static int merge_release_cb(const struct nlmsghdr *nlh, void *arg)
 	return ibmcg_merge_owner_release(acc, &part);
 }
 
-int ibmcg_owner_release(struct ibmcg *h, const char *owner, const char *dev,
+int ibmcg_owner_release_rec(struct ibmcg *h, const char *owner, const char *dev,
 			uint32_t port, struct ibmcg_released **out, size_t *n,
 			uint32_t *holds_dropped)
 {
@@ -734,7 +734,7 @@ int ibmcg_owner_release(struct ibmcg *h, const char *owner, const char *dev,
 		if (n)
 			*n = r.n;
 	} else {
-		ibmcg_released_free(r.released);
+		free(r.released);
 	}
 	return 0;
 }
@@ -742,7 +742,7 @@ int ibmcg_owner_release(struct ibmcg *h, const char *owner, const char *dev,
 static int group_get_dump(struct ibmcg *h, const char *dev, uint32_t port,
 			  const uint8_t *mgid, struct ibmcg_group *out);
 
-int ibmcg_group_get(struct ibmcg *h, const char *dev, uint32_t port,
+int ibmcg_group_get_rec(struct ibmcg *h, const char *dev, uint32_t port,
 		    const uint8_t mgid[IBMCG_GID_LEN], struct ibmcg_group *out)
 {
 	struct nl_msg *msg;
@@ -764,7 +764,7 @@ int ibmcg_group_get(struct ibmcg *h, const char *dev, uint32_t port,
 	return do_group(h, msg, out);
 }
 
-int ibmcg_port_get(struct ibmcg *h, const char *dev, uint32_t port,
+int ibmcg_port_get_rec(struct ibmcg *h, const char *dev, uint32_t port,
 		   struct ibmcg_port *out)
 {
 	struct nl_msg *msg;
@@ -833,14 +833,14 @@ static int merge_group(void *prev, void *next)
 		h = reallocarray(p->holders, p->nholders + g->nholders,
 				 sizeof(*h));
 		if (!h) {
-			ibmcg_group_free(g);
+			ibmcg_group_clear(g);
 			return -ENOMEM;
 		}
 		memcpy(h + p->nholders, g->holders, g->nholders * sizeof(*h));
 		p->holders = h;
 		p->nholders += g->nholders;
 	}
-	ibmcg_group_free(g);
+	ibmcg_group_clear(g);
 	return 1;
 }
 
@@ -931,7 +931,7 @@ static int group_get_dump(struct ibmcg *h, const char *dev, uint32_t port,
 	return 0;
 }
 
-int ibmcg_group_dump(struct ibmcg *h, const char *dev, uint32_t port,
+int ibmcg_group_dump_rec(struct ibmcg *h, const char *dev, uint32_t port,
 		     struct ibmcg_group **groups, size_t *n)
 {
 	struct dump_ctx c = {
@@ -950,7 +950,7 @@ int ibmcg_group_dump(struct ibmcg *h, const char *dev, uint32_t port,
 	return 0;
 }
 
-int ibmcg_port_dump(struct ibmcg *h, const char *dev,
+int ibmcg_port_dump_rec(struct ibmcg *h, const char *dev,
 		    struct ibmcg_port **ports, size_t *n)
 {
 	struct dump_ctx c = {
@@ -1014,6 +1014,8 @@ int ibmcg_parse_events(struct ibmcg *h, void *buf, int len,
 		       ibmcg_event_cb cb, void *arg)
 {
 	struct ibmcg_event ev;
+	struct ibmcg_group g;
+	struct ibmcg_port p;
 	struct nlmsghdr *nlh;
 	int ret, count = 0;
 
@@ -1022,19 +1024,21 @@ int ibmcg_parse_events(struct ibmcg *h, void *buf, int len,
 		    !genlmsg_valid_hdr(nlh, 0))
 			continue;
 		ev.cmd = ((struct genlmsghdr *)nlmsg_data(nlh))->cmd;
-		ev.is_port = is_port_event(ev.cmd);
-		if (ev.is_port) {
-			memset(&ev.group, 0, sizeof(ev.group));
-			ret = ibmcg_parse_port(nlh, &ev.port);
+		memset(&g, 0, sizeof(g));
+		if (is_port_event(ev.cmd)) {
+			ev.group = NULL;
+			ev.port = &p;
+			ret = ibmcg_parse_port(nlh, &p);
 		} else {
-			memset(&ev.port, 0, sizeof(ev.port));
-			ret = ibmcg_parse_group(nlh, &ev.group);
+			ev.group = &g;
+			ev.port = NULL;
+			ret = ibmcg_parse_group(nlh, &g);
 		}
 		if (ret)
 			return ibmcg_set_errmsg(h, ret,
 						"malformed ib_mcgroups event");
 		ret = cb(&ev, arg);
-		ibmcg_group_free(&ev.group);
+		ibmcg_group_clear(&g);
 		if (ret)
 			return ret;
 		count++;

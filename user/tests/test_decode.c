@@ -128,7 +128,7 @@ static void parse_group_full(void)
 		EXPECT(g.holders[1].nl_portid == 0);
 		EXPECT(g.holders[1].age_ms == AGE_BIG);
 	}
-	ibmcg_group_free(&g);
+	ibmcg_group_clear(&g);
 	EXPECT(g.holders == NULL && g.nholders == 0);
 	nlmsg_free(msg);
 }
@@ -144,7 +144,7 @@ static void parse_group_no_record(void)
 	EXPECT(!IBMCG_HAS(&g, IB_MCG_A_HOLDERS));
 	EXPECT(IBMCG_HAS(&g, IB_MCG_A_STATE));
 	EXPECT(g.nholders == 0 && g.holders == NULL);
-	ibmcg_group_free(&g);
+	ibmcg_group_clear(&g);
 	nlmsg_free(msg);
 
 	msg = group_msg(IB_MCG_CMD_GROUP_GET, 1, false, 0);
@@ -164,7 +164,7 @@ static void parse_group_ignores_unknown(void)
 	nla_put_string(msg, 200, "future");
 	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == 0);
 	EXPECT(g.nholders == 1);
-	ibmcg_group_free(&g);
+	ibmcg_group_clear(&g);
 	nlmsg_free(msg);
 }
 
@@ -193,7 +193,7 @@ static void parse_group_lingering(void)
 	EXPECT(g.nholders == 0);
 	/* the membership is kept: the record is still there */
 	EXPECT(IBMCG_HAS(&g, IB_MCG_A_QKEY) && g.mlid == 0xc001);
-	ibmcg_group_free(&g);
+	ibmcg_group_clear(&g);
 	nlmsg_free(msg);
 
 	/* a joined group: its linger time, no time left */
@@ -202,7 +202,7 @@ static void parse_group_lingering(void)
 	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == 0);
 	EXPECT(IBMCG_HAS(&g, IB_MCG_A_LINGER_MS) && g.linger_ms == 0);
 	EXPECT(!IBMCG_HAS(&g, IB_MCG_A_LINGER_LEFT_MS));
-	ibmcg_group_free(&g);
+	ibmcg_group_clear(&g);
 	nlmsg_free(msg);
 
 	/* a linger time shorter than a u32 */
@@ -387,7 +387,7 @@ static void parse_group_ib(void)
 	EXPECT(g.sl == 7 && g.flow_label == 0xfffff);
 	EXPECT(g.tclass == 0xb8 && g.hop_limit == 2);
 	EXPECT(IBMCG_HAS(&g, IB_MCG_A_SGID_INDEX) && g.sgid_index == 0);
-	ibmcg_group_free(&g);
+	ibmcg_group_clear(&g);
 	nlmsg_free(msg);
 
 	/* the SA did not answer: held, retried, no record yet */
@@ -401,7 +401,7 @@ static void parse_group_ib(void)
 	EXPECT_STR(ibmcg_reason_name(g.reason), "timeout");
 	EXPECT(g.error == ETIMEDOUT);
 	EXPECT(!IBMCG_HAS(&g, IB_MCG_A_MLID) && !IBMCG_HAS(&g, IB_MCG_A_MTU));
-	ibmcg_group_free(&g);
+	ibmcg_group_clear(&g);
 	nlmsg_free(msg);
 
 	/* an empty MTU, or an MLID shorter than a u16, is refused */
@@ -576,7 +576,7 @@ static void parse_owner_release(void)
 					     sizeof(buf)), "ff0e::a3");
 		EXPECT(r.released[2].state == IB_MCG_STATE_LINGERING);
 	}
-	ibmcg_released_free(r.released);
+	free(r.released);
 	nlmsg_free(msg);
 }
 
@@ -631,7 +631,7 @@ static void parse_group_wrapped_holders(void)
 		EXPECT_STR(g.holders[0].owner, "owner-0000");
 		EXPECT_STR(g.holders[2999].owner, "owner-2999");
 	}
-	ibmcg_group_free(&g);
+	ibmcg_group_clear(&g);
 	nlmsg_free(msg);
 }
 
@@ -661,7 +661,7 @@ static void parse_owner_release_wrapped(void)
 	if (r.n == 1500)
 		EXPECT_STR(ibmcg_mgid_format(r.released[1499].mgid, buf,
 					     sizeof(buf)), "239.10.5.219");
-	ibmcg_released_free(r.released);
+	free(r.released);
 	nlmsg_free(msg);
 }
 
@@ -689,7 +689,7 @@ static void merge_owner_release_parts(void)
 		EXPECT_STR(ibmcg_mgid_format(acc.released[4].mgid, buf,
 					     sizeof(buf)), "239.10.0.2");
 	}
-	ibmcg_released_free(acc.released);
+	free(acc.released);
 	nlmsg_free(m1);
 	nlmsg_free(m2);
 	nlmsg_free(m3);
@@ -735,7 +735,7 @@ static void parse_owner_release_rejects(void)
 	nla_put_u32(msg, IB_MCG_A_HOLDER_COUNT, 1);
 	EXPECT(ibmcg_parse_owner_release(nlmsg_hdr(msg), &r) == 0);
 	EXPECT(r.n == 1 && r.holds_dropped == 1);
-	ibmcg_released_free(r.released);
+	free(r.released);
 	nlmsg_free(msg);
 }
 
@@ -931,7 +931,7 @@ static int collect_cb(const struct nlmsghdr *nlh, void *arg)
 	c->calls++;
 	if (c->fail_with)
 		return c->fail_with;
-	ibmcg_group_free(&c->last);
+	ibmcg_group_clear(&c->last);
 	return ibmcg_parse_group(nlh, &c->last);
 }
 
@@ -999,7 +999,7 @@ static void joining_reply(struct ibmcg_group *g)
 }
 
 /*
- * What ibmcg_join() makes of the notifications it waits for: only its
+ * What ibmcg_join_rec() makes of the notifications it waits for: only its
  * group's (by IB_MCG_A_GROUP_ID), the latest one decides, and the outcome
  * keeps the requester's hold from the reply.
  */
@@ -1038,7 +1038,7 @@ static void join_watch_outcome(void)
 	       g.dev_index == 5 && IBMCG_HAS(&g, IB_MCG_A_MLID));
 	EXPECT(g.nholders == 1 && g.holders &&
 	       !strcmp(g.holders[0].owner, "job:42"));
-	ibmcg_group_free(&g);
+	ibmcg_group_clear(&g);
 
 	/* the SA did not answer: held and retried */
 	joining_reply(&g);
@@ -1050,7 +1050,7 @@ static void join_watch_outcome(void)
 	EXPECT(ibmcg_join_watch_result(h, &w, &g) == 0);
 	EXPECT(g.state == IB_MCG_STATE_RETRY_WAIT && g.error == ETIMEDOUT &&
 	       g.nholders == 1);
-	ibmcg_group_free(&g);
+	ibmcg_group_clear(&g);
 
 	/* the SA refused it: the JOIN fails as a version 1 kernel's did */
 	joining_reply(&g);
@@ -1061,13 +1061,13 @@ static void join_watch_outcome(void)
 	EXPECT(ibmcg_join_watch_result(h, &w, &g) == -EINVAL);
 	EXPECT_STR(ibmcg_errmsg(h), "the SA rejected the join: no such group (join it with create parameters to create it), different parameters than the group's, or no MLID left");
 	EXPECT(g.state == IB_MCG_STATE_JOINING);	/* untouched */
-	ibmcg_group_free(&g);
+	ibmcg_group_clear(&g);
 
 	/* nothing heard before the wait ran out: the reply stands */
 	joining_reply(&g);
 	EXPECT(ibmcg_join_watch_result(h, &w, &g) == 0);
 	EXPECT(g.state == IB_MCG_STATE_JOINING && g.nholders == 1);
-	ibmcg_group_free(&g);
+	ibmcg_group_clear(&g);
 	ibmcg_close(h);
 }
 
@@ -1103,7 +1103,7 @@ static void join_watch_refused_hold(void)
 	EXPECT_STR(ibmcg_errmsg(h), "the SA rejected the join: no such group (join it with create parameters to create it), different parameters than the group's, or no MLID left");
 	EXPECT(g.state == IB_MCG_STATE_JOINING);	/* untouched */
 	EXPECT(!w.refused && !w.seen);
-	ibmcg_group_free(&g);
+	ibmcg_group_clear(&g);
 
 	/* an SA-assigned MGID the SA did not answer for */
 	joining_reply(&g);
@@ -1111,7 +1111,7 @@ static void join_watch_refused_hold(void)
 	add_hold_del_ntf(buf, &off, 31, IB_MCG_REASON_TIMEOUT, ETIMEDOUT);
 	ibmcg_join_watch_feed(h, &w, buf, off);
 	EXPECT(ibmcg_join_watch_result(h, &w, &g) == -ETIMEDOUT);
-	ibmcg_group_free(&g);
+	ibmcg_group_clear(&g);
 	ibmcg_close(h);
 }
 
@@ -1133,7 +1133,7 @@ static void reply_then_ack(void)
 	EXPECT(ibmcg_recv_replies(h, w.sv[0], 7, collect_cb, &c) == 0);
 	EXPECT(c.calls == 1);
 	EXPECT(c.last.nholders == 1);
-	ibmcg_group_free(&c.last);
+	ibmcg_group_clear(&c.last);
 	wire_close(&w);
 	ibmcg_close(h);
 }
@@ -1173,7 +1173,7 @@ static void dump_complete(void)
 	wire_send(&w);
 	EXPECT(ibmcg_recv_replies(h, w.sv[0], 9, collect_cb, &c) == 0);
 	EXPECT(c.calls == 3);
-	ibmcg_group_free(&c.last);
+	ibmcg_group_clear(&c.last);
 	wire_close(&w);
 	ibmcg_close(h);
 }
@@ -1206,7 +1206,7 @@ static void dump_interrupted(void)
 	EXPECT(ibmcg_recv_replies(h, w.sv[0], 10, collect_cb, &c) ==
 	       IBMCG_DUMP_INTR);
 	EXPECT(c.calls == 2);
-	ibmcg_group_free(&c.last);
+	ibmcg_group_clear(&c.last);
 	wire_close(&w);
 	ibmcg_close(h);
 }
@@ -1301,7 +1301,7 @@ static void large_datagram(void)
 	EXPECT(c.calls == 1);
 	EXPECT_STR(c.last.dev_name, "mlx5_0");
 	EXPECT(h->rxcap >= len);
-	ibmcg_group_free(&c.last);
+	ibmcg_group_clear(&c.last);
 	nlmsg_free(msg);
 	free(big);
 	close(sv[0]);
@@ -1315,24 +1315,24 @@ struct ev_log {
 	bool is_port[4];
 	char owner[IB_MCG_OWNER_MAX + 1];
 	struct ibmcg_port port;		/* the last port event */
-	char group_dev[IBMCG_DEV_NAME_MAX];	/* of the last port event */
-	uint64_t port_present;		/* of the last group event */
+	bool group_null;		/* the last port event had no group */
+	bool port_null;			/* the last group event had no port */
 };
 
 static int ev_cb(const struct ibmcg_event *ev, void *arg)
 {
 	struct ev_log *log = arg;
 
-	log->is_port[log->n] = ev->is_port;
+	log->is_port[log->n] = ev->port != NULL;
 	log->cmds[log->n++] = ev->cmd;
-	if (ev->is_port) {
-		log->port = ev->port;
-		strcpy(log->group_dev, ev->group.dev_name);
+	if (ev->port) {
+		log->port = *ev->port;
+		log->group_null = !ev->group;
 	} else {
-		log->port_present = ev->port.present;
+		log->port_null = !ev->port && ev->group;
 	}
-	if (ev->group.nholders)
-		strcpy(log->owner, ev->group.holders[0].owner);
+	if (ev->group && ev->group->nholders)
+		strcpy(log->owner, ibmcg_group_holder(ev->group, 0)->owner);
 	return 0;
 }
 
@@ -1383,8 +1383,8 @@ static void events_rejoin_wave(void)
 	EXPECT(log.port.rejoin_pending == 2 && log.port.rejoin_waves == 3);
 	EXPECT(log.port.last_rejoin_wave_ms == 250);
 	EXPECT(IBMCG_HAS(&log.port, IB_MCG_A_SM_LID) && log.port.sm_lid == 1);
-	EXPECT_STR(log.group_dev, "");
-	EXPECT(log.port_present == 0);
+	EXPECT(log.group_null);
+	EXPECT(log.port_null);
 
 	/* a malformed port event is reported, not passed on */
 	w.len = 0;
@@ -1406,9 +1406,9 @@ static void unconnected_handle(void)
 	uint8_t mgid[16] = { 0xff };
 	size_t n;
 
-	EXPECT(ibmcg_group_dump(h, NULL, 0, &groups, &n) == -ENOTCONN);
+	EXPECT(ibmcg_group_dump_rec(h, NULL, 0, &groups, &n) == -ENOTCONN);
 	EXPECT_STR(ibmcg_strerror(h, -ENOTCONN), "not connected");
-	EXPECT(ibmcg_group_get(h, "mlx5_0", 1, mgid, &g) == -ENOTCONN);
+	EXPECT(ibmcg_group_get_rec(h, "mlx5_0", 1, mgid, &g) == -ENOTCONN);
 	EXPECT(ibmcg_event_recv(h, ev_cb, NULL) == -ENOTCONN);
 	EXPECT(ibmcg_event_fd(h) == -ENOTCONN);
 	ibmcg_close(h);
@@ -1423,26 +1423,26 @@ static void request_validation(void)
 	char longdev[80];
 	size_t n;
 
-	EXPECT(ibmcg_group_dump(h, NULL, 1, &groups, &n) == -EINVAL);
+	EXPECT(ibmcg_group_dump_rec(h, NULL, 1, &groups, &n) == -EINVAL);
 	EXPECT_STR(ibmcg_errmsg(h), "a port filter needs a device");
-	EXPECT(ibmcg_join(h, NULL, 1, mgid, &args, NULL) == -EINVAL);
+	EXPECT(ibmcg_join_rec(h, NULL, 1, mgid, &args, NULL) == -EINVAL);
 	EXPECT_STR(ibmcg_errmsg(h), "device name required");
 	memset(longdev, 'd', 70);
 	longdev[70] = '\0';
-	EXPECT(ibmcg_join(h, longdev, 1, mgid, &args, NULL) == -EINVAL);
+	EXPECT(ibmcg_join_rec(h, longdev, 1, mgid, &args, NULL) == -EINVAL);
 	EXPECT_STR(ibmcg_errmsg(h), "device name too long");
 	args.owner = "";
-	EXPECT(ibmcg_join(h, "mlx5_0", 1, mgid, &args, NULL) == -EINVAL);
+	EXPECT(ibmcg_join_rec(h, "mlx5_0", 1, mgid, &args, NULL) == -EINVAL);
 	EXPECT_STR(ibmcg_errmsg(h), "owner must not be empty");
 	args.owner = "x";
 	args.join_state = IB_MCG_JOIN_FULL | IB_MCG_JOIN_NON_MEMBER;
-	EXPECT(ibmcg_join(h, "mlx5_0", 1, mgid, &args, NULL) == -EINVAL);
-	EXPECT(ibmcg_leave(h, "mlx5_0", 1, mgid, "x", 3, NULL) == -EINVAL);
-	EXPECT(ibmcg_leave(h, "mlx5_0", 1, mgid, NULL, 0, NULL) == -EINVAL);
+	EXPECT(ibmcg_join_rec(h, "mlx5_0", 1, mgid, &args, NULL) == -EINVAL);
+	EXPECT(ibmcg_leave_rec(h, "mlx5_0", 1, mgid, "x", 3, NULL) == -EINVAL);
+	EXPECT(ibmcg_leave_rec(h, "mlx5_0", 1, mgid, NULL, 0, NULL) == -EINVAL);
 	args.join_state = 0;
 	args.set_linger = true;
 	args.linger_ms = IB_MCG_LINGER_MAX_MS + 1;
-	EXPECT(ibmcg_join(h, "mlx5_0", 1, mgid, &args, NULL) == -EINVAL);
+	EXPECT(ibmcg_join_rec(h, "mlx5_0", 1, mgid, &args, NULL) == -EINVAL);
 	EXPECT_STR(ibmcg_errmsg(h), "linger time is longer than one day");
 	ibmcg_close(h);
 }
@@ -1455,7 +1455,7 @@ static void request_validation(void)
 									\
 		a_.set_##field = true;					\
 		a_.field = (v);						\
-		EXPECT(ibmcg_join(h, "mlx5_0", 1, m_, &a_, NULL) ==	\
+		EXPECT(ibmcg_join_rec(h, "mlx5_0", 1, m_, &a_, NULL) ==	\
 		       -EINVAL);					\
 		EXPECT_STR(ibmcg_errmsg(h), text);			\
 	} while (0)
@@ -1488,27 +1488,27 @@ static void release_validation(void)
 	uint32_t holds = 7;
 	size_t n = 7;
 
-	EXPECT(ibmcg_owner_release(h, "", NULL, 0, &rel, &n, &holds) ==
+	EXPECT(ibmcg_owner_release_rec(h, "", NULL, 0, &rel, &n, &holds) ==
 	       -EINVAL);
 	EXPECT_STR(ibmcg_errmsg(h), "owner must not be empty");
 	/* outputs are cleared even on failure */
 	EXPECT(rel == NULL && n == 0 && holds == 0);
-	EXPECT(ibmcg_owner_release(h, NULL, NULL, 0, NULL, NULL, NULL) ==
+	EXPECT(ibmcg_owner_release_rec(h, NULL, NULL, 0, NULL, NULL, NULL) ==
 	       -EINVAL);
-	EXPECT(ibmcg_owner_release(h, "job 42", NULL, 0, NULL, NULL,
+	EXPECT(ibmcg_owner_release_rec(h, "job 42", NULL, 0, NULL, NULL,
 				   NULL) == -EINVAL);
-	EXPECT(ibmcg_owner_release(h, "job:42", NULL, 1, NULL, NULL,
+	EXPECT(ibmcg_owner_release_rec(h, "job:42", NULL, 1, NULL, NULL,
 				   NULL) == -EINVAL);
 	EXPECT_STR(ibmcg_errmsg(h), "a port filter needs a device");
-	EXPECT(ibmcg_owner_release(h, "job:42", "", 0, NULL, NULL, NULL) ==
+	EXPECT(ibmcg_owner_release_rec(h, "job:42", "", 0, NULL, NULL, NULL) ==
 	       -EINVAL);
 	EXPECT_STR(ibmcg_errmsg(h), "device name required");
-	EXPECT(ibmcg_owner_release(h, "job:42", "mlx5_0", 0, &rel, NULL,
+	EXPECT(ibmcg_owner_release_rec(h, "job:42", "mlx5_0", 0, &rel, NULL,
 				   NULL) == -EINVAL);
 	ibmcg_close(h);
 
 	h = ibmcg_alloc();
-	EXPECT(ibmcg_owner_release(h, "job:42", NULL, 0, NULL, NULL, NULL) ==
+	EXPECT(ibmcg_owner_release_rec(h, "job:42", NULL, 0, NULL, NULL, NULL) ==
 	       -ENOTCONN);
 	ibmcg_close(h);
 }
@@ -1577,14 +1577,14 @@ static void owner_release_exchange(void)
 	wire_add_nl(&w, release_msg(seq, "job:42", 3));
 	wire_add(&w, ack, build_ack(ack, seq, 0, true, NULL, 0));
 	wire_send(&w);
-	EXPECT(ibmcg_owner_release(h, "job:42", "mlx5_0", 0, &rel, &n,
+	EXPECT(ibmcg_owner_release_rec(h, "job:42", "mlx5_0", 0, &rel, &n,
 				   &holds) == 0);
 	EXPECT(n == 3 && holds == 4);
 	if (n == 3) {
 		EXPECT_STR(rel[0].dev_name, "mlx5_0");
 		EXPECT(rel[2].state == IB_MCG_STATE_LINGERING);
 	}
-	ibmcg_released_free(rel);
+	free(rel);
 	EXPECT(sent_request(peer, buf, sizeof(buf), tb, &cmd) == 0);
 	EXPECT(cmd == IB_MCG_CMD_OWNER_RELEASE);
 	EXPECT(tb[IB_MCG_A_OWNER] &&
@@ -1599,7 +1599,7 @@ static void owner_release_exchange(void)
 	wire_add(&w, ack, build_ack(ack, seq, 0, true, NULL, 0));
 	wire_send(&w);
 	holds = 99;
-	EXPECT(ibmcg_owner_release(h, "nobody", "mlx5_0", 2, NULL, NULL,
+	EXPECT(ibmcg_owner_release_rec(h, "nobody", "mlx5_0", 2, NULL, NULL,
 				   &holds) == 0);
 	EXPECT(holds == 0);
 	EXPECT(sent_request(peer, buf, sizeof(buf), tb, &cmd) == 0);
@@ -1610,7 +1610,7 @@ static void owner_release_exchange(void)
 	wire_add(&w, ack, build_ack(ack, seq, -EPERM, true, NULL, 0));
 	wire_send(&w);
 	rel = (void *)1;
-	EXPECT(ibmcg_owner_release(h, "job:42", NULL, 0, &rel, &n, NULL) ==
+	EXPECT(ibmcg_owner_release_rec(h, "job:42", NULL, 0, &rel, &n, NULL) ==
 	       -EPERM);
 	EXPECT(rel == NULL && n == 0);
 	EXPECT(sent_request(peer, buf, sizeof(buf), tb, &cmd) == 0);
@@ -1621,7 +1621,7 @@ static void owner_release_exchange(void)
 	seq++;
 	wire_add(&w, ack, build_ack(ack, seq, 0, true, NULL, 0));
 	wire_send(&w);
-	EXPECT(ibmcg_owner_release(h, "job:42", NULL, 0, &rel, &n, NULL) ==
+	EXPECT(ibmcg_owner_release_rec(h, "job:42", NULL, 0, &rel, &n, NULL) ==
 	       -EPROTO);
 	EXPECT(rel == NULL);
 	close(peer);
@@ -1663,8 +1663,8 @@ static void join_linger_exchange(void)
 		wire_send(&w);
 		args.set_linger = cases[i].set;
 		args.linger_ms = cases[i].ms;
-		EXPECT(ibmcg_join(h, "mlx5_0", 1, mgid, &args, &g) == 0);
-		ibmcg_group_free(&g);
+		EXPECT(ibmcg_join_rec(h, "mlx5_0", 1, mgid, &args, &g) == 0);
+		ibmcg_group_clear(&g);
 		EXPECT(sent_request(peer, buf, sizeof(buf), tb, &cmd) == 0);
 		EXPECT(cmd == IB_MCG_CMD_JOIN);
 		if (cases[i].set)
@@ -1681,7 +1681,7 @@ static void join_linger_exchange(void)
 				    0));
 	wire_send(&w);
 	args.set_linger = false;
-	EXPECT(ibmcg_join(h, "mlx5_0", 1, mgid, &args, NULL) == -ENOSPC);
+	EXPECT(ibmcg_join_rec(h, "mlx5_0", 1, mgid, &args, NULL) == -ENOSPC);
 	EXPECT_STR(ibmcg_strerror(h, -ENOSPC),
 		   "port holds its budget of groups (module parameter max_groups)");
 	close(peer);
@@ -1703,7 +1703,7 @@ static void join_once(struct ibmcg *h, int peer, uint32_t seq,
 				     IB_MCG_REASON_JOIN, 0));
 	wire_add(&w, ack, build_ack(ack, seq, 0, true, NULL, 0));
 	wire_send(&w);
-	EXPECT(ibmcg_join(h, "simhca0", 1, mgid, args, g) == 0);
+	EXPECT(ibmcg_join_rec(h, "simhca0", 1, mgid, args, g) == 0);
 	EXPECT(sent_request(peer, buf, len, tb, &cmd) == 0);
 	EXPECT(cmd == IB_MCG_CMD_JOIN);
 }
@@ -1747,7 +1747,7 @@ static void join_create_exchange(void)
 	args.set_scope = true;
 	args.scope = 5;
 	join_once(h, peer, seq++, zero, &args, &g, buf, sizeof(buf), tb);
-	ibmcg_group_free(&g);
+	ibmcg_group_clear(&g);
 	EXPECT(tb[IB_MCG_A_MGID] && !memcmp(nla_data(tb[IB_MCG_A_MGID]), zero,
 					     16));
 	EXPECT(tb[IB_MCG_A_PKEY] && nla_len(tb[IB_MCG_A_PKEY]) == 2 &&
@@ -1772,7 +1772,7 @@ static void join_create_exchange(void)
 	args.owner = "job:42";
 	args.create = true;
 	join_once(h, peer, seq++, mgid, &args, &g, buf, sizeof(buf), tb);
-	ibmcg_group_free(&g);
+	ibmcg_group_clear(&g);
 	EXPECT(tb[IB_MCG_A_QKEY] &&
 	       nla_get_u32(tb[IB_MCG_A_QKEY]) == IB_MCG_DEFAULT_QKEY);
 	EXPECT(!tb[IB_MCG_A_PKEY] && !tb[IB_MCG_A_MTU] && !tb[IB_MCG_A_SCOPE]);
@@ -1781,7 +1781,7 @@ static void join_create_exchange(void)
 	args.set_qkey = true;
 	args.qkey = 0x11111111;
 	join_once(h, peer, seq++, mgid, &args, &g, buf, sizeof(buf), tb);
-	ibmcg_group_free(&g);
+	ibmcg_group_clear(&g);
 	EXPECT(tb[IB_MCG_A_QKEY] &&
 	       nla_get_u32(tb[IB_MCG_A_QKEY]) == 0x11111111);
 
@@ -1796,7 +1796,7 @@ static void join_create_exchange(void)
 	EXPECT_STR(ibmcg_mgid_format(g.mgid, txt, sizeof(txt)),
 		   "ff12:a01b:fe80::1:0");
 	EXPECT(g.backend == IB_MCG_BACKEND_IB_SA && g.mlid == 0xc004);
-	ibmcg_group_free(&g);
+	ibmcg_group_clear(&g);
 	close(peer);
 	ibmcg_close(h);
 }

@@ -7,6 +7,8 @@
 
 #include <json-c/json.h>
 
+/* Builds groups itself: the library's whole structures. */
+#include "ibmcg_priv.h"
 #include "json_print.h"
 #include "mcctl_diag.h"
 #include "ktap.h"
@@ -26,7 +28,7 @@ static size_t nres;
 static void roce_facts(void)
 {
 	memset(&grp, 0, sizeof(grp));
-	grp.present = A(STATE) | A(JOIN_STATE) | A(QKEY) | A(PKEY) | A(MLID) |
+	grp.present[0] = A(STATE) | A(JOIN_STATE) | A(QKEY) | A(PKEY) | A(MLID) |
 		      A(MTU);
 	grp.mtu = 3;
 	ibmcg_mgid_parse("239.1.1.1", grp.mgid, NULL);
@@ -63,7 +65,7 @@ static void ib_facts(void)
 	grp.backend = IB_MCG_BACKEND_IB_SA;
 	grp.mlid = 0xc000;
 	grp.mtu = 5;
-	grp.present |= A(PORT_GID);
+	grp.present[0] |= A(PORT_GID);
 	grp.port_gid[0] = 0xfe;
 	grp.port_gid[1] = 0x80;
 
@@ -280,7 +282,7 @@ static void ib_pkey(void)
 	EXPECT(has("pkey", DIAG_WARN, "limited member", NULL));
 
 	/* Never joined, but the module says the P_Key is missing. */
-	grp.present &= ~A(PKEY);
+	grp.present[0] &= ~A(PKEY);
 	grp.state = IB_MCG_STATE_RETRY_WAIT;
 	grp.reason = IB_MCG_REASON_PKEY_MISSING;
 	eval();

@@ -8,6 +8,8 @@
 
 #include <json-c/json.h>
 
+/* Builds groups and ports itself: the library's whole structures. */
+#include "ibmcg_priv.h"
 #include "mcctl.h"
 #include "ktap.h"
 
@@ -23,7 +25,7 @@ static struct ibmcg_holder fake_holders[] = {
 static void fake_group(struct ibmcg_group *g, bool record)
 {
 	memset(g, 0, sizeof(*g));
-	g->present = A(DEV_NAME) | A(DEV_INDEX) | A(PORT) | A(MGID) |
+	g->present[0] = A(DEV_NAME) | A(DEV_INDEX) | A(PORT) | A(MGID) |
 		     A(STATE) | A(REASON) | A(ERROR) | A(JOIN_STATE) |
 		     A(BACKEND) | A(HOLDERS);
 	strcpy(g->dev_name, "mlx5_0");
@@ -38,7 +40,7 @@ static void fake_group(struct ibmcg_group *g, bool record)
 	g->holders = fake_holders;
 	if (!record)
 		return;
-	g->present |= A(MLID) | A(QKEY) | A(PKEY) | A(MTU) | A(RATE) | A(SL) |
+	g->present[0] |= A(MLID) | A(QKEY) | A(PKEY) | A(MTU) | A(RATE) | A(SL) |
 		      A(FLOW_LABEL) | A(TCLASS) | A(HOP_LIMIT) | A(PORT_GID) |
 		      A(SGID_INDEX);
 	g->mlid = 0;
@@ -59,7 +61,7 @@ static void fake_group(struct ibmcg_group *g, bool record)
 static void fake_port(struct ibmcg_port *p, uint32_t groups, uint32_t max)
 {
 	memset(p, 0, sizeof(*p));
-	p->present = A(DEV_NAME) | A(DEV_INDEX) | A(PORT) | A(LINK_LAYER) |
+	p->present[0] = A(DEV_NAME) | A(DEV_INDEX) | A(PORT) | A(LINK_LAYER) |
 		     A(PORT_STATE) | A(BACKEND) | A(NETDEV) | A(IFINDEX) |
 		     A(MAX_MCAST_GRP) | A(GROUPS) | A(HOLDER_COUNT) |
 		     A(JOINS) | A(LEAVES) | A(JOIN_ERRORS);
@@ -274,7 +276,7 @@ static void port_text_warning(void)
 	struct capture c;
 
 	fake_port(&p, 8, 10);
-	p.present &= ~(A(NETDEV) | A(IFINDEX));
+	p.present[0] &= ~(A(NETDEV) | A(IFINDEX));
 	p.netdev[0] = '\0';
 	p.link_layer = IB_MCG_LINK_LAYER_INFINIBAND;
 	p.backend = IB_MCG_BACKEND_IB_SA;
@@ -337,22 +339,27 @@ static void port_json(void)
 static void event_text(void)
 {
 	struct ibmcg_event ev;
+	struct ibmcg_group eg;
+	struct ibmcg_port ep;
 	struct capture c;
 
 	memset(&ev, 0, sizeof(ev));	/* a group event */
-	fake_group(&ev.group, false);
+	memset(&eg, 0, sizeof(eg));
+	memset(&ep, 0, sizeof(ep));
+	ev.group = &eg;
+	fake_group(&eg, false);
 	ev.cmd = IB_MCG_CMD_HOLDER_NEW_NTF;
-	ev.group.nholders = 1;
+	eg.nholders = 1;
 	cap_start(&c, false, false);
 	print_event(&ev);
 	ev.cmd = IB_MCG_CMD_GROUP_DEL_NTF;
-	ev.group.state = IB_MCG_STATE_RELEASED;
-	ev.group.reason = IB_MCG_REASON_SOCKET_CLOSED;
-	ev.group.nholders = 0;
+	eg.state = IB_MCG_STATE_RELEASED;
+	eg.reason = IB_MCG_REASON_SOCKET_CLOSED;
+	eg.nholders = 0;
 	print_event(&ev);
 	ev.cmd = 42;
-	ev.group.state = 77;
-	ev.group.present &= ~A(HOLDERS);
+	eg.state = 77;
+	eg.present[0] &= ~A(HOLDERS);
 	print_event(&ev);
 	EXPECT_STR(cap_end(&c),
 		   "[holder-new] mlx5_0/1 group 239.1.1.1 state joined"
@@ -367,12 +374,17 @@ static void event_text(void)
 static void event_json_lines(void)
 {
 	struct ibmcg_event ev;
+	struct ibmcg_group eg;
+	struct ibmcg_port ep;
 	struct capture c;
 
 	memset(&ev, 0, sizeof(ev));	/* a group event */
-	fake_group(&ev.group, false);
+	memset(&eg, 0, sizeof(eg));
+	memset(&ep, 0, sizeof(ep));
+	ev.group = &eg;
+	fake_group(&eg, false);
 	ev.cmd = IB_MCG_CMD_HOLDER_DEL_NTF;
-	ev.group.nholders = 1;
+	eg.nholders = 1;
 	cap_start(&c, true, false);
 	print_event(&ev);
 	ev.cmd = IB_MCG_CMD_GROUP_NEW_NTF;
@@ -438,7 +450,7 @@ static void json_pretty(void)
 static void fake_lingering(struct ibmcg_group *g, bool record)
 {
 	fake_group(g, record);
-	g->present |= A(LINGER_MS) | A(LINGER_LEFT_MS);
+	g->present[0] |= A(LINGER_MS) | A(LINGER_LEFT_MS);
 	g->state = IB_MCG_STATE_LINGERING;
 	g->reason = IB_MCG_REASON_LEAVE;
 	g->join_state = IB_MCG_JOIN_FULL;
@@ -525,7 +537,7 @@ static void group_linger_time(void)
 	/* joined: the linger time only, no time left */
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		fake_group(&g, false);
-		g.present |= A(LINGER_MS);
+		g.present[0] |= A(LINGER_MS);
 		g.linger_ms = cases[i].ms;
 		cap_start(&c, false, false);
 		print_group_line(&g);
@@ -539,7 +551,7 @@ static void group_linger_time(void)
 
 	/* none: nothing in text, 0 in JSON */
 	fake_group(&g, false);
-	g.present |= A(LINGER_MS);
+	g.present[0] |= A(LINGER_MS);
 	cap_start(&c, false, false);
 	print_group_detail(&g);
 	EXPECT(strstr(cap_end(&c), "linger") == NULL);
@@ -598,24 +610,29 @@ static void linger_left_format(void)
 static void event_lingering(void)
 {
 	struct ibmcg_event ev;
+	struct ibmcg_group eg;
+	struct ibmcg_port ep;
 	struct capture c;
 
 	memset(&ev, 0, sizeof(ev));	/* a group event */
-	fake_lingering(&ev.group, false);
+	memset(&eg, 0, sizeof(eg));
+	memset(&ep, 0, sizeof(ep));
+	ev.group = &eg;
+	fake_lingering(&eg, false);
 	ev.cmd = IB_MCG_CMD_GROUP_STATE_NTF;
-	ev.group.linger_left_ms = 30000;
+	eg.linger_left_ms = 30000;
 	cap_start(&c, false, false);
 	print_event(&ev);
 	ev.cmd = IB_MCG_CMD_GROUP_DEL_NTF;
-	ev.group.present &= ~A(LINGER_LEFT_MS);
-	ev.group.state = IB_MCG_STATE_RELEASED;
-	ev.group.reason = IB_MCG_REASON_LINGER_EXPIRED;
+	eg.present[0] &= ~A(LINGER_LEFT_MS);
+	eg.state = IB_MCG_STATE_RELEASED;
+	eg.reason = IB_MCG_REASON_LINGER_EXPIRED;
 	print_event(&ev);
 	ev.cmd = IB_MCG_CMD_HOLDER_DEL_NTF;
-	ev.group.state = IB_MCG_STATE_JOINED;
-	ev.group.reason = IB_MCG_REASON_OWNER_RELEASE;
-	ev.group.holders = fake_holders;
-	ev.group.nholders = 1;
+	eg.state = IB_MCG_STATE_JOINED;
+	eg.reason = IB_MCG_REASON_OWNER_RELEASE;
+	eg.holders = fake_holders;
+	eg.nholders = 1;
 	print_event(&ev);
 	EXPECT_STR(cap_end(&c),
 		   "[group-state] mlx5_0/1 group 239.1.1.1 state lingering"
@@ -631,7 +648,7 @@ static void fake_port_limits(struct ibmcg_port *p, uint32_t max_groups,
 			     uint32_t max_owner_holds)
 {
 	fake_port(p, 12, 8192);
-	p->present |= A(LINGER_HITS) | A(LINGER_EXPIRED) | A(MAX_GROUPS) |
+	p->present[0] |= A(LINGER_HITS) | A(LINGER_EXPIRED) | A(MAX_GROUPS) |
 		      A(MAX_OWNER_HOLDS);
 	p->linger_hits = 7;
 	p->linger_expired = 1ULL << 40;
@@ -698,6 +715,11 @@ static void port_limits_json(void)
 	free(c.buf);
 }
 
+static struct ibmcg_released fake_released[3];
+static struct ibmcg_released *const fake_released_p[] = {
+	&fake_released[0], &fake_released[1], &fake_released[2], NULL,
+};
+
 static struct ibmcg_released fake_released[] = {
 	{ .dev_name = "mlx5_0", .dev_index = 3, .port = 1,
 	  .mgid = { [10] = 0xff, [11] = 0xff, 239, 10, 0, 1 },
@@ -716,7 +738,7 @@ static void owner_release_text(void)
 	struct capture c;
 
 	cap_start(&c, false, false);
-	print_owner_release("job:42", 4, fake_released, 3);
+	print_owner_release("job:42", 4, fake_released_p, 3);
 	EXPECT_STR(cap_end(&c),
 		   "mlx5_0/1 group 239.10.0.1 dropped full,sendonly-full"
 		   " state released\n"
@@ -737,7 +759,7 @@ static void owner_release_json(void)
 	struct capture c;
 
 	cap_start(&c, true, false);
-	print_owner_release("job:42", 4, fake_released, 3);
+	print_owner_release("job:42", 4, fake_released_p, 3);
 	o = parse_json(cap_end(&c));
 	EXPECT_STR(jstr(o, "owner"), "job:42");
 	EXPECT(jint(o, "holds_dropped") == 4);
@@ -803,7 +825,7 @@ static void unknown_enums(void)
 static void fake_ib_group(struct ibmcg_group *g, bool joined)
 {
 	memset(g, 0, sizeof(*g));
-	g->present = A(DEV_NAME) | A(DEV_INDEX) | A(PORT) | A(MGID) |
+	g->present[0] = A(DEV_NAME) | A(DEV_INDEX) | A(PORT) | A(MGID) |
 		     A(STATE) | A(REASON) | A(ERROR) | A(JOIN_STATE) |
 		     A(BACKEND) | A(HOLDERS);
 	strcpy(g->dev_name, "simhca0");
@@ -822,7 +844,7 @@ static void fake_ib_group(struct ibmcg_group *g, bool joined)
 	}
 	g->state = IB_MCG_STATE_JOINED;
 	g->reason = IB_MCG_REASON_JOIN;
-	g->present |= A(MLID) | A(QKEY) | A(PKEY) | A(MTU) | A(RATE) | A(SL) |
+	g->present[0] |= A(MLID) | A(QKEY) | A(PKEY) | A(MTU) | A(RATE) | A(SL) |
 		      A(FLOW_LABEL) | A(TCLASS) | A(HOP_LIMIT) | A(PORT_GID) |
 		      A(SGID_INDEX);
 	g->mlid = 0xc004;
@@ -998,8 +1020,8 @@ static void join_reply_assigned(void)
 static void fake_ib_port(struct ibmcg_port *p, bool rejoin)
 {
 	fake_port(p, 3, 1024);
-	p->present &= ~(A(NETDEV) | A(IFINDEX));
-	p->present |= A(LID) | A(SM_LID);
+	p->present[0] &= ~(A(NETDEV) | A(IFINDEX));
+	p->present[0] |= A(LID) | A(SM_LID);
 	strcpy(p->dev_name, "simhca0");
 	p->netdev[0] = '\0';
 	p->dev_index = 5;
@@ -1009,7 +1031,7 @@ static void fake_ib_port(struct ibmcg_port *p, bool rejoin)
 	p->sm_lid = 1;
 	if (!rejoin)
 		return;
-	p->present |= A(SM_REREGISTERS) | A(LAST_SM_LID) | A(REJOIN_WAVES) |
+	p->present[0] |= A(SM_REREGISTERS) | A(LAST_SM_LID) | A(REJOIN_WAVES) |
 		      A(REJOIN_PENDING) | A(LAST_REJOIN_WAVE_MS) |
 		      A(GROUP_REJOINS) | A(REJOIN_FAILURES) | A(SA_TIMEOUTS);
 	p->sm_reregisters = 2;
@@ -1043,7 +1065,7 @@ static void ib_port_stats(void)
 
 	/* what the kernel did not send is left out */
 	fake_ib_port(&p, false);
-	p.present |= A(REJOIN_PENDING);
+	p.present[0] |= A(REJOIN_PENDING);
 	p.rejoin_pending = 4;
 	cap_start(&c, false, false);
 	print_port(&p);
@@ -1091,27 +1113,34 @@ static void ib_port_stats(void)
 static void event_rejoin_wave(void)
 {
 	struct ibmcg_event ev;
+	struct ibmcg_group eg;
+	struct ibmcg_port ep;
 	struct capture c;
 
 	memset(&ev, 0, sizeof(ev));
-	ev.is_port = true;
+	memset(&eg, 0, sizeof(eg));
+	memset(&ep, 0, sizeof(ep));
+	ev.port = &ep;
+	ev.group = NULL;
 	ev.cmd = IB_MCG_CMD_REJOIN_WAVE_START_NTF;
-	fake_ib_port(&ev.port, true);
-	ev.port.rejoin_pending = 3;
+	fake_ib_port(&ep, true);
+	ep.rejoin_pending = 3;
 	cap_start(&c, false, false);
 	print_event(&ev);
 	/* a group re-joined in the wave */
-	ev.is_port = false;
+	ev.port = NULL;
+	ev.group = &eg;
 	ev.cmd = IB_MCG_CMD_GROUP_STATE_NTF;
-	fake_ib_group(&ev.group, true);
-	ev.group.reason = IB_MCG_REASON_NET_RESET;
-	ev.group.nholders = 0;
+	fake_ib_group(&eg, true);
+	eg.reason = IB_MCG_REASON_NET_RESET;
+	eg.nholders = 0;
 	print_event(&ev);
-	memset(&ev.group, 0, sizeof(ev.group));
-	ev.is_port = true;
+	memset(&eg, 0, sizeof(eg));
+	ev.port = &ep;
+	ev.group = NULL;
 	ev.cmd = IB_MCG_CMD_REJOIN_WAVE_END_NTF;
-	ev.port.rejoin_pending = 0;
-	ev.port.rejoin_waves = 3;
+	ep.rejoin_pending = 0;
+	ep.rejoin_waves = 3;
 	print_event(&ev);
 	EXPECT_STR(cap_end(&c),
 		   "[rejoin-wave-start] simhca0/1 pending 3 sm_lid 1\n"
@@ -1123,9 +1152,9 @@ static void event_rejoin_wave(void)
 
 	/* one JSON document per line, in the keys of stats */
 	ev.cmd = IB_MCG_CMD_REJOIN_WAVE_START_NTF;
-	fake_ib_port(&ev.port, false);
-	ev.port.present |= A(REJOIN_PENDING);
-	ev.port.rejoin_pending = 3;
+	fake_ib_port(&ep, false);
+	ep.present[0] |= A(REJOIN_PENDING);
+	ep.rejoin_pending = 3;
 	cap_start(&c, true, false);
 	print_event(&ev);
 	EXPECT_STR(cap_end(&c),
