@@ -28,7 +28,7 @@
  *     its set_ flag is true, so all-zero means "defaults".
  *  4. Symbol versions only grow. LIBIBMCG_1 is the ABI of libibmcg 0.2.0
  *     and keeps working for binaries linked against it; functions whose
- *     types changed in 0.3.0 (join, leave, get, dump, free, event
+ *     types changed after 0.2.0 (join, leave, get, dump, free, event
  *     functions) are new versions in LIBIBMCG_1.1 under the same names,
  *     and new functions go into a new node per release. ibmcg_version()
  *     tells the library's version at run time.
@@ -263,7 +263,7 @@ void ibmcg_close(struct ibmcg *h);
 const char *ibmcg_strerror(const struct ibmcg *h, int err);
 const char *ibmcg_errmsg(const struct ibmcg *h);	/* NULL if none */
 
-/* The library's version, VERSION of the source tree ("0.3.0"). */
+/* The library's version, VERSION of the source tree ("0.2.0"). */
 const char *ibmcg_version(void);
 
 /* Requests. "dev" is an rdma device name; "out" may be NULL for join and
