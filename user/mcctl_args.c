@@ -12,8 +12,10 @@
 
 #include "mcctl_args.h"
 
-const char *usage_where;
+__thread const char *usage_where;
 const char *usage_cmd;
+__thread char *usage_sink;
+__thread size_t usage_sink_len;
 
 int usage_err(const char *fmt, ...)
 {
@@ -30,7 +32,13 @@ int usage_err(const char *fmt, ...)
 		return EXIT_USAGE;
 	}
 	m = msg;
-	if (usage_where) {
+	if (usage_sink) {
+		if (!strncmp(m, "mcctl: ", 7))
+			m += 7;
+		snprintf(usage_sink, usage_sink_len, "%s%s%s",
+			 usage_where ? usage_where : "",
+			 usage_where ? ": " : "", m);
+	} else if (usage_where) {
 		if (!strncmp(m, "mcctl: ", 7))
 			m += 7;
 		fprintf(stderr, "mcctl: %s: %s\n", usage_where, m);

@@ -19,7 +19,13 @@
  * (a "FILE:LINE" of the configuration file) it is named in the message.
  */
 int usage_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-extern const char *usage_where;
+extern __thread const char *usage_where;
+/*
+ * While usage_sink is set (libibmcg's ibmcg_conf_open(), this thread
+ * only), usage_err() writes its message there instead of to stderr.
+ */
+extern __thread char *usage_sink;
+extern __thread size_t usage_sink_len;
 /*
  * The command being parsed ("list"; NULL: none yet), for the hint of
  * unknown_param(): a usage error for an unknown parameter, which says to

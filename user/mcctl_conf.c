@@ -255,10 +255,8 @@ int conf_parse(FILE *fp, const char *path, struct conf *c)
 	}
 	free(cont);
 	usage_where = NULL;
-	if (!err && ferror(fp)) {
-		fprintf(stderr, "mcctl: %s: %s\n", path, strerror(errno));
-		err = EXIT_USAGE;
-	}
+	if (!err && ferror(fp))
+		err = usage_err("mcctl: %s: %s", path, strerror(errno));
 	if (err) {
 		conf_free(c);
 		return err;

@@ -18,9 +18,9 @@
  *  2. Whether an attribute came from the kernel: ibmcg_group_has() and
  *     ibmcg_port_has() with its IB_MCG_A_* number (or IBMCG_HAS() in C);
  *     there is no limit on the number of attributes.
- *  3. Structures the application fills (struct ibmcg_join_args,
- *     struct ibmcg_conf_open_args) start with their size: initialise them
- *     with their _INIT macro (IBMCG_JOIN_ARGS_INIT), which sets size to
+ *  3. Structures the application fills (struct ibmcg_join_args) start
+ *     with their size: initialise them with their _INIT macro
+ *     (IBMCG_JOIN_ARGS_INIT), which sets size to
  *     the sizeof the application was compiled with. Fields are only ever
  *     added at the end; the library treats fields beyond the caller's size
  *     as zero (not set) and refuses with -E2BIG a size larger than its own
@@ -374,6 +374,69 @@ const struct ibmcg_holder *ibmcg_group_holder(const struct ibmcg_group *g,
 int ibmcg_event_subscribe(struct ibmcg *h);
 int ibmcg_event_fd(const struct ibmcg *h);
 int ibmcg_event_recv(struct ibmcg *h, ibmcg_event_cb cb, void *arg);
+
+/*
+ * Declared groups and pools: /etc/ib_mcgroups.conf, ib_mcgroups.conf(5),
+ * read by the same code as mcctl's ("mcctl join NAME", "mcctl apply").
+ * An application looks a name up, then joins on the ports it covers:
+ *
+ *	struct ibmcg_conf *c;
+ *	const struct ibmcg_conf_group *cg;
+ *	struct ibmcg_join_args a = IBMCG_JOIN_ARGS_INIT;
+ *
+ *	ibmcg_conf_open(NULL, &c, err, sizeof(err));
+ *	cg = ibmcg_conf_group(c, "coll0");
+ *	ibmcg_conf_join_args(cg, &a);	(the declared options)
+ *	a.owner = "job:42";
+ *	for each port p of ibmcg_port_dump(): if ibmcg_conf_covers(cg, p),
+ *		ibmcg_join(h, p->dev_name, p->port, cg->mgid, &a, &g);
+ *
+ * ibmcg_conf_open(): path NULL is IBMCG_CONF_PATH. Returns 0, -ENOENT and
+ * the like when the file cannot be read, -EINVAL when it is invalid; err
+ * (if not NULL) then gets "PATH:LINE: why" or "cannot read PATH: why".
+ * The objects live until ibmcg_conf_close().
+ */
+#define IBMCG_CONF_PATH		"/etc/ib_mcgroups.conf"
+
+struct ibmcg_conf;
+
+/* A group or pool line (rule 1: read-only, allocated by the library). */
+struct ibmcg_conf_group {
+	const char *name;
+	bool pool;			/* a pool line (else a group line) */
+	const char *target;		/* as written: DEV/PORT, DEV, all,
+					 * all-ib or all-roce
+					 */
+	char dev[IBMCG_DEV_NAME_MAX];	/* DEV/PORT and DEV targets, else "" */
+	uint32_t port;			/* DEV/PORT targets, else 0 */
+	uint8_t mgid[IBMCG_GID_LEN];
+	const char *owner;		/* named on the line, else NULL */
+	unsigned int line;		/* its (first) line in the file */
+	/* Later versions add fields here. */
+	IBMCG_PRIVATE_(const struct conf_entry *entry;)
+};
+
+int ibmcg_conf_open(const char *path, struct ibmcg_conf **conf, char *err,
+		    size_t errlen);
+void ibmcg_conf_close(struct ibmcg_conf *conf);
+/* The file's owner line, "config" if none: the owner apply holds with. */
+const char *ibmcg_conf_owner(const struct ibmcg_conf *conf);
+/* The group or pool NAME; NULL if none. */
+const struct ibmcg_conf_group *ibmcg_conf_group(const struct ibmcg_conf *conf,
+						const char *name);
+/* Entry i (0, 1, ... in file order); NULL past the last. */
+const struct ibmcg_conf_group *
+ibmcg_conf_group_at(const struct ibmcg_conf *conf, size_t i);
+/* Does the group's target cover port p (as ibmcg_port_dump() gives it)? */
+bool ibmcg_conf_covers(const struct ibmcg_conf_group *cg,
+		       const struct ibmcg_port *p);
+/*
+ * The declared join options into args, which the caller initialised with
+ * IBMCG_JOIN_ARGS_INIT (args->size is kept): owner is the line's, or
+ * NULL. 0, or -EINVAL if args has no size.
+ */
+int ibmcg_conf_join_args(const struct ibmcg_conf_group *cg,
+			 struct ibmcg_join_args *args);
 
 /* Pure helpers; no handle needed. On failure they return -EINVAL and set
  * *why (if why is not NULL) to a static sentence describing the problem.

@@ -70,8 +70,9 @@ r=$?
 [ $r = 0 ] || sed 's/^/# /' "$D/diff"
 ok $r "exported symbols equal libibmcg.map ($(wc -l <"$D/have") name@version)"
 # Every declared function has a symbol, and every symbol a declaration.
-grep -o '^[a-z].*[ *]\(ibmcg_[a-z_0-9]*\)(' lib/ibmcg.h |
-	sed 's/.*[ *]\(ibmcg_[a-z_0-9]*\)(/\1/' | sort -u >"$D/decl"
+# (return type and name on one line, or the name at the start of one)
+grep -o '^[a-z].*[ *]\(ibmcg_[a-z_0-9]*\)(\|^ibmcg_[a-z_0-9]*(' lib/ibmcg.h |
+	sed 's/.*[ *]\(ibmcg_[a-z_0-9]*\)(/\1/; s/($//' | sort -u >"$D/decl"
 sed 's/@.*//' "$D/have" | sort -u >"$D/names"
 diff "$D/decl" "$D/names" >"$D/diff"
 r=$?

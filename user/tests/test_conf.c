@@ -6,7 +6,9 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 /* Builds groups itself: the library's whole structures. */
 #include "ibmcg_priv.h"
@@ -454,6 +456,109 @@ static void example_file(void)
 	free(text);
 }
 
+/* A file with text in a fresh temporary path; returns the path. */
+static char *tmp_conf(const char *text)
+{
+	static char path[64];
+	FILE *fp;
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/test_conf.XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0)
+		return NULL;
+	fp = fdopen(fd, "w");
+	fputs(text, fp);
+	fclose(fp);
+	return path;
+}
+
+/* The public lookup of libibmcg: the same parser, messages returned. */
+static void lib_lookup(void)
+{
+	const char *text =
+		"owner site\n"
+		"pool coll0 all-ib ff12:401b::c0 mtu 2048 qkey 0x1234 \\\n"
+		"  linger 10s\n"
+		"group mine mlx5_0/2 ff12:401b::9 owner admin state sendonly\n";
+	struct ibmcg_join_args a = IBMCG_JOIN_ARGS_INIT, old;
+	const struct ibmcg_conf_group *cg;
+	struct ibmcg_conf *c = NULL;
+	char err[256], *path, mgid[IBMCG_MGID_STRLEN];
+
+	path = tmp_conf(text);
+	EXPECT(path != NULL);
+	if (!path)
+		return;
+	EXPECT(ibmcg_conf_open(path, &c, err, sizeof(err)) == 0);
+	unlink(path);
+	EXPECT_STR(err, "");
+	if (!c)
+		return;
+	EXPECT_STR(ibmcg_conf_owner(c), "site");
+	cg = ibmcg_conf_group(c, "coll0");
+	EXPECT(cg && cg->pool && cg->line == 2 && !cg->owner &&
+	       !cg->dev[0] && cg->port == 0);
+	if (cg) {
+		EXPECT_STR(cg->target, "all-ib");
+		EXPECT_STR(ibmcg_mgid_format(cg->mgid, mgid, sizeof(mgid)),
+			   "ff12:401b::c0");
+		/* InfiniBand ports only, like mcctl join coll0 */
+		EXPECT(ibmcg_conf_covers(cg, &ports[0]) &&
+		       ibmcg_conf_covers(cg, &ports[1]) &&
+		       !ibmcg_conf_covers(cg, &ports[2]));
+		a.owner = "job:1";
+		EXPECT(ibmcg_conf_join_args(cg, &a) == 0);
+		EXPECT(a.size == sizeof(a) && !a.owner && a.set_mtu &&
+		       a.mtu == 4 && a.set_qkey && a.qkey == 0x1234 &&
+		       a.set_linger && a.linger_ms == 10000);
+		/* an application of an older, smaller struct: kept whole */
+		memset(&old, 0x5a, sizeof(old));
+		old.size = offsetof(struct ibmcg_join_args, qkey);
+		EXPECT(ibmcg_conf_join_args(cg, &old) == 0);
+		EXPECT(old.set_qkey && old.size ==
+		       offsetof(struct ibmcg_join_args, qkey) &&
+		       old.qkey == 0x5a5a5a5a);
+	}
+	cg = ibmcg_conf_group(c, "mine");
+	EXPECT(cg && !cg->pool && cg->port == 2 && cg->line == 4);
+	if (cg) {
+		EXPECT_STR(cg->dev, "mlx5_0");
+		EXPECT_STR(cg->owner, "admin");
+		EXPECT(ibmcg_conf_covers(cg, &ports[1]) &&
+		       !ibmcg_conf_covers(cg, &ports[0]));
+		EXPECT(ibmcg_conf_join_args(cg, &a) == 0);
+		EXPECT(a.join_state == IB_MCG_JOIN_SENDONLY_NON_MEMBER);
+	}
+	EXPECT(ibmcg_conf_group_at(c, 1) == cg && !ibmcg_conf_group_at(c, 2));
+	EXPECT(!ibmcg_conf_group(c, "none"));
+	a.size = 0;
+	EXPECT(ibmcg_conf_join_args(cg, &a) == -EINVAL);
+	ibmcg_conf_close(c);
+}
+
+static void lib_errors(void)
+{
+	struct ibmcg_conf *c = (struct ibmcg_conf *)1;
+	char err[256], *path;
+
+	EXPECT(ibmcg_conf_open("/nonexistent/ib_mcgroups.conf", &c, err,
+			       sizeof(err)) == -ENOENT);
+	EXPECT(c == NULL);
+	EXPECT_STR(err, "cannot read /nonexistent/ib_mcgroups.conf: No such file or directory");
+	path = tmp_conf("pool p1 all ff12::1\npool p2 all ff12::2 mtu 3000\n");
+	EXPECT(path != NULL);
+	if (!path)
+		return;
+	EXPECT(ibmcg_conf_open(path, &c, err, sizeof(err)) == -EINVAL);
+	/* "PATH:LINE: why", on no stream: the caller's buffer */
+	EXPECT(!strncmp(err, path, strlen(path)) &&
+	       strstr(err, ":2: invalid mtu '3000'"));
+	ktap_print_str("err", err);
+	unlink(path);
+	EXPECT(c == NULL);
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(example_file),
 	KTAP_CASE(parse_all_forms),
@@ -463,6 +568,8 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(plan_keeps_updates_leaves),
 	KTAP_CASE(plan_lingering_and_duplicates),
 	KTAP_CASE(plan_empty_file_releases_own_holds),
+	KTAP_CASE(lib_lookup),
+	KTAP_CASE(lib_errors),
 };
 
 KTAP_MAIN(cases)
