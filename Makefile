@@ -3,7 +3,8 @@
 # ib_mcgroups: kernel module (kernel/), mcctl and libibmcg (user/), tests
 # (selftests/). Targets:
 #
-#   make            build the module against KDIR, mcctl and the test programs
+#   make            build the module against KDIR, mcctl, the test programs
+#                   and examples/
 #   make deps       install the Debian 12 packages everything needs (as root)
 #   make check      static checks, host unit tests (mcctl, the build), the
 #                   VM tests and the DKMS install VM test on every installed
@@ -53,7 +54,7 @@ DEB_PACKAGES += shellcheck
 # linux-source-6.12 above): make check runs the debug lane too.
 DEBUG_PACKAGES := bc bison flex libelf-dev libssl-dev
 
-all: module user selftests
+all: module user selftests examples
 
 module:
 	$(MAKE) -C kernel KDIR=$(KDIR)
@@ -63,6 +64,10 @@ user:
 
 selftests: user
 	$(MAKE) -C selftests
+
+# Example applications of libibmcg (examples/README.md)
+examples: user
+	$(MAKE) -C examples
 
 deps:
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEB_PACKAGES) $(DEBUG_PACKAGES)
@@ -154,7 +159,8 @@ install-module: module
 clean:
 	$(MAKE) -C kernel clean KDIR=$(KDIR)
 	$(MAKE) -C user clean
+	$(MAKE) -C examples clean
 	rm -rf build
 
-.PHONY: all module user selftests deps check demo style install clean \
+.PHONY: all module user selftests examples deps check demo style install clean \
 	deps-debug check-debug
