@@ -16,98 +16,6 @@
 
 #define COMPAT(fn)	__asm__(".symver " #fn "_v1, " #fn "@LIBIBMCG_1")
 
-/* The attributes below 64, the only ones LIBIBMCG_1 could report. */
-static uint64_t present_v1(const uint64_t *present)
-{
-	return present[0];
-}
-
-static int group_to_v1(struct ibmcg_group *g, struct ibmcg_group_v1 *o)
-{
-	size_t i;
-
-	memset(o, 0, sizeof(*o));
-	o->present = present_v1(g->present);
-	memcpy(o->dev_name, g->dev_name, sizeof(o->dev_name));
-	o->dev_index = g->dev_index;
-	o->port = g->port;
-	memcpy(o->mgid, g->mgid, sizeof(o->mgid));
-	o->state = g->state;
-	o->reason = g->reason;
-	o->error = g->error;
-	o->join_state = g->join_state;
-	o->backend = g->backend;
-	o->mlid = g->mlid;
-	o->qkey = g->qkey;
-	o->pkey = g->pkey;
-	o->mtu = g->mtu;
-	o->rate = g->rate;
-	o->sl = g->sl;
-	o->flow_label = g->flow_label;
-	o->tclass = g->tclass;
-	o->hop_limit = g->hop_limit;
-	memcpy(o->port_gid, g->port_gid, sizeof(o->port_gid));
-	o->sgid_index = g->sgid_index;
-	o->linger_ms = g->linger_ms;
-	o->linger_left_ms = g->linger_left_ms;
-	if (g->nholders) {
-		o->holders = calloc(g->nholders, sizeof(*o->holders));
-		if (!o->holders) {
-			ibmcg_group_clear(g);
-			return -ENOMEM;
-		}
-	}
-	for (i = 0; i < g->nholders; i++) {
-		struct ibmcg_holder_v1 *d = &o->holders[i];
-		const struct ibmcg_holder *s = &g->holders[i];
-
-		memcpy(d->owner, s->owner, sizeof(d->owner));
-		d->join_state = s->join_state;
-		d->flags = s->flags;
-		d->nl_portid = s->nl_portid;
-		d->age_ms = s->age_ms;
-	}
-	o->nholders = g->nholders;
-	ibmcg_group_clear(g);
-	return 0;
-}
-
-static void port_to_v1(const struct ibmcg_port *p, struct ibmcg_port_v1 *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->present = present_v1(p->present);
-	memcpy(o->dev_name, p->dev_name, sizeof(o->dev_name));
-	o->dev_index = p->dev_index;
-	o->port = p->port;
-	o->link_layer = p->link_layer;
-	o->port_state = p->port_state;
-	o->backend = p->backend;
-	memcpy(o->netdev, p->netdev, sizeof(o->netdev));
-	o->ifindex = p->ifindex;
-	o->max_mcast_grp = p->max_mcast_grp;
-	o->max_mcast_qp_attach = p->max_mcast_qp_attach;
-	o->max_total_mcast_qp_attach = p->max_total_mcast_qp_attach;
-	o->groups = p->groups;
-	o->holder_count = p->holder_count;
-	o->joins = p->joins;
-	o->leaves = p->leaves;
-	o->join_errors = p->join_errors;
-	o->linger_hits = p->linger_hits;
-	o->linger_expired = p->linger_expired;
-	o->max_groups = p->max_groups;
-	o->max_owner_holds = p->max_owner_holds;
-	o->lid = p->lid;
-	o->sm_lid = p->sm_lid;
-	o->last_sm_lid = p->last_sm_lid;
-	o->last_rejoin_wave_ms = p->last_rejoin_wave_ms;
-	o->rejoin_pending = p->rejoin_pending;
-	o->sm_reregisters = p->sm_reregisters;
-	o->rejoin_waves = p->rejoin_waves;
-	o->group_rejoins = p->group_rejoins;
-	o->rejoin_failures = p->rejoin_failures;
-	o->sa_timeouts = p->sa_timeouts;
-}
-
 /* A group result: *out converted, or emptied on failure. */
 static int group_result(int err, struct ibmcg_group *rec,
 			struct ibmcg_group_v1 *out)
@@ -116,7 +24,7 @@ static int group_result(int err, struct ibmcg_group *rec,
 		memset(out, 0, sizeof(*out));
 		return err;
 	}
-	return group_to_v1(rec, out);
+	return ibmcg_group_to_v1(rec, out);
 }
 
 int ibmcg_join_v1(struct ibmcg *h, const char *dev, uint32_t port,
@@ -214,7 +122,7 @@ int ibmcg_port_get_v1(struct ibmcg *h, const char *dev, uint32_t port,
 	memset(&rec, 0, sizeof(rec));
 	err = ibmcg_port_get_rec(h, dev, port, &rec);
 	if (!err)
-		port_to_v1(&rec, out);
+		ibmcg_port_to_v1(&rec, out);
 	return err;
 }
 COMPAT(ibmcg_port_get);
@@ -256,7 +164,7 @@ int ibmcg_group_dump_v1(struct ibmcg *h, const char *dev, uint32_t port,
 		return err;
 	o = calloc(cnt ? cnt : 1, sizeof(*o));
 	for (i = 0; i < cnt; i++) {
-		if (!o || group_to_v1(&v[i], &o[i])) {
+		if (!o || ibmcg_group_to_v1(&v[i], &o[i])) {
 			while (++i < cnt)
 				ibmcg_group_clear(&v[i]);
 			free(v);
@@ -292,7 +200,7 @@ int ibmcg_port_dump_v1(struct ibmcg *h, const char *dev,
 		return -ENOMEM;
 	}
 	for (i = 0; i < cnt; i++)
-		port_to_v1(&v[i], &o[i]);
+		ibmcg_port_to_v1(&v[i], &o[i]);
 	free(v);
 	*ports = o;
 	*n = cnt;
@@ -376,9 +284,9 @@ static int event_v1_cb(const struct ibmcg_event *ev, void *arg)
 	o.cmd = ev->cmd;
 	if (ev->port) {
 		o.is_port = true;
-		port_to_v1(ev->port, &o.port);
+		ibmcg_port_to_v1(ev->port, &o.port);
 	} else if (ev->group) {
-		/* a copy: group_to_v1() takes the record's holders */
+		/* a copy: ibmcg_group_to_v1() takes the record's holders */
 		g = *ev->group;
 		if (g.nholders) {
 			g.holders = malloc(g.nholders * sizeof(*g.holders));
@@ -387,7 +295,7 @@ static int event_v1_cb(const struct ibmcg_event *ev, void *arg)
 			memcpy(g.holders, ev->group->holders,
 			       g.nholders * sizeof(*g.holders));
 		}
-		if (group_to_v1(&g, &o.group))
+		if (ibmcg_group_to_v1(&g, &o.group))
 			return -ENOMEM;
 	}
 	ret = c->cb(&o, c->arg);

@@ -172,4 +172,12 @@ struct ibmcg_event_v1 {
 /* Return 0 to continue, anything else stops ibmcg_event_recv(). */
 typedef int (*ibmcg_event_cb_v1)(const struct ibmcg_event_v1 *ev, void *arg);
 
+/*
+ * compat_conv.c: g's fields into *o, its holders into a new array (g's
+ * are freed: g is emptied either way); -ENOMEM. Only attributes below 64
+ * can be in o->present.
+ */
+int ibmcg_group_to_v1(struct ibmcg_group *g, struct ibmcg_group_v1 *o);
+void ibmcg_port_to_v1(const struct ibmcg_port *p, struct ibmcg_port_v1 *o);
+
 #endif /* IBMCG_COMPAT_V1_H */
