@@ -39,7 +39,7 @@ DEB=$T/deb
 RPM=$T/rpm
 R=$T/root
 
-ktap_plan 37
+ktap_plan 39
 
 # (these two run through check: SC2317)
 # has_all LIST FILE...: every FILE is a line of LIST (prints the missing)
@@ -119,6 +119,7 @@ check_eq "ib-mcgroups-dkms: exactly the tree of make dkms-source" \
 # shellcheck disable=SC2046  # a list of files
 check "every file the install targets install is in a package ($(wc -l <"$T/installed"))" \
 	has_all "$T/all.list" $(cat "$T/installed")
+check "no file in two packages" bash -c "! uniq -d '$T/all.list' | grep ."
 check "nothing under /usr/local" none_match "$T/all.list" '^/usr/local/'
 check "no header outside /usr/include/ibmcg/" none_match "$T/all.list" '^/usr/include/[^/]+$'
 check "no file outside /etc, /lib, /usr/{include,lib,libexec,sbin,share,src}" \
@@ -188,7 +189,7 @@ check "a program with <ibmcg/ibmcg.h> builds with the packaged libibmcg.pc" \
 check_eq "... and runs against the packaged libibmcg.so.1" "joined ib_mcgroups" \
 	"$(LD_LIBRARY_PATH=$R/usr/lib/$MA "$T/app" 2>&1)"
 check_eq "... which is the one it loads" "$R/usr/lib/$MA/libibmcg.so.1" \
-	"$(LD_LIBRARY_PATH=$R/usr/lib/$MA ldd "$T/app" | awk '/libibmcg/ { print $3 }')"
+	"$(LD_LIBRARY_PATH=$R/usr/lib/$MA ldd "$T/app" 2>/dev/null | awk '/libibmcg/ { print $3 }')"
 
 # The packaged module source, built by DKMS in a private tree.
 KVER=$("$TOP/selftests/vm/kver.sh" 2>/dev/null | head -n1)
@@ -252,6 +253,7 @@ check_eq "rpm ib_mcgroups-dkms: exactly the tree of make dkms-source" \
 	"$(grep '^/usr/src/' "$T/r-dkms.list")"
 check "rpm: nothing under /usr/local, no header outside /usr/include/ibmcg/" \
 	bash -c "! cat '$T'/r-*.list | grep -E '^/usr/local/|^/usr/include/[^/]+$'"
+check "rpm: no file in two packages" bash -c "! cat '$T'/r-*.list | sort | uniq -d | grep ."
 check_eq "rpm mcctl's conffiles" "/etc/default/ib_mcgroups-slurm /etc/ib_mcgroups.conf" \
 	"$(rpm -qpc "$RPM/mcctl-$VERSION-1.$rarch.rpm" 2>/dev/null | sort | xargs)"
 check "rpm ib_mcgroups-dkms: requires dkms, %post builds and %preun removes ib_mcgroups $VERSION" \
