@@ -39,7 +39,7 @@ DEB=$T/deb
 RPM=$T/rpm
 R=$T/root
 
-ktap_plan 39
+ktap_plan 42
 
 # (these two run through check: SC2317)
 # has_all LIST FILE...: every FILE is a line of LIST (prints the missing)
@@ -261,6 +261,33 @@ check "rpm ib_mcgroups-dkms: requires dkms, %post builds and %preun removes ib_m
 		rpm -qp --scripts '$RPM/ib_mcgroups-dkms-$VERSION-1.noarch.rpm' >'$T/dkms.scripts' &&
 		grep -q 'dkms install -m ib_mcgroups -v $VERSION' '$T/dkms.scripts' &&
 		grep -q 'dkms remove -m ib_mcgroups -v $VERSION' '$T/dkms.scripts'"
+
+# The four together in a scratch root: rpm --root with its own database,
+# no scriptlets, no check of what Debian cannot provide (libc and the
+# others are Debian packages here); what they require of each other must
+# be there.
+RR=$T/rpmroot
+mkdir -p "$RR"
+check "rpm: the binary packages install together into a scratch root" \
+	bash -c "rpm --root '$RR' --initdb &&
+		rpm --root '$RR' -i --nodeps --noscripts --notriggers \
+		'$RPM'/ib_mcgroups-dkms-*.noarch.rpm '$RPM'/mcctl-*.$rarch.rpm \
+		'$RPM'/libibmcg-$VERSION-1.$rarch.rpm '$RPM'/libibmcg-devel-*.$rarch.rpm"
+check_eq "rpm: the installed mcctl -V prints VERSION" "$VERSION" \
+	"$("$RR/usr/sbin/mcctl" -V 2>/dev/null | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -n1)"
+# ourreqs: what the packages require of each other (names or sonames of
+# this project)
+ourreqs() {
+	local f
+	for f in "$RPM"/*."$rarch".rpm "$RPM"/*.noarch.rpm; do
+		rpm -qpR "$f" 2>/dev/null
+	done | grep -E '^(ib_mcgroups|mcctl|libibmcg)' | sed 's/ *$//' | sort -u
+}
+# (all of them name a package or soname exactly: "=" or no version)
+rpm --root "$RR" -qa --provides 2>/dev/null | sed 's/ *$//' | sort -u >"$T/r-provides"
+ourreqs >"$T/r-ourreqs"
+check "rpm: what they require of each other ($(wc -l <"$T/r-ourreqs")) is provided" \
+	bash -c "[ -s '$T/r-ourreqs' ] && ! grep -vxFf '$T/r-provides' '$T/r-ourreqs'"
 
 echo "$__ktap_pass passed, $__ktap_fail failed$([ "$__ktap_skip" -gt 0 ] && echo ", $__ktap_skip skipped")"
 ktap_finish
