@@ -17,7 +17,7 @@
 #   the unit runs that mcctl; a program written against <ibmcg/ibmcg.h>
 #   builds with the installed pkg-config file and runs against the
 #   installed libibmcg.so.1; the packaged module source builds with DKMS
-#   (a private DKMS tree, the newest kernel with headers).
+#   (a private DKMS tree; KVER, default the newest kernel with headers).
 # - ib_mcgroups.spec: rpmbuild -ba makes ib_mcgroups-dkms, mcctl, libibmcg
 #   and libibmcg-devel at VERSION; their file lists (rpm -qlp), conffiles
 #   and scriptlets.
@@ -192,7 +192,7 @@ check_eq "... which is the one it loads" "$R/usr/lib/$MA/libibmcg.so.1" \
 	"$(LD_LIBRARY_PATH=$R/usr/lib/$MA ldd "$T/app" 2>/dev/null | awk '/libibmcg/ { print $3 }')"
 
 # The packaged module source, built by DKMS in a private tree.
-KVER=$("$TOP/selftests/vm/kver.sh" 2>/dev/null | head -n1)
+KVER=${KVER:-$("$TOP/selftests/vm/kver.sh" 2>/dev/null | head -n1)}
 if [ -n "$KVER" ] && [ -f "/lib/modules/$KVER/build/Makefile" ] && command -v dkms >/dev/null; then
 	export mok_signing_key=$T/mok.key mok_certificate=$T/mok.pub
 	mkdir -p "$T/dkms" "$T/modroot/lib/modules"
