@@ -15,6 +15,11 @@
 #   make demo       boot the soft-RoCE VM and run the demo
 #   make style      checkpatch --strict, W=1 and sparse on the module
 #   make install    mcctl, libibmcg and man pages (PREFIX, DESTDIR)
+#   make install-slurm  the Slurm prolog and epilog (contrib/slurm) into
+#                   LIBEXECDIR/ib_mcgroups, their defaults into
+#                   /etc/default/ib_mcgroups-slurm (kept if it exists)
+#   make deb        the Debian packages (debian/) in build/pkg/deb
+#   make rpm        the RPM packages (ib_mcgroups.spec) in build/pkg/rpm
 #
 # Installing the module (see Documentation/admin-guide.rst, "Installing"):
 #
@@ -49,6 +54,8 @@ DEB_PACKAGES += linux-image-6.12-amd64 linux-headers-6.12-amd64 \
 	linux-image-6.12-rt-amd64 linux-headers-6.12-rt-amd64
 # shellcheck: style.sh checks the scripts of contrib/.
 DEB_PACKAGES += shellcheck
+# make deb, make rpm and their host test (selftests/host/pkg_test.sh).
+DEB_PACKAGES += debhelper dh-dkms dpkg-dev fakeroot lintian rpm
 
 # What building the debug kernel needs (selftests/debug/build-kernel.sh, from
 # linux-source-6.12 above): make check runs the debug lane too.
@@ -97,6 +104,24 @@ style:
 
 install:
 	$(MAKE) -C user install
+
+PREFIX ?= /usr/local
+LIBEXECDIR ?= $(PREFIX)/libexec
+SYSCONFDIR ?= /etc
+SLURM_SCRIPTS := contrib/slurm/ib_mcgroups-prolog contrib/slurm/ib_mcgroups-epilog
+install-slurm:
+	install -d $(DESTDIR)$(LIBEXECDIR)/ib_mcgroups $(DESTDIR)$(SYSCONFDIR)/default
+	install -m 0755 $(SLURM_SCRIPTS) $(DESTDIR)$(LIBEXECDIR)/ib_mcgroups/
+	[ -e $(DESTDIR)$(SYSCONFDIR)/default/ib_mcgroups-slurm ] || \
+		install -m 0644 contrib/slurm/ib_mcgroups-slurm.default \
+			$(DESTDIR)$(SYSCONFDIR)/default/ib_mcgroups-slurm
+
+# Packages, built from a copy of the tree under /tmp (contrib/pkg/build.sh).
+deb:
+	contrib/pkg/build.sh deb build/pkg/deb
+
+rpm:
+	contrib/pkg/build.sh rpm build/pkg/rpm
 
 # --- DKMS and module installation -------------------------------------------
 # The module sources DKMS needs, as they sit in the repository; dkms-source
@@ -163,4 +188,4 @@ clean:
 	rm -rf build
 
 .PHONY: all module user selftests examples deps check demo style install clean \
-	deps-debug check-debug
+	deps-debug check-debug install-slurm deb rpm

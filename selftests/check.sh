@@ -3,7 +3,8 @@
 #
 # Everything "make check" runs: static checks of the modules against every
 # installed kernel, mcctl's host unit tests, the build machinery's host tests
-# (feature probes, MLNX_OFED detection, DKMS files), then, for each kernel,
+# (feature probes, MLNX_OFED detection, DKMS files), the packages' (make deb,
+# make rpm: selftests/host/pkg_test.sh), then, for each kernel,
 # the VM tests and the DKMS install VM test (see KVERS below). Each part
 # prints KTAP and its own tally (shown here as a "# part: ..." comment); a
 # per-kernel breakdown follows, and the last line is the total:
@@ -106,6 +107,7 @@ fi
 part style "$TOP/selftests/style.sh"
 part unit make -s -C "$TOP/user" check
 part build "$TOP/selftests/host/build_test.sh"
+part pkg "$TOP/selftests/host/pkg_test.sh"
 
 # vm_part KVER TEST...: the modules built for KVER, then the VM tests on it.
 vm_part() {

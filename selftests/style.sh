@@ -119,8 +119,9 @@ fi
 
 # Every file in git names its licence: an SPDX-License-Identifier line
 # first (second after "#!"), in the file's comment syntax. Not the licence
-# texts themselves, nor files whose format has no comment (VERSION, read
-# by make; the kernel-style ABI description).
+# texts themselves (nor debian/copyright, which states them all), nor files
+# whose format has no comment (VERSION, read by make; the kernel-style ABI
+# description; debian/changelog and debian/source/format).
 spdx_missing() {
 	local f
 
@@ -128,6 +129,7 @@ spdx_missing() {
 	while read -r f; do
 		case $f in
 		LICENSES/* | COPYING | VERSION | Documentation/ABI/*) continue ;;
+		debian/copyright | debian/changelog | debian/source/format) continue ;;
 		esac
 		[ -f "$TOP/$f" ] || continue
 		head -n 2 "$TOP/$f" | grep -q 'SPDX-License-Identifier: ' ||
