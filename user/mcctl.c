@@ -18,6 +18,7 @@
 #include "mcctl_args.h"
 #include "mcctl_conf.h"
 #include "mcctl_diag.h"
+#include "mcctl_metrics.h"
 #include "mcctl_version.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -102,6 +103,13 @@ static const struct cmd_usage monitor_usage = {
 	"mcctl monitor\n", 0, NULL,
 };
 
+static const struct cmd_usage metrics_usage = {
+	"mcctl metrics [ --textfile DIR ]\n", 0,
+	"Prometheus text format on stdout, or written atomically to\n"
+	"DIR/" MCCTL_METRICS_FILE " (node_exporter's textfile collector);\n"
+	"ib_mcgroups_up 0 when the module is not loaded\n",
+};
+
 static const struct cmd_usage apply_usage = {
 	"mcctl apply [ --dry-run | -n | --check ]\n", 0,
 	"--dry-run, -n: print the plan, change nothing;\n"
@@ -149,7 +157,7 @@ static void print_terms(FILE *fp, unsigned int what, bool options,
 
 static const struct cmd_usage *const all_usage[] = {
 	&join_usage, &leave_usage, &list_usage, &show_usage, &stats_usage,
-	&monitor_usage, &apply_usage, &diag_usage, &help_usage,
+	&monitor_usage, &metrics_usage, &apply_usage, &diag_usage, &help_usage,
 };
 
 static void usage(FILE *fp)
@@ -532,6 +540,7 @@ static const struct {
 	{ "show",	cmd_show,	&show_usage },
 	{ "stats",	cmd_stats,	&stats_usage },
 	{ "monitor",	cmd_monitor,	&monitor_usage },
+	{ "metrics",	cmd_metrics,	&metrics_usage },
 	{ "diag",	cmd_diag,	&diag_usage },
 	{ "help",	cmd_help,	&help_usage },
 };
