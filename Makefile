@@ -48,6 +48,10 @@ DEB_PACKAGES += linux-image-6.12-amd64 linux-headers-6.12-amd64 \
 	linux-image-6.12-rt-amd64 linux-headers-6.12-rt-amd64
 # shellcheck: style.sh checks the scripts of contrib/.
 DEB_PACKAGES += shellcheck
+# promtool (in Debian's prometheus package): the host checks the metrics
+# expositions, alert rules and their unit tests (mcctl metrics,
+# contrib/prometheus/).
+DEB_PACKAGES += prometheus
 
 # What building the debug kernel needs (selftests/debug/build-kernel.sh, from
 # linux-source-6.12 above): make check runs the debug lane too.
