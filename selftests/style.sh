@@ -120,7 +120,8 @@ fi
 # Every file in git names its licence: an SPDX-License-Identifier line
 # first (second after "#!"), in the file's comment syntax. Not the licence
 # texts themselves, nor files whose format has no comment (VERSION, read
-# by make; the kernel-style ABI description).
+# by make; the kernel-style ABI description); a JSON file names it in
+# FILE.license beside it (as REUSE does).
 spdx_missing() {
 	local f
 
@@ -130,6 +131,11 @@ spdx_missing() {
 		LICENSES/* | COPYING | VERSION | Documentation/ABI/*) continue ;;
 		esac
 		[ -f "$TOP/$f" ] || continue
+		case $f in
+		*.json) grep -qs 'SPDX-License-Identifier: ' "$TOP/$f.license" ||
+				echo "$f: no SPDX-License-Identifier line in $f.license"
+			continue ;;
+		esac
 		head -n 2 "$TOP/$f" | grep -q 'SPDX-License-Identifier: ' ||
 			echo "$f: no SPDX-License-Identifier line in its first two lines"
 	done

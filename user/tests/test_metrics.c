@@ -378,9 +378,25 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(promtool),
 };
 
-int main(void)
+/* --print: an exposition with every metric, for tests/test_contrib.sh. */
+static int print_all(void)
+{
+	struct ibmcg_group g[] = {
+		group("rxe0", 1, IB_MCG_STATE_JOINED),
+		group("mlx5_0", 2, IB_MCG_STATE_RETRY_WAIT),
+	};
+	struct ibmcg_port ports[2];
+	struct metrics_snapshot s = both(ports, g, ARRAY_SIZE(g));
+
+	return metrics_format(stdout, &s) ? 1 : 0;
+}
+
+int main(int argc, char **argv)
 {
 	int ret;
+
+	if (argc == 2 && !strcmp(argv[1], "--print"))
+		return print_all();
 
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
