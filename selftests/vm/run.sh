@@ -265,6 +265,9 @@ fi
 # tests, tools and the guest scripts; contrib/ for the tests of its scripts
 cp -a "$TOP/selftests/." "$ROOT/selftests/"
 cp -a "$TOP/contrib" "$ROOT/contrib"
+# the shipped configuration (the Slurm test runs the shipped defaults on it)
+mkdir -p "$ROOT/selftests/shipped"
+cp "$TOP/user/ib_mcgroups.conf" "$ROOT/selftests/shipped/"
 rm -rf "$ROOT/selftests/vm" "$ROOT/selftests/tools" "$ROOT/selftests/simhca"
 find "$ROOT/selftests" \( -name '*.c' -o -name '*.h' -o -name Makefile \) -delete
 for p in $TOOLS $C_TESTS; do
