@@ -109,14 +109,28 @@ _mcctl()
 	args=("${cwords[@]:cmdi+1:n-1}")	# the words before it
 
 	case $full in
-	list | stats)
+	list)
+		case $prev in
+		state)
+			words="joining joined retry-wait detached lingering"
+			;;
+		owner)
+			;;	# a name of the user's
+		*)
+			words=$(_mcctl_unused "owner state" "${args[@]}")
+			[ "$n" = 1 ] && words="$(_mcctl_devs) $(_mcctl_devports) $words help"
+			;;
+		esac
+		;;
+	stats)
 		[ "$n" = 1 ] && words="$(_mcctl_devs) $(_mcctl_devports) help"
 		;;
 	show)
 		[ "$n" = 1 ] && words="$(_mcctl_devports) help"
 		;;
 	monitor)
-		[ "$n" = 1 ] && words=help
+		words=$(_mcctl_unused "-t --timestamp" "${args[@]}")
+		[ "$n" = 1 ] && words+=" help"
 		;;
 	metrics)
 		if [ "$prev" = --textfile ]; then

@@ -47,7 +47,7 @@ expect() {
 }
 
 echo "TAP version 13"
-echo "1..19"
+echo "1..23"
 expect "list leave join apply show stats monitor metrics diag help" "mcctl "
 expect "-j --json -p --pretty -c --config -V --version -h --help" "mcctl -"
 expect "list leave" "mcctl l"
@@ -67,5 +67,9 @@ expect "--dry-run --check" "mcctl apply --"
 expect "join" "mcctl help j"
 expect "mlx5_0/1 mlx5_0/2 rxe0/1" "mcctl diag 239.1.1.1 "
 expect "--textfile help" "mcctl metrics "
+expect "mlx5_0 rxe0 mlx5_0/1 mlx5_0/2 rxe0/1 owner state help" "mcctl list "
+expect "joining joined retry-wait detached lingering" "mcctl list rxe0 owner job:1 state "
+expect "state" "mcctl list rxe0 owner job:1 "
+expect "-t --timestamp help" "mcctl monitor "
 expect "$D/conf.d" "mcctl metrics --textfile $D/conf."
 [ "$fails" -eq 0 ]
