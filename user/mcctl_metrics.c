@@ -424,7 +424,7 @@ int cmd_metrics(int argc, char **argv)
 	FILE *fp;
 
 	for (; argc > 0; argc--, argv++) {
-		if (!strcmp(*argv, "--textfile") || !strcmp(*argv, "textfile")) {
+		if (!strcmp(*argv, "--textfile")) {
 			if (argc < 2)
 				return usage_err("mcctl: %s needs a directory",
 						 *argv);
