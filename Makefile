@@ -56,6 +56,10 @@ DEB_PACKAGES += linux-image-6.12-amd64 linux-headers-6.12-amd64 \
 DEB_PACKAGES += shellcheck
 # make deb, make rpm and their host test (selftests/host/pkg_test.sh).
 DEB_PACKAGES += debhelper dh-dkms dpkg-dev fakeroot lintian rpm
+# promtool (in Debian's prometheus package): the host checks the metrics
+# expositions, alert rules and their unit tests (mcctl metrics,
+# contrib/prometheus/).
+DEB_PACKAGES += prometheus
 
 # What building the debug kernel needs (selftests/debug/build-kernel.sh, from
 # linux-source-6.12 above): make check runs the debug lane too.

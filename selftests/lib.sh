@@ -13,7 +13,8 @@
 # setup:     mcg_setup_rxe, mcg_teardown_rxe, mcg_load, mcg_unload,
 #            mcg_require_module, mcg_require_mcctl, mcg_require_simhca (D, P,
 #            SYS), mcg_unload_simhca, in_peer CMD..., PEER_EXEC,
-#            run_unpriv CMD..., wait_for [-t SECS] CMD..., wait_for_not ...
+#            run_unpriv CMD..., wait_for [-t SECS] CMD..., wait_for_not ...,
+#            save_output NAME (a file returned to the host)
 # IGMP/MLD:  igmp_count DEV GROUP, igmp_has DEV GROUP,
 #            igmp6_count DEV GROUP, igmp6_has DEV GROUP, mcast_has DEV GROUP
 
@@ -248,6 +249,12 @@ holds_of() {
 # apply_summary JSON: "join update leave keep skip failed" of an apply.
 apply_summary() {
 	jq -r '"\(.join) \(.update) \(.leave) \(.keep) \(.skip) \(.failed)"' <<<"$1"
+}
+
+# save_output NAME: stdin to /selftests/out/NAME ([A-Za-z0-9._-]), which the
+# VM returns to the host ($O/out/NAME; run.sh checks *.prom with promtool).
+save_output() {
+	mkdir -p /selftests/out && cat >"/selftests/out/$1"
 }
 
 # --- environment ------------------------------------------------------------

@@ -121,7 +121,8 @@ fi
 # first (second after "#!"), in the file's comment syntax. Not the licence
 # texts themselves (nor debian/copyright, which states them all), nor files
 # whose format has no comment (VERSION, read by make; the kernel-style ABI
-# description; debian/changelog and debian/source/format).
+# description; debian/changelog and debian/source/format); a JSON file
+# names it in FILE.license beside it (as REUSE does).
 spdx_missing() {
 	local f
 
@@ -132,6 +133,11 @@ spdx_missing() {
 		debian/copyright | debian/changelog | debian/source/format) continue ;;
 		esac
 		[ -f "$TOP/$f" ] || continue
+		case $f in
+		*.json) grep -qs 'SPDX-License-Identifier: ' "$TOP/$f.license" ||
+				echo "$f: no SPDX-License-Identifier line in $f.license"
+			continue ;;
+		esac
 		head -n 2 "$TOP/$f" | grep -q 'SPDX-License-Identifier: ' ||
 			echo "$f: no SPDX-License-Identifier line in its first two lines"
 	done

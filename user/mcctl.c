@@ -13,11 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "mcctl.h"
 #include "mcctl_args.h"
 #include "mcctl_conf.h"
 #include "mcctl_diag.h"
+#include "mcctl_metrics.h"
 #include "mcctl_version.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -34,6 +36,7 @@ enum {
 	W_NAME		= 1 << 3,
 	W_TIME		= 1 << 4,
 	W_CREATE	= 1 << 5,	/* MTU, RATE, SL and the numbers */
+	W_GROUPSTATE	= 1 << 6,
 };
 
 static const struct {
@@ -46,6 +49,8 @@ static const struct {
 	{ W_GROUP,
 	  "GROUP := { IPv4 group | IPv6 group | MGID }; join: 0 or :: = the SA assigns one\n" },
 	{ W_STATE, "STATE := { full | nonmember | sendonly | sendonly-full }\n" },
+	{ W_GROUPSTATE,
+	  "GROUPSTATE := { joining | joined | retry-wait | detached | lingering }\n" },
 	{ W_NAME,
 	  "NAME := owner, 1..64 printable characters, no spaces (default: default)\n" },
 	{ W_TIME,
@@ -87,7 +92,8 @@ static const struct cmd_usage leave_usage = {
 };
 
 static const struct cmd_usage list_usage = {
-	"mcctl list [ DEV[/PORT] ]\n", 0, NULL,
+	"mcctl list [ DEV[/PORT] ] [ owner NAME ] [ state GROUPSTATE ]\n",
+	W_NAME | W_GROUPSTATE, NULL,
 };
 
 static const struct cmd_usage show_usage = {
@@ -99,7 +105,15 @@ static const struct cmd_usage stats_usage = {
 };
 
 static const struct cmd_usage monitor_usage = {
-	"mcctl monitor\n", 0, NULL,
+	"mcctl monitor [ -t | --timestamp ]\n", 0,
+	"-t: each event after the time it was received (JSON: \"timestamp\")\n",
+};
+
+static const struct cmd_usage metrics_usage = {
+	"mcctl metrics [ --textfile DIR ]\n", 0,
+	"Prometheus text format on stdout, or written atomically to\n"
+	"DIR/" MCCTL_METRICS_FILE " (node_exporter's textfile collector);\n"
+	"ib_mcgroups_up 0 when the module is not loaded\n",
 };
 
 static const struct cmd_usage apply_usage = {
@@ -149,7 +163,7 @@ static void print_terms(FILE *fp, unsigned int what, bool options,
 
 static const struct cmd_usage *const all_usage[] = {
 	&join_usage, &leave_usage, &list_usage, &show_usage, &stats_usage,
-	&monitor_usage, &apply_usage, &diag_usage, &help_usage,
+	&monitor_usage, &metrics_usage, &apply_usage, &diag_usage, &help_usage,
 };
 
 static void usage(FILE *fp)
@@ -389,26 +403,26 @@ static int cmd_show(int argc, char **argv)
 
 static int cmd_list(int argc, char **argv)
 {
-	char dev[IBMCG_DEV_NAME_MAX];
 	struct ibmcg_group **groups;
-	uint32_t port;
+	struct list_cmd c;
 	size_t i, n;
 	int err;
 
-	err = parse_filter(argc, argv, dev, &port);
+	err = parse_list(argc, argv, &c);
 	if (err)
 		return err;
 	err = open_handle();
 	if (err)
 		return err;
-	err = ibmcg_group_dump(h, dev[0] ? dev : NULL, port, &groups, &n);
+	err = ibmcg_group_dump(h, c.dev[0] ? c.dev : NULL, c.port, &groups, &n);
 	if (err)
 		return kernel_err(err, "no such device or port");
 	note_inconsistent();
 
 	open_json_array(NULL);
 	for (i = 0; i < n; i++)
-		print_group_line(groups[i]);
+		if (list_match(&c, groups[i]))
+			print_group_line(groups[i]);
 	close_json_array();
 	ibmcg_groups_free(groups);
 	return finish_output();
@@ -454,24 +468,39 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
+struct monitor_ctx {
+	bool timestamps;
+	int werr;
+};
+
 static int print_event_cb(const struct ibmcg_event *ev, void *arg)
 {
-	int *werr = arg;
+	struct monitor_ctx *m = arg;
+	char ts[MCCTL_TIMESTAMP_LEN];
+	struct timespec now;
 
-	print_event(ev);
-	*werr = json_print_end();	/* flushes: one line per event */
-	return *werr ? 1 : 0;
+	if (m->timestamps) {
+		clock_gettime(CLOCK_REALTIME, &now);
+		format_timestamp(&now, ts, sizeof(ts));
+	}
+	print_event_ts(ev, m->timestamps ? ts : NULL);
+	m->werr = json_print_end();	/* flushes: one line per event */
+	return m->werr ? 1 : 0;
 }
 
 static int cmd_monitor(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
+	struct monitor_ctx m = { 0 };
 	sigset_t sigs, orig;
 	struct pollfd pfd;
-	int err, werr = 0;
+	int err;
 
-	if (argc > 0)
-		return unknown_param(*argv);
+	for (; argc > 0; argc--, argv++) {
+		if (strcmp(*argv, "-t") && strcmp(*argv, "--timestamp"))
+			return unknown_param(*argv);
+		m.timestamps = true;
+	}
 	err = open_handle();
 	if (err)
 		return err;
@@ -497,10 +526,10 @@ static int cmd_monitor(int argc, char **argv)
 				continue;
 			return kernel_err(-errno, NULL);
 		}
-		err = ibmcg_event_recv(h, print_event_cb, &werr);
-		if (werr) {
+		err = ibmcg_event_recv(h, print_event_cb, &m);
+		if (m.werr) {
 			fprintf(stderr, "mcctl: cannot write output: %s\n",
-				strerror(-werr));
+				strerror(-m.werr));
 			return EXIT_FAILURE;
 		}
 		if (err == -ENOBUFS) {
@@ -531,6 +560,7 @@ static const struct {
 	{ "show",	cmd_show,	&show_usage },
 	{ "stats",	cmd_stats,	&stats_usage },
 	{ "monitor",	cmd_monitor,	&monitor_usage },
+	{ "metrics",	cmd_metrics,	&metrics_usage },
 	{ "diag",	cmd_diag,	&diag_usage },
 	{ "help",	cmd_help,	&help_usage },
 };

@@ -19,6 +19,15 @@ void print_join_reply(const struct ibmcg_group *g, bool sa_assigned);
 void print_port(const struct ibmcg_port *p);		/* stats */
 /* monitor: group events, and re-join waves of InfiniBand ports */
 void print_event(const struct ibmcg_event *ev);
+/* monitor -t: the same after a timestamp (NULL: none) */
+void print_event_ts(const struct ibmcg_event *ev, const char *timestamp);
+/*
+ * A time as ISO 8601 in local time, with microseconds and the UTC offset:
+ * "2026-12-03T09:40:00.123456+01:00".
+ */
+#define MCCTL_TIMESTAMP_LEN	40
+struct timespec;
+void format_timestamp(const struct timespec *ts, char *buf, size_t len);
 /* leave owner NAME all: one line per group, then the count. */
 void print_owner_release(const char *owner, uint32_t holds_dropped,
 			 struct ibmcg_released *const *rel, size_t n);

@@ -201,6 +201,72 @@ static int parse_owner(const char *s, const char **owner)
 	return 0;
 }
 
+/* The group states list can filter on: those a dump shows. */
+static const uint8_t list_states[] = {
+	IB_MCG_STATE_JOINING, IB_MCG_STATE_JOINED, IB_MCG_STATE_RETRY_WAIT,
+	IB_MCG_STATE_DETACHED, IB_MCG_STATE_LINGERING,
+};
+
+static int parse_group_state(const char *s, uint8_t *state)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(list_states); i++) {
+		if (!strcmp(s, ibmcg_state_name(list_states[i]))) {
+			*state = list_states[i];
+			return 0;
+		}
+	}
+	return usage_err("mcctl: invalid group state '%s': expected joining, joined, retry-wait, detached or lingering",
+			 s);
+}
+
+int parse_list(int argc, char **argv, struct list_cmd *c)
+{
+	unsigned int seen = 0;
+	bool have_dev = false;
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	for (; argc > 0; argc--, argv++) {
+		if (matches(*argv, "owner")) {
+			err = once(&seen, KW_OWNER, "owner");
+			if (!err)
+				err = next_arg(&argc, &argv);
+			if (!err)
+				err = parse_owner(*argv, &c->owner);
+		} else if (matches(*argv, "state")) {
+			err = once(&seen, KW_STATE, "state");
+			if (!err)
+				err = next_arg(&argc, &argv);
+			if (!err)
+				err = parse_group_state(*argv, &c->state);
+		} else if (!have_dev) {
+			have_dev = true;
+			err = parse_devport(*argv, c->dev, &c->port, true);
+		} else {
+			err = unknown_param(*argv);
+		}
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+bool list_match(const struct list_cmd *c, const struct ibmcg_group *g)
+{
+	size_t i;
+
+	if (c->state && g->state != c->state)
+		return false;
+	if (!c->owner)
+		return true;
+	for (i = 0; i < g->nholders; i++)
+		if (!strcmp(ibmcg_group_holder(g, i)->owner, c->owner))
+			return true;
+	return false;
+}
+
 /*
  * owner NAME and state STATE, shared by join and leave; *owner_set (may be
  * NULL) tells that owner was given. *seen: the keywords given so far.

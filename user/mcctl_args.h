@@ -60,6 +60,22 @@ int parse_target(int *argc, char ***argv, char *dev, uint32_t *port,
 int parse_filter(int argc, char **argv, char *dev, uint32_t *port);
 
 /*
+ * list [DEV[/PORT]] [owner NAME] [state GROUPSTATE], in any order: the
+ * groups of a device or port, those NAME holds, those in a group state
+ * (joining, joined, retry-wait, detached, lingering).
+ */
+struct list_cmd {
+	char dev[IBMCG_DEV_NAME_MAX];	/* "" for every device */
+	uint32_t port;			/* 0: every port */
+	const char *owner;		/* NULL: any; points into argv */
+	uint8_t state;			/* enum ib_mcg_state, 0: any */
+};
+
+int parse_list(int argc, char **argv, struct list_cmd *c);
+/* Does group g pass the owner and state filters of c? */
+bool list_match(const struct list_cmd *c, const struct ibmcg_group *g);
+
+/*
  * join DEV/PORT GROUP [owner NAME] [state S] [qkey Q] [linger MS] [bound]
  *      [create] [pkey P] [mtu BYTES] [rate GBPS] [sl N] [flow_label N]
  *      [tclass N] [hop_limit N] [scope N]

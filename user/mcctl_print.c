@@ -4,6 +4,7 @@
  */
 #include <inttypes.h>
 #include <string.h>
+#include <time.h>
 
 #include "mcctl.h"
 
@@ -427,7 +428,25 @@ static void print_port_event(const struct ibmcg_event *ev)
 			   " last_rejoin_wave_ms %u", p->last_rejoin_wave_ms);
 }
 
+void format_timestamp(const struct timespec *ts, char *buf, size_t len)
+{
+	char date[32], z[8] = "", off[8] = "";
+	struct tm tm;
+
+	localtime_r(&ts->tv_sec, &tm);
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm);
+	/* +hhmm to +hh:mm */
+	if (strftime(z, sizeof(z), "%z", &tm) == 5)
+		snprintf(off, sizeof(off), "%.3s:%.2s", z, z + 3);
+	snprintf(buf, len, "%s.%06ld%s", date, ts->tv_nsec / 1000, off);
+}
+
 void print_event(const struct ibmcg_event *ev)
+{
+	print_event_ts(ev, NULL);
+}
+
+void print_event_ts(const struct ibmcg_event *ev, const char *timestamp)
 {
 	const struct ibmcg_group *g = ev->group;
 	bool holder_ev = ev->cmd == IB_MCG_CMD_HOLDER_NEW_NTF ||
@@ -435,6 +454,8 @@ void print_event(const struct ibmcg_event *ev)
 	char name[NAME_BUF];
 
 	open_json_object(NULL);
+	if (timestamp)
+		print_string(PRINT_ANY, "timestamp", "[%s] ", timestamp);
 	print_string(PRINT_ANY, "event", "[%s] ",
 		     name_or_num(ibmcg_event_name(ev->cmd), ev->cmd, name));
 	if (ev->port) {

@@ -36,7 +36,9 @@
 # added to the kernel command line. With TEST... given, EXTRA_TESTS and POST_TESTS run too.
 #
 # Output: $O/console.log (serial console), $O/results.log (KTAP channel),
-# $O/ktap.log, $O/dmesg.log. The last line is "N passed, M failed[, K skipped]".
+# $O/ktap.log, $O/dmesg.log, $O/out/ (the files tests saved with
+# save_output; promtool checks the *.prom ones on the host). The last
+# line is "N passed, M failed[, K skipped]".
 set -euo pipefail
 
 VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -263,6 +265,9 @@ fi
 # tests, tools and the guest scripts; contrib/ for the tests of its scripts
 cp -a "$TOP/selftests/." "$ROOT/selftests/"
 cp -a "$TOP/contrib" "$ROOT/contrib"
+# the shipped configuration (the Slurm test runs the shipped defaults on it)
+mkdir -p "$ROOT/selftests/shipped"
+cp "$TOP/user/ib_mcgroups.conf" "$ROOT/selftests/shipped/"
 rm -rf "$ROOT/selftests/vm" "$ROOT/selftests/tools" "$ROOT/selftests/simhca"
 find "$ROOT/selftests" \( -name '*.c' -o -name '*.h' -o -name Makefile \) -delete
 for p in $TOOLS $C_TESTS; do
@@ -368,6 +373,13 @@ tr -d '\r' <"$RESULTS" >"$O/results.clean"
 sed -n '/^=== KTAP begin ===$/,/^=== KTAP end ===$/{//!p}' "$O/results.clean" >"$O/ktap.log"
 sed -n '/^=== dmesg begin ===$/,/^=== dmesg end ===$/{//!p}' "$O/results.clean" >"$O/dmesg.log"
 boot=$(sed -n 's/^=== boot \([0-9.]*\) ===$/\1/p' "$O/results.clean")
+# Files the tests saved (save_output), in $O/out.
+rm -rf "$O/out"
+mkdir -p "$O/out"
+awk -v dir="$O/out" '
+	/^=== file [A-Za-z0-9._-]+ begin ===$/ { f = dir "/" $3; printf "" >f; next }
+	/^=== file [A-Za-z0-9._-]+ end ===$/ { close(f); f = ""; next }
+	f != "" { print >f }' "$O/results.clean"
 
 extra_fail=0
 if ! grep -q '^=== done ===$' "$O/results.clean"; then
@@ -417,6 +429,22 @@ read -r passed failed skipped < <(awk '
 		prev = ind; nres++
 	}
 	END { printf "%d %d %d\n", p, f, s }' "$O/ktap.log")
+# Host checks of the saved files: promtool (Debian's prometheus package)
+# on the Prometheus expositions (*.prom), which the VM does not have.
+for f in "$O"/out/*.prom; do
+	[ -f "$f" ] || continue
+	if ! command -v promtool >/dev/null 2>&1; then
+		echo "ok - host: promtool check metrics ${f##*/} # SKIP promtool not installed (apt-get install prometheus)"
+		skipped=$((skipped + 1))
+	elif promtool check metrics <"$f" >"$f.promtool" 2>&1; then
+		echo "ok - host: promtool check metrics ${f##*/}"
+		passed=$((passed + 1))
+	else
+		echo "not ok - host: promtool check metrics ${f##*/}"
+		sed 's/^/#   /' "$f.promtool"
+		failed=$((failed + 1))
+	fi
+done
 failed=$((failed + extra_fail))
 
 echo "# boot ${boot:-?}s, total ${elapsed}s; logs in $O"

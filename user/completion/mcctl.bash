@@ -53,7 +53,7 @@ _mcctl()
 {
 	local line=${COMP_LINE:0:COMP_POINT} cur prev cword
 	local -a cwords
-	local commands="list leave join apply show stats monitor diag help"
+	local commands="list leave join apply show stats monitor metrics diag help"
 	local conf=/etc/ib_mcgroups.conf cmd='' full='' words='' c i cmdi n
 	local join_kw="owner state qkey linger bound create pkey mtu rate sl flow_label tclass hop_limit scope"
 	local -a args
@@ -109,14 +109,36 @@ _mcctl()
 	args=("${cwords[@]:cmdi+1:n-1}")	# the words before it
 
 	case $full in
-	list | stats)
+	list)
+		case $prev in
+		state)
+			words="joining joined retry-wait detached lingering"
+			;;
+		owner)
+			;;	# a name of the user's
+		*)
+			words=$(_mcctl_unused "owner state" "${args[@]}")
+			[ "$n" = 1 ] && words="$(_mcctl_devs) $(_mcctl_devports) $words help"
+			;;
+		esac
+		;;
+	stats)
 		[ "$n" = 1 ] && words="$(_mcctl_devs) $(_mcctl_devports) help"
 		;;
 	show)
 		[ "$n" = 1 ] && words="$(_mcctl_devports) help"
 		;;
 	monitor)
-		[ "$n" = 1 ] && words=help
+		words=$(_mcctl_unused "-t --timestamp" "${args[@]}")
+		[ "$n" = 1 ] && words+=" help"
+		;;
+	metrics)
+		if [ "$prev" = --textfile ]; then
+			mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+			compopt -o filenames 2>/dev/null
+			return 0
+		fi
+		[ "$n" = 1 ] && words="--textfile help"
 		;;
 	apply)
 		words=$(_mcctl_unused "--dry-run -n --check" "${args[@]}")

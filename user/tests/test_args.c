@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "ibmcg_priv.h"
 #include "mcctl_args.h"
 #include "ktap.h"
 
@@ -596,7 +597,105 @@ static void leave_rejects(void)
 	}
 }
 
+static int list_fn(int argc, char **argv, void *out)
+{
+	return parse_list(argc, argv, out);
+}
+
+static void list_filters(void)
+{
+	struct ibmcg_holder h[2] = { { .owner = "job:1" }, { .owner = "job:2" } };
+	struct ibmcg_group g = { .state = IB_MCG_STATE_JOINED, .holders = h,
+				 .nholders = 2 };
+	struct list_cmd c;
+
+	EXPECT(run(list_fn, 0, ARGV(NULL), &c) == 0);
+	EXPECT(!c.dev[0] && !c.port && !c.owner && !c.state);
+	EXPECT(list_match(&c, &g));
+
+	EXPECT(run(list_fn, ARGC("mlx5_0/2", "owner", "job:2", "state", "joined"),
+		   ARGV("mlx5_0/2", "owner", "job:2", "state", "joined"), &c) == 0);
+	EXPECT_STR(c.dev, "mlx5_0");
+	EXPECT(c.port == 2);
+	EXPECT_STR(c.owner, "job:2");
+	EXPECT(c.state == IB_MCG_STATE_JOINED);
+	EXPECT(list_match(&c, &g));
+
+	/* any order, abbreviated keywords, the device last */
+	EXPECT(run(list_fn, ARGC("st", "retry-wait", "o", "job:3", "rxe0"),
+		   ARGV("st", "retry-wait", "o", "job:3", "rxe0"), &c) == 0);
+	EXPECT_STR(c.dev, "rxe0");
+	EXPECT(c.port == 0);
+	EXPECT(c.state == IB_MCG_STATE_RETRY_WAIT);
+	EXPECT(!list_match(&c, &g));		/* neither state nor owner */
+	g.state = IB_MCG_STATE_RETRY_WAIT;
+	EXPECT(!list_match(&c, &g));		/* not job:3's */
+	strcpy(h[1].owner, "job:3");
+	EXPECT(list_match(&c, &g));
+	c.owner = "job:4";
+	EXPECT(!list_match(&c, &g));
+	c.owner = NULL;
+	EXPECT(list_match(&c, &g));
+	g.nholders = 0;				/* a lingering group */
+	c.state = 0;
+	c.owner = "job:1";
+	EXPECT(!list_match(&c, &g));
+
+	EXPECT(run(list_fn, ARGC("state", "lingering"),
+		   ARGV("state", "lingering"), &c) == 0);
+	EXPECT(c.state == IB_MCG_STATE_LINGERING);
+	EXPECT(run(list_fn, ARGC("state", "detached"),
+		   ARGV("state", "detached"), &c) == 0);
+	EXPECT(c.state == IB_MCG_STATE_DETACHED);
+	EXPECT(run(list_fn, ARGC("state", "joining"),
+		   ARGV("state", "joining"), &c) == 0);
+	EXPECT(c.state == IB_MCG_STATE_JOINING);
+}
+
+static void list_rejects(void)
+{
+	const struct {
+		int argc;
+		char **argv;
+		const char *msg;
+	} cases[] = {
+		{ ARGC("state", "full"), ARGV("state", "full"),
+		  "mcctl: invalid group state 'full': expected joining, joined, retry-wait, detached or lingering" },
+		{ ARGC("state", "released"), ARGV("state", "released"),
+		  "mcctl: invalid group state 'released': expected joining, joined, retry-wait, detached or lingering" },
+		{ ARGC("state", "Joined"), ARGV("state", "Joined"),
+		  "mcctl: invalid group state 'Joined': expected joining, joined, retry-wait, detached or lingering" },
+		{ ARGC("state"), ARGV("state"), "mcctl: missing value for 'state'" },
+		{ ARGC("owner"), ARGV("owner"), "mcctl: missing value for 'owner'" },
+		{ ARGC("owner", "job 1"), ARGV("owner", "job 1"),
+		  "mcctl: invalid owner 'job 1': owner must be printable ASCII without spaces" },
+		{ ARGC("owner", "a", "owner", "b"), ARGV("owner", "a", "owner", "b"),
+		  "mcctl: 'owner' given twice: each keyword may be given once" },
+		{ ARGC("state", "joined", "st", "joining"),
+		  ARGV("state", "joined", "st", "joining"),
+		  "mcctl: 'state' given twice: each keyword may be given once" },
+		{ ARGC("rxe0", "rxe1"), ARGV("rxe0", "rxe1"),
+		  "mcctl: unknown parameter 'rxe1'; try \"mcctl help\"" },
+		{ ARGC("rxe0/0"), ARGV("rxe0/0"),
+		  "mcctl: invalid DEV[/PORT] 'rxe0/0': port 0 does not exist: ports are numbered from 1" },
+	};
+	struct list_cmd c;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		if (run(list_fn, cases[i].argc, cases[i].argv, &c) !=
+		    EXIT_USAGE) {
+			ktap_case_ok = false;
+			printf("# case %zu accepted\n", i);
+			continue;
+		}
+		EXPECT_STR(errbuf, cases[i].msg);
+	}
+}
+
 static const struct ktap_case cases[] = {
+	KTAP_CASE(list_filters),
+	KTAP_CASE(list_rejects),
 	KTAP_CASE(linger_values),
 	KTAP_CASE(linger_rejects),
 	KTAP_CASE(join_linger),

@@ -10,7 +10,7 @@ trap 'rm -rf "$D"' EXIT
 n=0
 fails=0
 
-mkdir -p "$D/sys/class/infiniband/mlx5_0/ports/1" \
+mkdir -p "$D/conf.d" "$D/sys/class/infiniband/mlx5_0/ports/1" \
 	"$D/sys/class/infiniband/mlx5_0/ports/2" \
 	"$D/sys/class/infiniband/rxe0/ports/1"
 cat >"$D/conf" <<'CONF'
@@ -47,8 +47,8 @@ expect() {
 }
 
 echo "TAP version 13"
-echo "1..17"
-expect "list leave join apply show stats monitor diag help" "mcctl "
+echo "1..23"
+expect "list leave join apply show stats monitor metrics diag help" "mcctl "
 expect "-j --json -p --pretty -c --config -V --version -h --help" "mcctl -"
 expect "list leave" "mcctl l"
 expect "mlx5_0/1 mlx5_0/2 rxe0/1 help" "mcctl -j -c $D/none join "
@@ -66,4 +66,10 @@ expect "mlx5_0 rxe0 mlx5_0/1 mlx5_0/2 rxe0/1 help" "mcctl stats "
 expect "--dry-run --check" "mcctl apply --"
 expect "join" "mcctl help j"
 expect "mlx5_0/1 mlx5_0/2 rxe0/1" "mcctl diag 239.1.1.1 "
+expect "--textfile help" "mcctl metrics "
+expect "mlx5_0 rxe0 mlx5_0/1 mlx5_0/2 rxe0/1 owner state help" "mcctl list "
+expect "joining joined retry-wait detached lingering" "mcctl list rxe0 owner job:1 state "
+expect "state" "mcctl list rxe0 owner job:1 "
+expect "-t --timestamp help" "mcctl monitor "
+expect "$D/conf.d" "mcctl metrics --textfile $D/conf."
 [ "$fails" -eq 0 ]

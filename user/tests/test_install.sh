@@ -20,7 +20,7 @@ ok() {
 }
 
 echo "TAP version 13"
-echo "1..14"
+echo "1..18"
 make -s install DESTDIR="$D" PREFIX=/usr >"$D.log" 2>&1
 ok $? "make install DESTDIR=... PREFIX=/usr"
 for f in /usr/sbin/mcctl /usr/share/man/man8/mcctl.8 \
@@ -54,11 +54,32 @@ if command -v systemd-analyze >/dev/null; then
 	r=$?
 	grep 'Overall exposure' "$D.sa" | sed 's/^/# /'
 	ok $r "systemd-analyze security: exposure at most 3 (hardened)"
+	mu=$D/v/lib/systemd/system/ib_mcgroups-metrics
+	systemd-analyze verify --man=no "$mu.service" "$mu.timer" >"$D.sa" 2>&1
+	r=$?
+	[ $r = 0 ] || sed 's/^/# /' "$D.sa"
+	ok $r "systemd-analyze verify: the metrics service and timer are valid"
+	systemd-analyze security --offline=yes --threshold=20 "$mu.service" >"$D.sa" 2>&1
+	r=$?
+	grep 'Overall exposure' "$D.sa" | sed 's/^/# /'
+	ok $r "systemd-analyze security: metrics service exposure at most 2"
 	rm -f "$D.sa"
 else
 	ok 0 "systemd-analyze verify # SKIP no systemd-analyze"
 	ok 0 "systemd-analyze security # SKIP no systemd-analyze"
+	ok 0 "systemd-analyze verify metrics # SKIP no systemd-analyze"
+	ok 0 "systemd-analyze security metrics # SKIP no systemd-analyze"
 fi
+mu=$D/usr/lib/systemd/system/ib_mcgroups-metrics
+[ "$(sed -n 's/^ExecStart=//p' "$mu.service")" = \
+	"/usr/sbin/mcctl metrics --textfile /var/lib/prometheus/node-exporter" ] &&
+	grep -qx 'ReadWritePaths=/var/lib/prometheus/node-exporter' "$mu.service" &&
+	grep -qx 'CapabilityBoundingSet=' "$mu.service" &&
+	grep -qx 'ProtectKernelModules=yes' "$mu.service" &&
+	! grep -q '@[A-Z]*@' "$mu.service"
+ok $? "the metrics service writes node_exporter's directory, without capabilities"
+grep -qx 'OnUnitActiveSec=30s' "$mu.timer" && grep -qx 'WantedBy=timers.target' "$mu.timer"
+ok $? "the metrics timer runs it every 30 s once enabled"
 grep -q '@SBINDIR@' "$unit"
 [ $? -ne 0 ]
 ok $? "no placeholder is left in the unit"

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include <json-c/json.h>
 
@@ -1164,7 +1165,61 @@ static void event_rejoin_wave(void)
 	free(c.buf);
 }
 
+/* monitor -t: ISO 8601 local time, microseconds, the UTC offset. */
+static void timestamps(void)
+{
+	struct timespec ts = { .tv_sec = 1796290800, .tv_nsec = 123456789 };
+	char *tz = getenv("TZ") ? strdup(getenv("TZ")) : NULL;
+	char buf[MCCTL_TIMESTAMP_LEN];
+	struct ibmcg_event ev;
+	struct ibmcg_group eg;
+	struct capture c;
+
+	setenv("TZ", "UTC0", 1);
+	tzset();
+	format_timestamp(&ts, buf, sizeof(buf));
+	EXPECT_STR(buf, "2026-12-03T09:40:00.123456+00:00");
+	setenv("TZ", "IST-5:30", 1);
+	tzset();
+	format_timestamp(&ts, buf, sizeof(buf));
+	EXPECT_STR(buf, "2026-12-03T15:10:00.123456+05:30");
+	ts.tv_nsec = 999;
+	setenv("TZ", "EST5", 1);
+	tzset();
+	format_timestamp(&ts, buf, sizeof(buf));
+	EXPECT_STR(buf, "2026-12-03T04:40:00.000000-05:00");
+	if (tz)
+		setenv("TZ", tz, 1);
+	else
+		unsetenv("TZ");
+	tzset();
+	free(tz);
+
+	memset(&ev, 0, sizeof(ev));
+	memset(&eg, 0, sizeof(eg));
+	fake_group(&eg, false);
+	ev.group = &eg;
+	ev.cmd = IB_MCG_CMD_HOLDER_NEW_NTF;
+	eg.nholders = 1;
+	cap_start(&c, false, false);
+	print_event_ts(&ev, "2026-12-03T09:40:00.123456+00:00");
+	EXPECT_STR(cap_end(&c),
+		   "[2026-12-03T09:40:00.123456+00:00] [holder-new] mlx5_0/1"
+		   " group 239.1.1.1 state joined reason join holder job:42(full,bound)\n");
+	free(c.buf);
+	cap_start(&c, true, false);
+	print_event_ts(&ev, "2026-12-03T09:40:00.123456+00:00");
+	EXPECT_STR(cap_end(&c),
+		   "{\"timestamp\":\"2026-12-03T09:40:00.123456+00:00\","
+		   "\"event\":\"holder-new\",\"dev\":\"mlx5_0\",\"dev_index\":3,"
+		   "\"port\":1,\"group\":\"239.1.1.1\",\"state\":\"joined\","
+		   "\"reason\":\"join\",\"holder\":{\"owner\":\"job:42\","
+		   "\"join_state\":\"full\",\"bound\":true}}\n");
+	free(c.buf);
+}
+
 static const struct ktap_case cases[] = {
+	KTAP_CASE(timestamps),
 	KTAP_CASE(group_line_text),
 	KTAP_CASE(group_line_json),
 	KTAP_CASE(group_detail_text),
