@@ -47,8 +47,8 @@ expect() {
 }
 
 echo "TAP version 13"
-echo "1..17"
-expect "list leave join apply show stats monitor diag help" "mcctl "
+echo "1..20"
+expect "list leave join apply show stats monitor diag fabric help" "mcctl "
 expect "-j --json -p --pretty -c --config -V --version -h --help" "mcctl -"
 expect "list leave" "mcctl l"
 expect "mlx5_0/1 mlx5_0/2 rxe0/1 help" "mcctl -j -c $D/none join "
@@ -66,4 +66,7 @@ expect "mlx5_0 rxe0 mlx5_0/1 mlx5_0/2 rxe0/1 help" "mcctl stats "
 expect "--dry-run --check" "mcctl apply --"
 expect "join" "mcctl help j"
 expect "mlx5_0/1 mlx5_0/2 rxe0/1" "mcctl diag 239.1.1.1 "
+expect "--reconcile -j smkey mlx5_0/1 mlx5_0/2 rxe0/1 help" "mcctl fabric "
+expect "-j smkey" "mcctl f mlx5_0/1 --reconcile "
+expect "" "mcctl fabric smkey "
 [ "$fails" -eq 0 ]
