@@ -10,7 +10,8 @@
 # classifies each (exit 5 stale, 6 both, 4 lost), and --reconcile re-joins
 # exactly the lost group through the module (REJOIN, holders kept) and
 # deletes exactly port 1's stale member, never port 2's: checked in the
-# SA database (debugfs) and with saquery -m.
+# SA database (debugfs) and with saquery -m. An SA with another SM_Key
+# gets an untrusted query (groups only, exit 1) unless smkey names it.
 # timeout: 300
 . "$(dirname "$0")/../lib.sh"
 
@@ -66,7 +67,7 @@ sq_port1() {
 		/ScopeState\./ {if (mg == m && pg == g) print substr($0, length($0))}'
 }
 
-ktap_plan 32
+ktap_plan 35
 modprobe ib_umad
 mcg_unload_simhca
 check "load simhca (2 ports)" modprobe simhca nports=2 || ktap_skip_all "no simhca"
@@ -145,4 +146,15 @@ check_eq "lost only: exit 4" 4 "$(rc mcctl fabric "$P")"
 check_eq "port 2, holding nothing: its own members are stale" \
 	"$GSTALE:stale $GOTHER:stale" \
 	"$(mcctl -j fabric simhca0/2 | jq -r '.[0].memberships | map("\(.mgid):\(.class)") | sort | join(" ")')"
+
+# an SA with another SM_Key refuses the trusted GetTable
+echo 5 >$D/sa_key
+out=$(mcctl -j fabric "$P" 2>/dev/null)
+check_eq "SM_Key refused: exit 1" 1 $?
+check_eq "the groups listed untrusted, without members or classes" \
+	"false $(grep -c '^group ' $D/sa_db) null null" \
+	"$(jq -r '.[0] | "\(.trusted) \(.groups | length) \(.groups[0].members) \(.memberships)"' <<<"$out")"
+check_eq "smkey 5: trusted, the lost group found: exit 4" 4 \
+	"$(rc mcctl fabric "$P" smkey 5)"
+echo 1 >$D/sa_key
 ktap_finish
