@@ -625,6 +625,26 @@ static int ib_update(struct mcg_group *g, u8 join_state,
 }
 
 /*
+ * Leaves every SA membership of @g and queues it to be joined again at
+ * once, as a lost group (a re-join wave, group_rejoins when it is back).
+ */
+static void leave_and_rejoin(struct mcg_port *port, struct mcg_group *g,
+			     u8 reason, int err)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		memb_free(port, &g->ib.m[i]);
+	g->ib.stale = 0;
+	g->ib.rejoining = true;
+	wave_start(port);
+	mcg_group_set_state(g, g->state == IB_MCG_STATE_LINGERING ?
+			    IB_MCG_STATE_LINGERING : IB_MCG_STATE_RETRY_WAIT,
+			    reason, err);
+	retry_later(g, 0);
+}
+
+/*
  * The port's GID may have changed (a new subnet prefix). multicast.c does
  * not act on that, and the SA keeps the memberships under the GID they
  * were joined with. A group whose record carries another port GID than
@@ -640,7 +660,6 @@ static void gid_check(struct mcg_port *port)
 {
 	union ib_gid gid;
 	struct rb_node *n;
-	int i;
 
 	if (rdma_query_gid(port->dev->ibdev, port->port_num, 0, &gid))
 		return;
@@ -650,17 +669,29 @@ static void gid_check(struct mcg_port *port)
 		if (!g->rec.valid || !g->ib.want ||
 		    !memcmp(&g->rec.port_gid, &gid, sizeof(gid)))
 			continue;
-		for (i = 0; i < 4; i++)
-			memb_free(port, &g->ib.m[i]);
-		g->ib.stale = 0;
-		g->ib.rejoining = true;
-		wave_start(port);
-		mcg_group_set_state(g, g->state == IB_MCG_STATE_LINGERING ?
-				    IB_MCG_STATE_LINGERING :
-				    IB_MCG_STATE_RETRY_WAIT,
-				    IB_MCG_REASON_NET_RESET, ENETRESET);
-		retry_later(g, 0);
+		leave_and_rejoin(port, g, IB_MCG_REASON_NET_RESET, ENETRESET);
 	}
+}
+
+/*
+ * REJOIN: the admin found the group's membership missing at the SA (mcctl
+ * fabric). multicast.c still counts it as joined and would answer a new
+ * join itself, so the memberships are left (multicast.c's leave reaches
+ * the SA only when no other kernel user, such as IPoIB, holds the same
+ * MGID and join state on the port) and joined again, at once, as after a
+ * GID change; the holders stay. A group that is not fully joined is
+ * already on its way (retry list, or answers pending): nothing to do.
+ */
+static int ib_rejoin(struct mcg_group *g, struct netlink_ext_ack *extack)
+{
+	if (!g->ib.want) {
+		NL_SET_ERR_MSG(extack, "the group holds no membership to re-join");
+		return -EINVAL;
+	}
+	if (!all_joined(g))
+		return 0;
+	leave_and_rejoin(g->port, g, IB_MCG_REASON_REJOIN, 0);
+	return 0;
 }
 
 /* After IB events (from resync_work): port state, reregister, settle. */
@@ -721,6 +752,7 @@ const struct mcg_backend_ops mcg_ib_backend = {
 	.check		= ib_check,
 	.update		= ib_update,
 	.refresh	= ib_refresh,
+	.rejoin		= ib_rejoin,
 };
 
 int mcg_ib_init(void)

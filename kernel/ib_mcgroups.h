@@ -117,6 +117,8 @@ struct mcg_create {
  *          (join_state 0) never fails.
  * @refresh: optional; the port's link may have changed (IB event,
  *          netdev event), before its groups are brought up to date.
+ * @rejoin: optional (REJOIN); join @g's membership again although the
+ *          backend believes it held, keeping the holders.
  */
 struct mcg_backend_ops {
 	u8 id;
@@ -128,6 +130,7 @@ struct mcg_backend_ops {
 	int (*update)(struct mcg_group *g, u8 join_state,
 		      struct netlink_ext_ack *extack);
 	void (*refresh)(struct mcg_port *port);
+	int (*rejoin)(struct mcg_group *g, struct netlink_ext_ack *extack);
 };
 
 extern const struct mcg_backend_ops mcg_roce_backend;

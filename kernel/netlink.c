@@ -641,6 +641,49 @@ out:
 	return err;
 }
 
+/* ---- REJOIN ------------------------------------------------------------ */
+
+/* The backend joins the group's membership again; see the UAPI header. */
+static int mcg_nl_rejoin(struct sk_buff *skb, struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **tb = info->attrs;
+	struct mcg_port *port;
+	struct mcg_group *g;
+	union ib_gid mgid;
+	int err;
+
+	if (require(tb, IB_MCG_A_MGID, "MGID is required", extack))
+		return -EINVAL;
+	nla_memcpy(mgid.raw, tb[IB_MCG_A_MGID], sizeof(mgid.raw));
+
+	mutex_lock(&mcg_lock);
+	port = get_dev_port(tb, extack);
+	if (IS_ERR(port)) {
+		err = PTR_ERR(port);
+		goto out;
+	}
+	if (!port->backend->rejoin) {
+		NL_SET_ERR_MSG(extack,
+			       "REJOIN is for InfiniBand ports (SA memberships) only");
+		err = -EOPNOTSUPP;
+		goto out;
+	}
+	g = mcg_group_find(port, &mgid);
+	if (!g) {
+		NL_SET_ERR_MSG(extack, "no such group on this port");
+		err = -ENOENT;
+		goto out;
+	}
+	err = port->backend->rejoin(g, extack);
+	if (!err)
+		err = reply_group(info, g, IB_MCG_CMD_REJOIN, HOLDERS_NONE,
+				  NULL);
+out:
+	mutex_unlock(&mcg_lock);
+	return err;
+}
+
 /* ---- OWNER_RELEASE ----------------------------------------------------- */
 
 /* One group an OWNER_RELEASE dropped holds on. */
@@ -1383,6 +1426,13 @@ static const struct mcg_genl_split_ops mcg_ops[] = {
 		.dumpit	= mcg_nl_owner_release_dumpit,
 		.done	= mcg_nl_owner_release_done,
 		.policy	= mcg_owner_release_policy,
+		.maxattr = IB_MCG_A_MAX,
+	},
+	{
+		.cmd	= IB_MCG_CMD_REJOIN,
+		.flags	= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+		.doit	= mcg_nl_rejoin,
+		.policy	= mcg_group_get_policy,
 		.maxattr = IB_MCG_A_MAX,
 	},
 };

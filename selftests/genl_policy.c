@@ -3,7 +3,7 @@
  * The ib_mcgroups netlink family, spoken raw: every malformed or invalid
  * request is refused with an errno and an extack message and changes
  * nothing; a valid JOIN's reply carries the member record; reads work
- * without privileges and JOIN does not.
+ * without privileges and JOIN and REJOIN do not.
  *
  * Needs rxe0 (port 1) and the module; FIXTURE_SETUP makes them with
  * lib.sh. No libnl on purpose: the requests here are ones a library
@@ -462,6 +462,30 @@ BAD(group_get_not_held, ENOENT, "no such group on this port")
 	put(r, IB_MCG_A_MGID, mgid_239_1_1_9, 16);
 }
 
+BAD(rejoin_without_mgid, EINVAL, "MGID is required")
+{
+	req_init(r, family, IB_MCG_CMD_REJOIN, NLM_F_ACK);
+	put_str(r, IB_MCG_A_DEV_NAME, DEV);
+	put_u32(r, IB_MCG_A_PORT, 1);
+}
+
+BAD(rejoin_on_roce, EOPNOTSUPP, "REJOIN is for InfiniBand ports")
+{
+	req_init(r, family, IB_MCG_CMD_REJOIN, NLM_F_ACK);
+	put_str(r, IB_MCG_A_DEV_NAME, DEV);
+	put_u32(r, IB_MCG_A_PORT, 1);
+	put(r, IB_MCG_A_MGID, mgid_239_1_1_9, 16);
+}
+
+BAD(rejoin_with_owner, EINVAL, "Unsupported attribute")
+{
+	req_init(r, family, IB_MCG_CMD_REJOIN, NLM_F_ACK);
+	put_str(r, IB_MCG_A_DEV_NAME, DEV);
+	put_u32(r, IB_MCG_A_PORT, 1);
+	put(r, IB_MCG_A_MGID, mgid_239_1_1_9, 16);
+	put_str(r, IB_MCG_A_OWNER, "policy");
+}
+
 BAD(dump_port_without_device, EINVAL, "a port filter needs a device")
 {
 	req_init(r, family, IB_MCG_CMD_GROUP_GET, NLM_F_DUMP);
@@ -627,6 +651,12 @@ TEST_F(mcg, unprivileged_reads_but_cannot_join)
 		join_req(&r, nl.family, 0);
 		if (nl_talk(&nl, &r) != -EPERM)
 			_exit(13);
+		req_init(&r, nl.family, IB_MCG_CMD_REJOIN, NLM_F_ACK);
+		put_str(&r, IB_MCG_A_DEV_NAME, DEV);
+		put_u32(&r, IB_MCG_A_PORT, 1);
+		put(&r, IB_MCG_A_MGID, mgid_239_1_1_9, 16);
+		if (nl_talk(&nl, &r) != -EPERM)
+			_exit(14);
 		_exit(0);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
@@ -926,6 +956,7 @@ static const struct {
 	{ IB_MCG_CMD_GROUP_GET, A_DEV | A(MGID), A_DEV | A(MGID) },
 	{ IB_MCG_CMD_PORT_GET, A_DEV, A_DEV },
 	{ IB_MCG_CMD_OWNER_RELEASE, A_DEV | A(OWNER), A_DEV | A(OWNER) },
+	{ IB_MCG_CMD_REJOIN, A_DEV | A(MGID), 0 },
 };
 
 #define MAX_POLICIES 32

@@ -4,7 +4,8 @@
  * ib_mcgroups kernel module.
  *
  * Exit status: 0 success, 1 error reported by the kernel or the system,
- * 2 usage error, 3 a check of diag failed (EXIT_DIAG_FAIL).
+ * 2 usage error, 3 a check of diag failed (EXIT_DIAG_FAIL), 4/5/6 fabric
+ * found lost/stale/both memberships (EXIT_FABRIC_*).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -20,6 +21,7 @@
 #include "mcctl_conf.h"
 #include "mcctl_diag.h"
 #include "mcctl_metrics.h"
+#include "mcctl_fabric.h"
 #include "mcctl_version.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -129,6 +131,14 @@ static const struct cmd_usage diag_usage = {
 	"1 diag could not run, 2 usage error\n",
 };
 
+static const struct cmd_usage fabric_usage = {
+	"mcctl fabric [ DEV/PORT ] [ --reconcile ] [ -j ] [ smkey KEY ]\n", 0,
+	"the SA's groups and this port's memberships: ok, lost, stale;\n"
+	"--reconcile re-joins lost groups and deletes the port's stale members;\n"
+	"exit status: 0 all ok (or reconciled), 4 lost, 5 stale, 6 both,\n"
+	"1 error, 2 usage error\n",
+};
+
 static const struct cmd_usage help_usage = {
 	"mcctl help [ COMMAND ]\n"
 	"mcctl COMMAND { help | -h | --help }\n", 0, NULL,
@@ -163,7 +173,8 @@ static void print_terms(FILE *fp, unsigned int what, bool options,
 
 static const struct cmd_usage *const all_usage[] = {
 	&join_usage, &leave_usage, &list_usage, &show_usage, &stats_usage,
-	&monitor_usage, &metrics_usage, &apply_usage, &diag_usage, &help_usage,
+	&monitor_usage, &metrics_usage, &apply_usage, &diag_usage,
+	&fabric_usage, &help_usage,
 };
 
 static void usage(FILE *fp)
@@ -562,6 +573,7 @@ static const struct {
 	{ "monitor",	cmd_monitor,	&monitor_usage },
 	{ "metrics",	cmd_metrics,	&metrics_usage },
 	{ "diag",	cmd_diag,	&diag_usage },
+	{ "fabric",	cmd_fabric,	&fabric_usage },
 	{ "help",	cmd_help,	&help_usage },
 };
 

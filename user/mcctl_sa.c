@@ -9,6 +9,11 @@
  * trusted request whose answer includes the JoinState; an SA with another
  * key refuses it, and the request is repeated untrusted (SM_Key 0).
  *
+ * mcctl fabric (fabric_sa_*): GetTable(MCMemberRecord) and
+ * GetTable(SwitchInfoRecord), whose answers come as RMPP transfers that
+ * the kernel's MAD layer reassembles for our RMPP-registered agent, and
+ * Delete(MCMemberRecord) of the port's own membership.
+ *
  * Built without libibumad (HAVE_UMAD undefined), the check is skipped.
  */
 #include <errno.h>
@@ -17,6 +22,7 @@
 #include <unistd.h>
 
 #include "mcctl_diag.h"
+#include "mcctl_fabric.h"
 
 #ifndef HAVE_UMAD
 
@@ -25,6 +31,61 @@ void diag_sa_query(struct diag_facts *f, const uint8_t port_gid[16])
 	(void)port_gid;
 	snprintf(f->sa_why, sizeof(f->sa_why),
 		 "mcctl was built without libibumad");
+}
+
+struct fabric_sa *fabric_sa_open(const char *dev, uint32_t port, char *why,
+				 size_t whylen)
+{
+	(void)dev;
+	(void)port;
+	snprintf(why, whylen, "mcctl was built without libibumad");
+	return NULL;
+}
+
+void fabric_sa_close(struct fabric_sa *sa)
+{
+	(void)sa;
+}
+
+void fabric_sa_port(const struct fabric_sa *sa, uint8_t gid[IBMCG_GID_LEN],
+		    uint16_t *sm_lid)
+{
+	(void)sa;
+	memset(gid, 0, IBMCG_GID_LEN);
+	*sm_lid = 0;
+}
+
+int fabric_sa_mcm_table(struct fabric_sa *sa, uint64_t smkey,
+			struct fabric_rec **recs, size_t *n, uint16_t *status)
+{
+	(void)sa;
+	(void)smkey;
+	(void)recs;
+	(void)n;
+	(void)status;
+	return -EOPNOTSUPP;
+}
+
+int fabric_sa_mcm_delete(struct fabric_sa *sa, const uint8_t mgid[IBMCG_GID_LEN],
+			 const uint8_t port_gid[IBMCG_GID_LEN],
+			 uint8_t join_state, uint16_t *status)
+{
+	(void)sa;
+	(void)mgid;
+	(void)port_gid;
+	(void)join_state;
+	(void)status;
+	return -EOPNOTSUPP;
+}
+
+int fabric_sa_mfdb_cap(struct fabric_sa *sa, uint64_t smkey, uint32_t *cap,
+		       uint16_t *status)
+{
+	(void)sa;
+	(void)smkey;
+	(void)status;
+	*cap = 0;
+	return -EOPNOTSUPP;
 }
 
 #else
@@ -218,6 +279,273 @@ close:
 	umad_close_port(fd);
 release:
 	umad_release_port(&up);
+}
+
+/* ---- mcctl fabric ------------------------------------------------------ */
+
+#define SA_HDR_LEN	56	/* MAD header, RMPP header, SA header */
+#define SA_TABLE_BUF	(64 * 1024)
+#define SA_METHOD_DELETE	0x15
+#define SWITCH_INFO_MFDB_CAP	8	/* LID, reserved, Linear/RandomFDBCap */
+
+struct fabric_sa {
+	int fd;
+	int agent;
+	umad_port_t up;
+	uint32_t tid;
+};
+
+struct fabric_sa *fabric_sa_open(const char *dev, uint32_t port, char *why,
+				 size_t whylen)
+{
+	struct fabric_sa *sa;
+
+	sa = calloc(1, sizeof(*sa));
+	if (!sa) {
+		snprintf(why, whylen, "%s", strerror(ENOMEM));
+		return NULL;
+	}
+	if (umad_init() < 0 || umad_get_port(dev, port, &sa->up) < 0) {
+		snprintf(why, whylen, "%s",
+			 access("/sys/class/infiniband_mad", F_OK) ?
+			 "no umad device for the port (modprobe ib_umad)" :
+			 "libibumad cannot see the port");
+		free(sa);
+		return NULL;
+	}
+	errno = 0;
+	sa->fd = umad_open_port(dev, port);
+	if (sa->fd < 0) {
+		if (sa->fd == -EINVAL)
+			snprintf(why, whylen,
+				 "no umad device for the port (modprobe ib_umad)");
+		else
+			snprintf(why, whylen,
+				 "no access to the port's umad device (%s): run as root or grant access to /dev/infiniband/umad*",
+				 strerror(errno ? errno : -sa->fd));
+		goto release;
+	}
+	/* RMPP version 1: the kernel reassembles GetTable answers. */
+	sa->agent = umad_register(sa->fd, UMAD_CLASS_SUBN_ADM,
+				  UMAD_SA_CLASS_VERSION, 1, NULL);
+	if (sa->agent < 0) {
+		snprintf(why, whylen,
+			 "cannot register an SA agent on the port's umad device");
+		umad_close_port(sa->fd);
+		goto release;
+	}
+	return sa;
+release:
+	umad_release_port(&sa->up);
+	free(sa);
+	return NULL;
+}
+
+void fabric_sa_close(struct fabric_sa *sa)
+{
+	if (!sa)
+		return;
+	umad_unregister(sa->fd, sa->agent);
+	umad_close_port(sa->fd);
+	umad_release_port(&sa->up);
+	free(sa);
+}
+
+void fabric_sa_port(const struct fabric_sa *sa, uint8_t gid[IBMCG_GID_LEN],
+		    uint16_t *sm_lid)
+{
+	memcpy(gid, &sa->up.gid_prefix, 8);
+	memcpy(gid + 8, &sa->up.port_guid, 8);
+	*sm_lid = sa->up.sm_lid;
+}
+
+/*
+ * One SA request and its answer: *resp (malloc'ed, the umad buffer) and
+ * *len, the bytes of the MAD (all segments of an RMPP answer). 0 with
+ * *status the MAD status, -ETIMEDOUT if unanswered, or -errno.
+ */
+static int sa_call(struct fabric_sa *sa, uint8_t method, uint16_t attr,
+		   uint64_t smkey, uint64_t comp_mask, const void *rec,
+		   size_t reclen, void **resp, int *len, uint16_t *status)
+{
+	struct umad_sa_packet *mad;
+	size_t size = SA_TABLE_BUF;
+	uint64_t tid, be;
+	void *umad, *tmp;
+	int rc, n;
+
+	umad = calloc(1, umad_size() + size);
+	if (!umad)
+		return -ENOMEM;
+	mad = umad_get_mad(umad);
+	mad->mad_hdr.base_version = UMAD_BASE_VERSION;
+	mad->mad_hdr.mgmt_class = UMAD_CLASS_SUBN_ADM;
+	mad->mad_hdr.class_version = UMAD_SA_CLASS_VERSION;
+	mad->mad_hdr.method = method;
+	tid = ((uint64_t)getpid() << 32) | (0x80000000u | ++sa->tid);
+	mad->mad_hdr.tid = htobe64(tid);
+	mad->mad_hdr.attr_id = htobe16(attr);
+	be = htobe64(smkey);
+	memcpy(mad->sm_key, &be, sizeof(mad->sm_key));
+	mad->comp_mask = htobe64(comp_mask);
+	if (rec)
+		memcpy(mad->data, rec, reclen);
+	umad_set_addr(umad, sa->up.sm_lid, 1, sa->up.sm_sl, QP1_QKEY);
+	umad_set_pkey(umad, 0);
+	if (umad_send(sa->fd, sa->agent, umad, MAD_BUF, SA_TIMEOUT_MS,
+		      SA_RETRIES) < 0) {
+		rc = -errno;
+		goto fail;
+	}
+	for (;;) {
+		n = size;
+		rc = umad_recv(sa->fd, umad, &n,
+			       SA_TIMEOUT_MS * (SA_RETRIES + 1) + 2000);
+		if (rc < 0 && (rc == -ENOSPC || errno == ENOSPC)) {
+			/* n is the size it needs; the MAD waits for us */
+			size = n;
+			tmp = realloc(umad, umad_size() + size);
+			if (!tmp) {
+				rc = -ENOMEM;
+				goto fail;
+			}
+			umad = tmp;
+			continue;
+		}
+		if (rc < 0) {
+			rc = errno ? -errno : -EIO;
+			goto fail;
+		}
+		mad = umad_get_mad(umad);
+		/*
+		 * An answer to an earlier request that timed out is not ours.
+		 * ib_umad puts the agent's own bits in the high 32 of a
+		 * request's TID: only the low 32 are ours to compare.
+		 */
+		if ((uint32_t)be64toh(mad->mad_hdr.tid) != (uint32_t)tid)
+			continue;
+		break;
+	}
+	if (umad_status(umad)) {
+		rc = -ETIMEDOUT;
+		goto fail;
+	}
+	*status = be16toh(mad->mad_hdr.status);
+	*resp = umad;
+	*len = n;
+	return 0;
+fail:
+	free(umad);
+	return rc;
+}
+
+/* The records of a GetTable answer: count and size. */
+static size_t table_records(void *umad, int len, size_t *recsize)
+{
+	struct umad_sa_packet *mad = umad_get_mad(umad);
+
+	*recsize = (size_t)be16toh(mad->attr_offset) * 8;
+	if (!*recsize || len <= SA_HDR_LEN)
+		return 0;
+	return (len - SA_HDR_LEN) / *recsize;
+}
+
+int fabric_sa_mcm_table(struct fabric_sa *sa, uint64_t smkey,
+			struct fabric_rec **recs, size_t *n,
+			uint16_t *status)
+{
+	struct umad_sa_mcmember_record *r;
+	struct fabric_rec *out;
+	size_t i, cnt, recsize;
+	uint8_t *data;
+	void *umad;
+	int rc, len;
+
+	*recs = NULL;
+	*n = 0;
+	rc = sa_call(sa, UMAD_SA_METHOD_GET_TABLE, UMAD_SA_ATTR_MCMEMBER_REC,
+		     smkey, 0, NULL, 0, &umad, &len, status);
+	if (rc || *status) {
+		if (!rc)
+			free(umad);
+		return rc;
+	}
+	cnt = table_records(umad, len, &recsize);
+	if (cnt && recsize < sizeof(*r)) {
+		free(umad);
+		return -EPROTO;
+	}
+	out = calloc(cnt ? cnt : 1, sizeof(*out));
+	if (!out) {
+		free(umad);
+		return -ENOMEM;
+	}
+	data = ((struct umad_sa_packet *)umad_get_mad(umad))->data;
+	for (i = 0; i < cnt; i++) {
+		r = (void *)(data + i * recsize);
+		memcpy(out[i].mgid, r->mgid, 16);
+		memcpy(out[i].port_gid, r->portgid, 16);
+		out[i].mlid = be16toh(r->mlid);
+		out[i].pkey = be16toh(r->pkey);
+		out[i].qkey = be32toh(r->qkey);
+		out[i].join_state = r->scope_state & 0x0f;
+		out[i].proxy = r->proxy_join & 0x80;
+	}
+	free(umad);
+	*recs = out;
+	*n = cnt;
+	return 0;
+}
+
+int fabric_sa_mcm_delete(struct fabric_sa *sa, const uint8_t mgid[IBMCG_GID_LEN],
+			 const uint8_t port_gid[IBMCG_GID_LEN],
+			 uint8_t join_state, uint16_t *status)
+{
+	struct umad_sa_mcmember_record rec = {};
+	void *umad;
+	int rc, len;
+
+	memcpy(rec.mgid, mgid, 16);
+	memcpy(rec.portgid, port_gid, 16);
+	rec.scope_state = join_state & 0x0f;
+	/* Our own membership: an ordinary (untrusted) request. */
+	rc = sa_call(sa, SA_METHOD_DELETE, UMAD_SA_ATTR_MCMEMBER_REC, 0,
+		     UMAD_SA_MCM_COMP_MASK_MGID |
+		     UMAD_SA_MCM_COMP_MASK_PORT_GID |
+		     UMAD_SA_MCM_COMP_MASK_JOIN_STATE,
+		     &rec, sizeof(rec), &umad, &len, status);
+	if (!rc)
+		free(umad);
+	return rc;
+}
+
+int fabric_sa_mfdb_cap(struct fabric_sa *sa, uint64_t smkey, uint32_t *cap,
+		       uint16_t *status)
+{
+	size_t i, cnt, recsize;
+	uint8_t *data;
+	uint16_t c;
+	void *umad;
+	int rc, len;
+
+	*cap = 0;
+	rc = sa_call(sa, UMAD_SA_METHOD_GET_TABLE, UMAD_SA_ATTR_SWITCH_INFO_REC,
+		     smkey, 0, NULL, 0, &umad, &len, status);
+	if (rc || *status) {
+		if (!rc)
+			free(umad);
+		return rc;
+	}
+	cnt = table_records(umad, len, &recsize);
+	data = ((struct umad_sa_packet *)umad_get_mad(umad))->data;
+	for (i = 0; recsize >= SWITCH_INFO_MFDB_CAP + 2 && i < cnt; i++) {
+		memcpy(&c, data + i * recsize + SWITCH_INFO_MFDB_CAP, 2);
+		c = be16toh(c);
+		if (!*cap || c < *cap)
+			*cap = c;
+	}
+	free(umad);
+	return 0;
 }
 
 #endif /* HAVE_UMAD */

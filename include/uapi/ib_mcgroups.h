@@ -159,6 +159,22 @@
  *   not fit in one (some 700, see MCG_DO_REPLY_MAX in the module) is
  *   refused with -EMSGSIZE and nothing is released.
  *
+ * IB_MCG_CMD_REJOIN (do; CAP_NET_ADMIN; InfiniBand)
+ *   Joins a held group's SA membership again, keeping its holders: for a
+ *   membership the SA lost without the port being told (mcctl fabric
+ *   reports it "lost"). Request: device, IB_MCG_A_PORT, IB_MCG_A_MGID as
+ *   for GROUP_GET. -ENOENT if the port holds no such group, -EOPNOTSUPP
+ *   on a port whose backend is not IB_MCG_BACKEND_IB_SA. The group's
+ *   memberships are left (the SA Delete reaches the SA only if no other
+ *   kernel user, e.g. IPoIB, holds the same MGID and join state on the
+ *   port) and joined again at once, as a lost group: state RETRY_WAIT
+ *   (LINGERING if lingering), reason IB_MCG_REASON_REJOIN, then JOINED by
+ *   notification; it counts in IB_MCG_A_GROUP_REJOINS and makes a re-join
+ *   wave. A group not fully joined (JOINING, RETRY_WAIT) is already being
+ *   joined: the request changes nothing.
+ *   Reply: one IB_MCG_CMD_REJOIN message in the group format, describing
+ *   the group after the request, with an empty IB_MCG_A_HOLDERS.
+ *
  * IB_MCG_CMD_GROUP_GET (do, dump; unprivileged)
  *   do:   device, IB_MCG_A_PORT, IB_MCG_A_MGID required. The reply lists
  *         as many holders as fit in one message (IB_MCG_A_HOLDER_COUNT
@@ -375,6 +391,7 @@ enum ib_mcg_reason {
 						 * an MGID on request: JOIN MGID
 						 * 0 again for a new one
 						 */
+	IB_MCG_REASON_REJOIN		= 18,	/* IB: requested by REJOIN */
 };
 
 enum ib_mcg_backend {
@@ -403,6 +420,7 @@ enum ib_mcg_cmd {
 	IB_MCG_CMD_OWNER_RELEASE,
 	IB_MCG_CMD_REJOIN_WAVE_START_NTF,
 	IB_MCG_CMD_REJOIN_WAVE_END_NTF,
+	IB_MCG_CMD_REJOIN,
 	__IB_MCG_CMD_MAX
 };
 

@@ -14,7 +14,8 @@
  *   fail_status         MAD status for fail_next (default 0x0100)
  *   delay_ms            delay every answer
  *   rate_limit          requests per second the SA handles (0: no limit)
- *   mlid_capacity       number of MLIDs from 0xC000
+ *   mlid_capacity       number of MLIDs from 0xC000 (also the switch's
+ *                       MulticastFDBCap in its SwitchInfoRecord)
  *   refuse_join         JoinState bits: a join (MCMember Set) asking for
  *                       any of them is refused with ERR_REQ_INVALID
  *   sa_key              SM_Key of trusted requests (default 1)

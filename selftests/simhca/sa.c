@@ -2,11 +2,12 @@
 /*
  * simhca SA: the subnet administrator of the simulated subnet.
  *
- * MCMemberRecord Set/Delete/Get/GetTable, NodeRecord Get/GetTable and
- * ClassPortInfo Get, following the rules of IBA chapter 15 as opensm
- * implements them. GetTable answers always use RMPP (one or more
- * segments), as opensm does. The fault knobs act before a request is
- * looked at. Everything runs on the device's ordered workqueue.
+ * MCMemberRecord Set/Delete/Get/GetTable, NodeRecord Get/GetTable,
+ * SwitchInfoRecord GetTable (the one switch) and ClassPortInfo Get,
+ * following the rules of IBA chapter 15 as opensm implements them.
+ * GetTable answers always use RMPP (one or more segments), as opensm
+ * does. The fault knobs act before a request is looked at. Everything
+ * runs on the device's ordered workqueue.
  */
 #include <linux/bitmap.h>
 #include <linux/jiffies.h>
@@ -403,6 +404,48 @@ static void sa_node(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
 		sa_reply(sdev, pkt, n ? SIMHCA_SA_ERR_TOO_MANY_RECORDS :
 			 SIMHCA_SA_ERR_NO_RECORDS, NULL, 0);
 	kfree(recs);
+}
+
+/*
+ * SwitchInfoRecord (IBA 15.2.5.4): LID, reserved, SwitchInfo (14.2.5.4).
+ * The one switch forwards mlid_capacity MLIDs from 0xC000, which its
+ * MulticastFDBCap says (a reader learns the fabric's MLID capacity here).
+ */
+struct simhca_switch_rec {
+	__be16	lid;
+	__be16	reserved;
+	__be16	linear_fdb_cap;
+	__be16	random_fdb_cap;
+	__be16	mcast_fdb_cap;
+	__be16	linear_fdb_top;
+	u8	default_port;
+	u8	default_mcast_primary_port;
+	u8	default_mcast_not_primary_port;
+	u8	life_state;
+	__be16	lids_per_port;
+	__be16	partition_enforcement_cap;
+	u8	flags;
+	u8	reserved2;
+	__be16	mcast_fdb_top;
+} __packed;
+
+static void sa_switch(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
+{
+	u32 recsize = round_up(sizeof(struct simhca_switch_rec), 8);
+	u32 cap = min_t(u32, READ_ONCE(sdev->knobs.mlid_capacity),
+			SIMHCA_MLID_NUM);
+	struct simhca_switch_rec *sw;
+
+	sw = kzalloc(recsize, GFP_KERNEL);
+	if (!sw)
+		return;
+	sw->lid = cpu_to_be16(READ_ONCE(sdev->knobs.sm_lid));
+	sw->linear_fdb_cap = cpu_to_be16(SIMHCA_MLID_BASE);
+	sw->mcast_fdb_cap = cpu_to_be16(cap);
+	sw->mcast_fdb_top = cpu_to_be16(cap ? SIMHCA_MLID_BASE + cap - 1 : 0);
+	sw->lids_per_port = cpu_to_be16(1);
+	sw->partition_enforcement_cap = cpu_to_be16(SIMHCA_PKEY_TBL_LEN);
+	sa_reply_table(sdev, pkt, sw, 1, recsize);
 }
 
 /* --- MCMemberRecord ------------------------------------------------------ */
@@ -1077,6 +1120,13 @@ static void sa_process(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
 		if (method == IB_MGMT_METHOD_GET ||
 		    method == IB_SA_METHOD_GET_TABLE) {
 			sa_node(sdev, pkt);
+			return;
+		}
+		break;
+	case SIMHCA_A_OTHER:
+		if (be16_to_cpu(req->mad_hdr.attr_id) == IB_SA_ATTR_SWITCH_REC &&
+		    method == IB_SA_METHOD_GET_TABLE) {
+			sa_switch(sdev, pkt);
 			return;
 		}
 		break;

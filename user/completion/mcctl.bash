@@ -53,7 +53,7 @@ _mcctl()
 {
 	local line=${COMP_LINE:0:COMP_POINT} cur prev cword
 	local -a cwords
-	local commands="list leave join apply show stats monitor metrics diag help"
+	local commands="list leave join apply show stats monitor metrics diag fabric help"
 	local conf=/etc/ib_mcgroups.conf cmd='' full='' words='' c i cmdi n
 	local join_kw="owner state qkey linger bound create pkey mtu rate sl flow_label tclass hop_limit scope"
 	local -a args
@@ -148,6 +148,15 @@ _mcctl()
 		# GROUP is an address: nothing to offer but help.
 		[ "$n" = 1 ] && words=help
 		[ "$n" = 2 ] && words=$(_mcctl_devports)
+		;;
+	fabric)
+		# [DEV/PORT] [--reconcile] [-j] [smkey KEY], in any order
+		if [ "$prev" != smkey ]; then
+			words=$(_mcctl_unused "--reconcile -j smkey" "${args[@]}")
+			[[ " ${args[*]} " == *" "*/*" "* ]] ||
+				words+=" $(_mcctl_devports)"
+			[ "$n" = 1 ] && words+=" help"
+		fi
 		;;
 	help)
 		[ "$n" = 1 ] && words=$commands

@@ -112,6 +112,21 @@ int ibmcg_leave(struct ibmcg *h, const char *dev, uint32_t port,
 	return group_obj(&rec, out);
 }
 
+int ibmcg_rejoin(struct ibmcg *h, const char *dev, uint32_t port,
+		 const uint8_t mgid[IBMCG_GID_LEN], struct ibmcg_group **out)
+{
+	struct ibmcg_group rec;
+	int err;
+
+	if (out)
+		*out = NULL;
+	memset(&rec, 0, sizeof(rec));
+	err = ibmcg_rejoin_rec(h, dev, port, mgid, out ? &rec : NULL);
+	if (err || !out)
+		return err;
+	return group_obj(&rec, out);
+}
+
 int ibmcg_group_get(struct ibmcg *h, const char *dev, uint32_t port,
 		    const uint8_t mgid[IBMCG_GID_LEN], struct ibmcg_group **out)
 {

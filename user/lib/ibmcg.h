@@ -311,6 +311,15 @@ int ibmcg_leave(struct ibmcg *h, const char *dev, uint32_t port,
 int ibmcg_owner_release(struct ibmcg *h, const char *owner, const char *dev,
 			uint32_t port, struct ibmcg_released ***out, size_t *n,
 			uint32_t *holds_dropped);
+/*
+ * InfiniBand: join the held group's SA membership again, keeping its
+ * holders (the SA lost it without telling the port). -ENOENT if the port
+ * holds no such group, -EOPNOTSUPP on a RoCE port or with a kernel
+ * without the REJOIN command. out (may be NULL) is the group after the
+ * request: retry-wait until the SA's answer, which arrives as an event.
+ */
+int ibmcg_rejoin(struct ibmcg *h, const char *dev, uint32_t port,
+		 const uint8_t mgid[IBMCG_GID_LEN], struct ibmcg_group **out);
 int ibmcg_group_get(struct ibmcg *h, const char *dev, uint32_t port,
 		    const uint8_t mgid[IBMCG_GID_LEN], struct ibmcg_group **out);
 /*

@@ -94,6 +94,8 @@ int ibmcg_owner_release_rec(struct ibmcg *h, const char *owner,
 int ibmcg_group_get_rec(struct ibmcg *h, const char *dev, uint32_t port,
 			const uint8_t mgid[IBMCG_GID_LEN],
 			struct ibmcg_group *out);
+int ibmcg_rejoin_rec(struct ibmcg *h, const char *dev, uint32_t port,
+		     const uint8_t mgid[IBMCG_GID_LEN], struct ibmcg_group *out);
 int ibmcg_group_dump_rec(struct ibmcg *h, const char *dev, uint32_t port,
 			 struct ibmcg_group **groups, size_t *n);
 int ibmcg_port_get_rec(struct ibmcg *h, const char *dev, uint32_t port,

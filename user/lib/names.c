@@ -230,6 +230,7 @@ const char *ibmcg_reason_name(uint8_t reason)
 		[IB_MCG_REASON_OWNER_RELEASE]	= "owner-release",
 		[IB_MCG_REASON_GROUP_GONE]	= "group-gone",
 		[IB_MCG_REASON_MGID_LOST]	= "mgid-lost",
+		[IB_MCG_REASON_REJOIN]		= "rejoin",
 	};
 
 	return lookup(names, ARRAY_SIZE(names), reason);

@@ -643,6 +643,19 @@ invalid:
 	return ibmcg_set_errmsg(h, -EINVAL, "%s", why);
 }
 
+int ibmcg_rejoin_rec(struct ibmcg *h, const char *dev, uint32_t port,
+		     const uint8_t mgid[IBMCG_GID_LEN], struct ibmcg_group *out)
+{
+	struct nl_msg *msg;
+	int err;
+
+	err = target_req(h, IB_MCG_CMD_REJOIN, NLM_F_ACK, dev, port, mgid,
+			 &msg);
+	if (err)
+		return err;
+	return do_group(h, msg, out);
+}
+
 static int parse_release_cb(const struct nlmsghdr *nlh, void *obj)
 {
 	return ibmcg_parse_owner_release(nlh, obj);

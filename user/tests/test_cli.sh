@@ -31,7 +31,7 @@ has() { case $2 in *"$1"*) return 0 ;; esac; return 1; }
 show() { printf '# $ %s (exit %s)\n' "$*" "$rc"; printf '%s\n' "$out" "$err" | sed 's/^/#   /'; }
 
 echo "TAP version 13"
-echo "1..21"
+echo "1..23"
 
 run $M -V
 first=$(printf '%s\n' "$out" | head -n1)
@@ -40,7 +40,7 @@ r=$?; [ $r = 0 ] || show $M -V
 ok $r "mcctl -V: the version in VERSION, and the protocol"
 
 # Per-command help: never a device name, never the module.
-for c in join leave list show stats monitor apply diag; do
+for c in join leave list show stats monitor apply diag fabric; do
 	for h in help -h --help; do
 		run $M $c $h
 		[ "$rc" = 0 ] && has "Usage: mcctl $c" "$out" && [ -z "$err" ] || {
@@ -139,6 +139,23 @@ run $M diag help
 [ "$rc" = 0 ] && has "exit status" "$out"
 r=$?; [ $r = 0 ] || show $M diag help
 ok $r "diag help says what its exit statuses mean"
+
+run $M fabric help
+[ "$rc" = 0 ] && has "4 lost, 5 stale, 6 both" "$out"
+r=$?; [ $r = 0 ] || show $M fabric help
+ok $r "fabric help says what its exit statuses mean"
+
+# usage errors before the module or the SA is asked
+run $M fabric rxe0/1 bogus
+[ "$rc" = 2 ] && has "bogus" "$err"
+r1=$?
+run $M fabric smkey
+[ "$rc" = 2 ] && has "smkey needs a value" "$err"
+r2=$?
+run $M fabric smkey 0x1g
+[ "$rc" = 2 ] && has "bad smkey" "$err"
+r=$((r1 || r2 || $?)); [ $r = 0 ] || show $M fabric smkey 0x1g
+ok $r "fabric: unknown word, smkey without or with a bad value: exit 2"
 
 run $M join help
 [ "$rc" = 0 ] && has "STATE :=" "$out" && ! has "RATE :=" "$(./mcctl list help)"

@@ -47,8 +47,8 @@ expect() {
 }
 
 echo "TAP version 13"
-echo "1..23"
-expect "list leave join apply show stats monitor metrics diag help" "mcctl "
+echo "1..26"
+expect "list leave join apply show stats monitor metrics diag fabric help" "mcctl "
 expect "-j --json -p --pretty -c --config -V --version -h --help" "mcctl -"
 expect "list leave" "mcctl l"
 expect "mlx5_0/1 mlx5_0/2 rxe0/1 help" "mcctl -j -c $D/none join "
@@ -72,4 +72,7 @@ expect "joining joined retry-wait detached lingering" "mcctl list rxe0 owner job
 expect "state" "mcctl list rxe0 owner job:1 "
 expect "-t --timestamp help" "mcctl monitor "
 expect "$D/conf.d" "mcctl metrics --textfile $D/conf."
+expect "--reconcile -j smkey mlx5_0/1 mlx5_0/2 rxe0/1 help" "mcctl fabric "
+expect "-j smkey" "mcctl f mlx5_0/1 --reconcile "
+expect "" "mcctl fabric smkey "
 [ "$fails" -eq 0 ]
