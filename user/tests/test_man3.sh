@@ -50,7 +50,7 @@ for f in man/*.3; do
 done
 ok $r "man --warnings -l and groff -man -ww -z: no warning on any page"
 # A .so page shows its group's page.
-(cd "$M" && man --warnings -l man3/ibmcg_leave.3 2>&1) | grep -q 'ibmcg_join, ibmcg_leave, ibmcg_rejoin'
+(cd "$M" && man --warnings -l man3/ibmcg_leave.3 2>&1) | grep -Eq 'ibmcg_join, +ibmcg_leave, +ibmcg_rejoin'
 ok $? "ibmcg_leave(3) shows the page of ibmcg_join, ibmcg_leave and ibmcg_rejoin"
 v=$(cat ../VERSION)
 grep -q "^\.TH IBMCG_JOIN 3 [0-9-]* \"ib_mcgroups $v\"" "$M/man3/ibmcg_join.3"
