@@ -273,6 +273,18 @@ static bool holds(struct ibmcg *h, const struct ibmcg_port *p,
  */
 int join_named(int argc, char **argv)
 {
+	return join_named_then(argc, argv, NULL, NULL, NULL);
+}
+
+/*
+ * join_named(), or with @then (mcctl hold): bound holds, owned by @owner
+ * unless the options name one, nothing printed, and then(@arg) runs
+ * while they are held; its return is ours. The caller blocked the
+ * signals it waits for.
+ */
+int join_named_then(int argc, char **argv, const char *owner,
+		    int (*then)(void *arg), void *arg)
+{
 	struct ibmcg_port *ports = NULL;
 	struct ibmcg_group *out = NULL;
 	const struct conf_entry *e;
@@ -288,13 +300,15 @@ int join_named(int argc, char **argv)
 	if (ret)
 		return ret;
 	j = e->join;
-	j.args.owner = "default";
+	j.args.owner = owner ? owner : "default";
 	j.owner_set = false;
 	ret = parse_join_opts(argc - 1, argv + 1, &j);
 	if (ret)
 		goto out;
 	js = j.args.join_state ? j.args.join_state : IB_MCG_JOIN_FULL;
-	if (j.args.flags & IB_MCG_F_BOUND)
+	if (then)
+		j.args.flags |= IB_MCG_F_BOUND;
+	else if (j.args.flags & IB_MCG_F_BOUND)
 		mcctl_bound_block();
 	h = mcctl_handle(&ret);
 	if (!h)
@@ -337,6 +351,10 @@ int join_named(int argc, char **argv)
 	}
 	if (!nout) {
 		ret = no_port(e);
+		goto out;
+	}
+	if (then) {
+		ret = then(arg);
 		goto out;
 	}
 	open_json_array(NULL);
