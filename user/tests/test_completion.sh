@@ -47,8 +47,8 @@ expect() {
 }
 
 echo "TAP version 13"
-echo "1..17"
-expect "list leave join apply show stats monitor diag help" "mcctl "
+echo "1..22"
+expect "list leave join apply show stats monitor diag help hold" "mcctl "
 expect "-j --json -p --pretty -c --config -V --version -h --help" "mcctl -"
 expect "list leave" "mcctl l"
 expect "mlx5_0/1 mlx5_0/2 rxe0/1 help" "mcctl -j -c $D/none join "
@@ -66,4 +66,12 @@ expect "mlx5_0 rxe0 mlx5_0/1 mlx5_0/2 rxe0/1 help" "mcctl stats "
 expect "--dry-run --check" "mcctl apply --"
 expect "join" "mcctl help j"
 expect "mlx5_0/1 mlx5_0/2 rxe0/1" "mcctl diag 239.1.1.1 "
+expect "mgmt coll0 rack:a mlx5_0/1 mlx5_0/2 rxe0/1 help" "mcctl -c $D/conf hold "
+expect "owner state --" "mcctl -c $D/conf hold coll0 "
+expect "state qkey linger create pkey mtu rate sl flow_label tclass hop_limit scope --" \
+	"mcctl hold mlx5_0/1 239.1.1.1 owner job:1 "
+# A command (functions are commands too) right after "--".
+_mcctl_hold_test_cmd() { :; }
+expect "_mcctl_hold_test_cmd" "mcctl hold coll0 -- _mcctl_hold_test_c"
+expect "$D/conf" "mcctl hold coll0 -- mcctl $D/con"
 [ "$fails" -eq 0 ]
