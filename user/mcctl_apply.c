@@ -278,8 +278,8 @@ int join_named(int argc, char **argv)
 
 /*
  * join_named(), or with @then (mcctl hold): bound holds, owned by @owner
- * unless the options name one, nothing printed, and then(@arg) runs
- * while they are held; its return is ours. The caller blocked the
+ * unless the options name one, without the declared linger time, nothing
+ * printed, and then(@arg) runs while they are held; its return is ours. The caller blocked the
  * signals it waits for.
  */
 int join_named_then(int argc, char **argv, const char *owner,
@@ -302,6 +302,13 @@ int join_named_then(int argc, char **argv, const char *owner,
 	j = e->join;
 	j.args.owner = owner ? owner : "default";
 	j.owner_set = false;
+	/*
+	 * hold: a group's linger time is the administrator's to set (join
+	 * NAME, apply); a user without CAP_NET_ADMIN may give none at all.
+	 * A linger given on the command line still counts.
+	 */
+	if (then)
+		j.args.set_linger = false;
 	ret = parse_join_opts(argc - 1, argv + 1, &j);
 	if (ret)
 		goto out;

@@ -17,7 +17,9 @@ D=$(mktemp -d /tmp/mcctl_hold.XXXXXX)
 chmod 777 "$D"
 defer rm -rf "$D"
 CONF=$D/ib_mcgroups.conf
-printf 'group coll0 %s 239.9.9.5\n' "$P" >"$CONF"
+# A pool's linger time is the administrator's: hold does not ask for it
+# (a user may not).
+printf 'pool coll0 %s 239.9.9.5 linger 5s\n' "$P" >"$CONF"
 chmod 644 "$CONF"
 
 # A COMMAND that says it runs (and lists its fds), waits for $D/go, and
