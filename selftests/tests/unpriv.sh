@@ -6,7 +6,9 @@
 # hold taken with CAP_NET_ADMIN and OWNER_RELEASE are refused with a
 # message and change nothing; user_max_holds caps the holds of one uid
 # (0: root only); unprivileged readers never see other owners' names or
-# portids. Root keeps every power over the user's holds.
+# portids. Every process of the user has a hold of its own on a group
+# (one owner, several sockets). Root keeps every power over the user's
+# holds.
 # timeout: 180
 . "$(dirname "$0")/../lib.sh"
 
@@ -42,6 +44,10 @@ refused() {
 }
 
 holders_are() { [ "$(cat "$SYS/holders")" = "$1" ]; }
+# group_holders_are GROUP N: GROUP on $P has N holders (as root sees it).
+group_holders_are() {
+	[ "$(mcctl -j show "$P" "$1" | jq '.holders | length')" = "$2" ]
+}
 
 # owners_of GROUP [unpriv]: the holders' owners of GROUP on $P, as root
 # (or as uid 65534 with "unpriv"), sorted, space-separated.
@@ -53,7 +59,7 @@ owners_of() {
 		jq -r '[.holders[].owner] | sort | join(" ")'
 }
 
-ktap_plan 30
+ktap_plan 32
 check "set up rxe0 <-> rxe1" mcg_setup_rxe || ktap_skip_all "no rxe devices"
 check "load ib_mcgroups" mcg_load
 defer mcg_unload
@@ -132,6 +138,15 @@ check_eq "and its IGMP membership" 0 "$(igmp_count "$MCG_IF0" 239.7.7.1)"
 pid=$!
 defer kill -9 $pid
 wait_for -t 10 igmp_has "$MCG_IF0" 239.7.7.6
+"${UNPRIV[@]}" mcctl join "$P" 239.7.7.6 owner $ME bound >/tmp/unpriv3.$$ 2>&1 &
+pid3=$!
+defer kill -9 $pid3
+check "a second process of the user holds the same group too" \
+	wait_for -t 10 group_holders_are 239.7.7.6 2
+kill -9 $pid3
+wait $pid3 2>/dev/null
+check "killing it leaves the first process's hold" \
+	wait_for -t 10 group_holders_are 239.7.7.6 1
 check "another process of the same uid may leave the user's bound hold" \
 	run_unpriv mcctl leave "$P" 239.7.7.6 owner $ME
 "${UNPRIV[@]}" mcctl join "$P" 239.7.7.6 owner $ME bound >/tmp/unpriv1.$$ 2>&1 &
@@ -144,5 +159,5 @@ mcctl leave "$P" 239.7.7.3 owner $ME >/dev/null
 kill -9 $pid $pid2 2>/dev/null
 wait $pid $pid2 2>/dev/null
 check "nothing is left" wait_for -t 10 holders_are 0
-rm -f /tmp/unpriv1.$$ /tmp/unpriv2.$$
+rm -f /tmp/unpriv1.$$ /tmp/unpriv2.$$ /tmp/unpriv3.$$
 ktap_finish
