@@ -504,6 +504,30 @@ struct mcg_holder *mcg_holder_find(struct mcg_group *g, const char *owner,
 	return NULL;
 }
 
+/*
+ * The hold a JOIN asks for again, if any. Every process of a user holds
+ * as the one owner "uid:N", each with bound holds of its own socket: an
+ * unprivileged join finds only its own socket's hold and takes a new one
+ * beside those of the user's other sockets (it still finds a hold taken
+ * with CAP_NET_ADMIN, and is refused as before). Any other owner has at
+ * most one hold per join state on a group.
+ */
+static struct mcg_holder *join_holder_find(struct mcg_group *g,
+					   const struct mcg_join_req *req)
+{
+	struct mcg_holder *h;
+
+	if (!req->unpriv)
+		return mcg_holder_find(g, req->owner, req->join_state);
+	list_for_each_entry(h, &g->holders, node)
+		if (h->join_state == req->join_state &&
+		    !strcmp(h->owner, req->owner) &&
+		    (!h->unpriv || (h->nl_portid == req->nl_portid &&
+				    h->nl_net == req->nl_net)))
+			return h;
+	return NULL;
+}
+
 /* Refuses a join that would exceed the port's budget or the owner's limit. */
 static int join_limits(const struct mcg_join_req *req, bool new_group,
 		       struct netlink_ext_ack *extack)
@@ -575,7 +599,7 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 				       "group exists with different create parameters");
 			return -EINVAL;
 		}
-		h = mcg_holder_find(g, req->owner, req->join_state);
+		h = join_holder_find(g, req);
 		if (h) {
 			err = mcg_rejoin_check(h, req, extack);
 			if (err)
