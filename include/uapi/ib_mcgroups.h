@@ -29,7 +29,9 @@
  *     real uid (the request's credentials); IB_MCG_A_OWNER may then be
  *     left out, meaning the same. No IB_MCG_A_LINGER_MS, and no Q_Key
  *     with the high bit set (a controlled Q_Key). At most user_max_holds
- *     such holds per uid (module parameter, default 64; 0: none).
+ *     such holds per uid (module parameter, default 64; 0: none). Each
+ *     socket of the uid has a hold of its own on a group: a join from
+ *     another socket takes a new hold (another owner's gets -EBUSY).
  *   - LEAVE holds it took itself (unprivileged, its uid), nothing else.
  *   - GROUP_GET and PORT_GET: a group lists only the holds the caller
  *     took itself; IB_MCG_A_HOLDER_COUNT still counts every holder.
