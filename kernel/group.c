@@ -69,6 +69,16 @@ module_param_named(max_owner_holds, mcg_max_owner_holds, uint, 0644);
 MODULE_PARM_DESC(max_owner_holds,
 		 "Holds one owner may have on all ports (default 0: no limit)");
 
+/*
+ * Holds a user without CAP_NET_ADMIN may have, on all ports: such holds
+ * are bound and owned by "uid:N", so this is counted per owner
+ * (mcg_owner.nunpriv). 0 lets only CAP_NET_ADMIN hold groups.
+ */
+unsigned int mcg_user_max_holds = 64;
+module_param_named(user_max_holds, mcg_user_max_holds, uint, 0644);
+MODULE_PARM_DESC(user_max_holds,
+		 "Holds one user without CAP_NET_ADMIN may have on all ports, all bound to its sockets (default 64; 0: only CAP_NET_ADMIN may join)");
+
 /* Owners by name: each one's holds on every port. */
 static DEFINE_HASHTABLE(mcg_owners, 8);
 
@@ -303,6 +313,8 @@ static void holder_link(struct mcg_group *g, struct mcg_holder *h,
 	h->id = ++mcg_holder_ids;
 	list_add_tail(&h->owner_node, &h->o->holders);
 	h->o->nholds++;
+	if (h->unpriv)
+		h->o->nunpriv++;
 	/* In id order: dumps resume a holder list after an id. */
 	list_add_tail(&h->node, &g->holders);
 	g->nholders++;
@@ -331,6 +343,8 @@ static void holder_link(struct mcg_group *g, struct mcg_holder *h,
 static void holder_drop(struct mcg_group *g, struct mcg_holder *h, u8 reason)
 {
 	list_del(&h->owner_node);
+	if (h->unpriv)
+		h->o->nunpriv--;
 	if (!--h->o->nholds) {
 		hash_del(&h->o->node);
 		kfree(h->o);
@@ -490,13 +504,45 @@ struct mcg_holder *mcg_holder_find(struct mcg_group *g, const char *owner,
 	return NULL;
 }
 
+/*
+ * The hold a JOIN asks for again, if any. Every process of a user holds
+ * as the one owner "uid:N", each with bound holds of its own socket: an
+ * unprivileged join finds only its own socket's hold and takes a new one
+ * beside those of the user's other sockets (it still finds a hold taken
+ * with CAP_NET_ADMIN, and is refused as before). Any other owner has at
+ * most one hold per join state on a group.
+ */
+static struct mcg_holder *join_holder_find(struct mcg_group *g,
+					   const struct mcg_join_req *req)
+{
+	struct mcg_holder *h;
+
+	if (!req->unpriv)
+		return mcg_holder_find(g, req->owner, req->join_state);
+	list_for_each_entry(h, &g->holders, node)
+		if (h->join_state == req->join_state &&
+		    !strcmp(h->owner, req->owner) &&
+		    (!h->unpriv || (h->nl_portid == req->nl_portid &&
+				    h->nl_net == req->nl_net)))
+			return h;
+	return NULL;
+}
+
 /* Refuses a join that would exceed the port's budget or the owner's limit. */
 static int join_limits(const struct mcg_join_req *req, bool new_group,
 		       struct netlink_ext_ack *extack)
 {
+	struct mcg_owner *o = mcg_owner_find(req->owner);
+	int err;
+
+	if (req->unpriv) {
+		err = mcg_user_limit(o ? o->nunpriv : 0,
+				     READ_ONCE(mcg_user_max_holds), extack);
+		if (err)
+			return err;
+	}
 	return mcg_join_limits(new_group, req->port->ngroups,
-			       READ_ONCE(mcg_max_groups),
-			       mcg_owner_holds(req->owner),
+			       READ_ONCE(mcg_max_groups), o ? o->nholds : 0,
 			       READ_ONCE(mcg_max_owner_holds), extack);
 }
 
@@ -553,7 +599,7 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 				       "group exists with different create parameters");
 			return -EINVAL;
 		}
-		h = mcg_holder_find(g, req->owner, req->join_state);
+		h = join_holder_find(g, req);
 		if (h) {
 			err = mcg_rejoin_check(h, req, extack);
 			if (err)
@@ -576,6 +622,8 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 	strscpy(h->owner, req->owner, sizeof(h->owner));
 	h->join_state = req->join_state;
 	h->create = req->create.create || req->create.qkey;
+	h->unpriv = req->unpriv;
+	h->uid = req->uid;
 	h->flags = req->flags;
 	if (h->flags & IB_MCG_F_BOUND) {
 		h->nl_portid = req->nl_portid;
@@ -711,6 +759,57 @@ int mcg_leave_group(struct mcg_group *g, const char *owner, u8 join_state,
 	snap->state = IB_MCG_STATE_RELEASED;
 	snap->reason = reason;
 	*out = group_settle(g, reason) ? snap : g;
+	return 0;
+}
+
+/*
+ * May a user without CAP_NET_ADMIN drop @owner's holds with @join_state
+ * (every join state if 0) on @g? Only those the user took itself, all of
+ * them: a hold taken with CAP_NET_ADMIN (root may name "uid:N" too) stays.
+ */
+static int check_unpriv(struct mcg_group *g, const char *owner, u8 join_state,
+			kuid_t uid, struct netlink_ext_ack *extack)
+{
+	struct mcg_holder *h;
+
+	list_for_each_entry(h, &g->holders, node) {
+		if (strcmp(h->owner, owner) ||
+		    (join_state && h->join_state != join_state))
+			continue;
+		if (!h->unpriv || !uid_eq(h->uid, uid)) {
+			NL_SET_ERR_MSG(extack,
+				       "the hold was taken with CAP_NET_ADMIN: only CAP_NET_ADMIN may drop it");
+			return -EPERM;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Refuses, before anything changes, a LEAVE without CAP_NET_ADMIN that
+ * would drop a hold the user did not take itself (check_unpriv()), on the
+ * group @mgid names, or on all of the port's groups waiting for an
+ * SA-assigned MGID if it is all zero. Whether anything matches at all is
+ * mcg_leave()'s to say.
+ */
+int mcg_leave_check_unpriv(struct mcg_port *port, const union ib_gid *mgid,
+			   const char *owner, u8 join_state, kuid_t uid,
+			   struct netlink_ext_ack *extack)
+{
+	struct mcg_group *g;
+	int err;
+
+	lockdep_assert_held(&mcg_lock);
+
+	if (!mcg_mgid_is_zero(mgid)) {
+		g = mcg_group_find(port, mgid);
+		return g ? check_unpriv(g, owner, join_state, uid, extack) : 0;
+	}
+	list_for_each_entry(g, &port->unkeyed, unkeyed_node) {
+		err = check_unpriv(g, owner, join_state, uid, extack);
+		if (err)
+			return err;
+	}
 	return 0;
 }
 

@@ -47,6 +47,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/rbtree.h>
+#include <linux/uidgid.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_sa.h>
 #include <rdma/ib_verbs.h>
@@ -266,6 +267,10 @@ struct mcg_owner {
 	struct hlist_node node;		/* in the owner hash table */
 	struct list_head holders;	/* mcg_holder.owner_node */
 	unsigned int nholds;
+	unsigned int nunpriv;		/* of them taken without
+					 * CAP_NET_ADMIN (user_max_holds;
+					 * such an owner is "uid:N")
+					 */
 	char name[IB_MCG_OWNER_MAX + 1];
 };
 
@@ -282,6 +287,8 @@ struct mcg_holder {
 	char owner[IB_MCG_OWNER_MAX + 1];
 	u8 join_state;
 	bool create;			/* joined with create parameters */
+	bool unpriv;			/* taken without CAP_NET_ADMIN ... */
+	kuid_t uid;			/* ... by this user (owner "uid:N") */
 	u32 flags;			/* IB_MCG_F_* */
 	u32 nl_portid;			/* BOUND: the owning socket ... */
 	const struct net *nl_net;	/* ... and its netns (compared only) */
@@ -301,6 +308,8 @@ struct mcg_join_req {
 	struct mcg_create create;
 	u32 nl_portid;
 	const struct net *nl_net;
+	bool unpriv;			/* no CAP_NET_ADMIN: user_max_holds */
+	kuid_t uid;			/* the requester's (real) uid */
 };
 
 /* device.c */
@@ -325,6 +334,9 @@ struct mcg_holder *mcg_owner_next_hold(const char *owner,
 				       const struct mcg_device *dev,
 				       const struct mcg_port *port);
 unsigned int mcg_owner_holds(const char *owner);
+int mcg_leave_check_unpriv(struct mcg_port *port, const union ib_gid *mgid,
+			   const char *owner, u8 join_state, kuid_t uid,
+			   struct netlink_ext_ack *extack);
 void mcg_linger_work(struct work_struct *work);
 void mcg_group_put(struct mcg_group *g);
 struct mcg_holder *mcg_holder_find(struct mcg_group *g, const char *owner,
@@ -335,6 +347,7 @@ void mcg_group_refuse(struct mcg_group *g, u8 join_state, u8 reason, int err);
 void mcg_group_set_state(struct mcg_group *g, u8 state, u8 reason, int err);
 extern unsigned int mcg_max_groups;
 extern unsigned int mcg_max_owner_holds;
+extern unsigned int mcg_user_max_holds;
 struct mcg_group *mcg_group_find(struct mcg_port *port,
 				 const union ib_gid *mgid);
 struct mcg_group *mcg_group_next(struct mcg_port *port,

@@ -235,6 +235,27 @@ static inline int mcg_join_limits(bool new_group, unsigned int ngroups,
 }
 
 /*
+ * The limit of a user without CAP_NET_ADMIN, who holds @user_holds holds
+ * so far: at most @max (module parameter user_max_holds); 0 lets no such
+ * user hold anything.
+ */
+static inline int mcg_user_limit(unsigned int user_holds, unsigned int max,
+				 struct netlink_ext_ack *extack)
+{
+	if (!max) {
+		NL_SET_ERR_MSG(extack,
+			       "holds without CAP_NET_ADMIN are disabled (module parameter user_max_holds is 0)");
+		return -EPERM;
+	}
+	if (user_holds >= max) {
+		NL_SET_ERR_MSG(extack,
+			       "the user has the most holds allowed without CAP_NET_ADMIN (module parameter user_max_holds)");
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+/*
  * An existing (owner, join state) hold @h asked for again: idempotent if
  * it is the same kind of hold (bound to the same socket, or unbound).
  */

@@ -7,10 +7,22 @@
  * The family runs with parallel_ops: every op takes mcg_lock itself. Bound
  * holds are released from the netlink notifier when their socket closes
  * (NETLINK_URELEASE runs in process context of the closing task).
+ *
+ * Who may do what (the "Security model" of the admin guide): JOIN, LEAVE
+ * and OWNER_RELEASE check CAP_NET_ADMIN themselves (netlink_capable(): the
+ * socket's opener and the sender, in the initial user namespace; the
+ * family exists in init_net only), so that a caller without it gets the
+ * unprivileged policy, each refusal with a message: bound holds only,
+ * owned by "uid:N" (N the sender's real uid, from the request's
+ * credentials), no linger time, no controlled Q_Key, at most
+ * user_max_holds of them, and LEAVE of those alone. Readers without it
+ * see only their own such holds; a group's IB_MCG_A_HOLDER_COUNT still
+ * counts all.
  */
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/timekeeping.h>
+#include <linux/uidgid.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
 
@@ -28,6 +40,7 @@ static const struct genl_multicast_group mcg_mcgrps[] = {
 		/* events name owners: not for every local user */
 		.flags = GENL_MCAST_CAP_NET_ADMIN,
 #endif
+		/* else events carry no owner names or portids: MCG_EVENTS_ANON */
 	},
 };
 
@@ -81,6 +94,43 @@ static const struct nla_policy mcg_group_get_policy[IB_MCG_A_MAX + 1] = {
 static const struct nla_policy mcg_port_get_policy[IB_MCG_A_MAX + 1] = {
 	MCG_POLICY_DEV,
 };
+
+/*
+ * Where the kernel cannot keep listeners without CAP_NET_ADMIN out of the
+ * events group, the events name nobody: holders without owner or portid.
+ */
+#ifdef MCG_HAVE_GENL_MCAST_CAP_NET_ADMIN
+#define MCG_EVENTS_ANON false
+#else
+#define MCG_EVENTS_ANON true
+#endif
+
+/* ---- the caller ------------------------------------------------------- */
+
+/*
+ * Who sent a request, from its skb: whether it has CAP_NET_ADMIN and its
+ * real uid (the credentials netlink_sendmsg() recorded). Only the first
+ * round of a dump runs in the sender's context: dumps take this once.
+ */
+struct mcg_caller {
+	bool admin;
+	kuid_t uid;
+};
+
+static struct mcg_caller nl_caller(const struct sk_buff *skb)
+{
+	return (struct mcg_caller){
+		.admin	= netlink_capable(skb, CAP_NET_ADMIN),
+		.uid	= NETLINK_CB(skb).creds.uid,
+	};
+}
+
+/* The only owner a caller without CAP_NET_ADMIN may act for. */
+static void uid_owner(kuid_t uid, char *buf)
+{
+	snprintf(buf, IB_MCG_OWNER_MAX + 1, "uid:%u",
+		 from_kuid_munged(&init_user_ns, uid));
+}
 
 /* ---- request parsing --------------------------------------------------- */
 
@@ -233,17 +283,63 @@ static int get_join_state(struct nlattr **tb, u8 *js,
 	return -EINVAL;
 }
 
-/* What every JOIN and LEAVE names: the group and the owner. */
-static int get_group_owner(struct nlattr **tb, union ib_gid *mgid, char *owner,
+/*
+ * What every JOIN and LEAVE names: the group and the owner. A caller
+ * without CAP_NET_ADMIN acts for "uid:N" only, which it may leave out.
+ */
+static int get_group_owner(struct nlattr **tb, const struct mcg_caller *who,
+			   union ib_gid *mgid, char *owner,
 			   struct netlink_ext_ack *extack)
 {
-	if (require(tb, IB_MCG_A_MGID, "MGID is required", extack) ||
-	    require(tb, IB_MCG_A_OWNER, "owner is required", extack))
+	char mine[IB_MCG_OWNER_MAX + 1] = "";
+	int err;
+
+	if (require(tb, IB_MCG_A_MGID, "MGID is required", extack))
 		return -EINVAL;
 	nla_memcpy(mgid->raw, tb[IB_MCG_A_MGID], sizeof(mgid->raw));
-	return get_string(tb[IB_MCG_A_OWNER], owner, IB_MCG_OWNER_MAX,
-			  "owner must be 1 to 64 printable characters without spaces",
-			  extack);
+	if (!who->admin) {
+		uid_owner(who->uid, mine);
+		if (!tb[IB_MCG_A_OWNER]) {
+			strscpy(owner, mine, IB_MCG_OWNER_MAX + 1);
+			return 0;
+		}
+	} else if (require(tb, IB_MCG_A_OWNER, "owner is required", extack)) {
+		return -EINVAL;
+	}
+	err = get_string(tb[IB_MCG_A_OWNER], owner, IB_MCG_OWNER_MAX,
+			 "owner must be 1 to 64 printable characters without spaces",
+			 extack);
+	if (err || who->admin || !strcmp(owner, mine))
+		return err;
+	set_err(extack, tb[IB_MCG_A_OWNER],
+		"without CAP_NET_ADMIN the owner must be uid:<your uid> (or none, the same)");
+	return -EPERM;
+}
+
+/*
+ * What a JOIN without CAP_NET_ADMIN may not ask for: a hold that outlives
+ * its socket (unbound, or a linger time that keeps the membership after
+ * it), or a controlled Q_Key (high bit set, IBA 10.2.4: privileged only).
+ */
+static int check_unpriv_join(struct nlattr **tb, const struct mcg_join_req *req,
+			     struct netlink_ext_ack *extack)
+{
+	if (!(req->flags & IB_MCG_F_BOUND)) {
+		set_err(extack, tb[IB_MCG_A_FLAGS],
+			"without CAP_NET_ADMIN only bound holds (IB_MCG_F_BOUND) may be taken");
+		return -EPERM;
+	}
+	if (req->has_linger) {
+		set_err(extack, tb[IB_MCG_A_LINGER_MS],
+			"without CAP_NET_ADMIN a join cannot set a linger time");
+		return -EPERM;
+	}
+	if (req->has_qkey && (req->qkey & 0x80000000)) {
+		set_err(extack, tb[IB_MCG_A_QKEY],
+			"without CAP_NET_ADMIN the Q_Key must not be a controlled one (high bit set)");
+		return -EPERM;
+	}
+	return 0;
 }
 
 /*
@@ -346,16 +442,34 @@ static size_t group_msg_size(const struct mcg_group *g, int which,
 	return size;
 }
 
-static int put_holder(struct sk_buff *skb, const struct mcg_holder *h, u64 now)
+/*
+ * Who a group message is for: NULL, a reader with CAP_NET_ADMIN, sees
+ * every holder; a reader without it only the holds it took itself (the
+ * others are only counted, in IB_MCG_A_HOLDER_COUNT); @anon, events that
+ * anyone may be listening to, name no owner and no socket.
+ */
+struct mcg_reader {
+	bool anon;
+	kuid_t uid;
+};
+
+static bool holder_visible(const struct mcg_holder *h,
+			   const struct mcg_reader *rd)
+{
+	return !rd || rd->anon || (h->unpriv && uid_eq(h->uid, rd->uid));
+}
+
+static int put_holder(struct sk_buff *skb, const struct mcg_holder *h, u64 now,
+		      bool anon)
 {
 	struct nlattr *nest = nla_nest_start(skb, IB_MCG_A_HOLDER);
 
 	if (!nest)
 		return -EMSGSIZE;
-	if (nla_put_string(skb, IB_MCG_HOLDER_A_OWNER, h->owner) ||
+	if ((!anon && nla_put_string(skb, IB_MCG_HOLDER_A_OWNER, h->owner)) ||
 	    nla_put_u8(skb, IB_MCG_HOLDER_A_JOIN_STATE, h->join_state) ||
 	    nla_put_u32(skb, IB_MCG_HOLDER_A_FLAGS, h->flags) ||
-	    ((h->flags & IB_MCG_F_BOUND) &&
+	    (!anon && (h->flags & IB_MCG_F_BOUND) &&
 	     nla_put_u32(skb, IB_MCG_HOLDER_A_NL_PORTID, h->nl_portid)) ||
 	    nla_put_u64_64bit(skb, IB_MCG_HOLDER_A_AGE_MS,
 			      div_u64(now - h->since_ns, NSEC_PER_MSEC),
@@ -405,7 +519,8 @@ static u32 linger_left_ms(const struct mcg_group *g)
 
 /*
  * One group message listing @which holders: none, just @one, or all of
- * them (none when @g is a released snapshot, whose holder list is empty).
+ * them (none when @g is a released snapshot, whose holder list is empty),
+ * as @rd may see them (see struct mcg_reader).
  *
  * With @after (HOLDERS_ALL), holders are listed from the first whose id
  * is above *@after (0: from the first), and if the rest do not fit, the
@@ -417,8 +532,10 @@ static u32 linger_left_ms(const struct mcg_group *g)
  */
 static int fill_group(struct sk_buff *skb, const struct mcg_group *g,
 		      u32 portid, u32 seq, int flags, u8 cmd, u8 reason,
-		      int which, const struct mcg_holder *one, u64 *after)
+		      int which, const struct mcg_holder *one, u64 *after,
+		      const struct mcg_reader *rd)
 {
+	bool anon = rd && rd->anon;
 	u64 now = ktime_get_boottime_ns();
 	const struct mcg_holder *h;
 	unsigned int n = 0;
@@ -447,13 +564,14 @@ static int fill_group(struct sk_buff *skb, const struct mcg_group *g,
 	if (!nest)
 		goto cancel;
 	if (which == HOLDERS_ONE) {
-		if (put_holder(skb, one, now))
+		if (put_holder(skb, one, now, anon))
 			goto cancel;
 	} else if (which == HOLDERS_ALL && g->state != IB_MCG_STATE_RELEASED) {
 		list_for_each_entry(h, &g->holders, node) {
-			if (h->id <= *after)
+			if (h->id <= *after || !holder_visible(h, rd))
 				continue;
-			if (nest_full(skb, nest) || put_holder(skb, h, now)) {
+			if (nest_full(skb, nest) ||
+			    put_holder(skb, h, now, anon)) {
 				if (!n)
 					goto cancel;
 				nla_nest_end(skb, nest);
@@ -476,7 +594,8 @@ cancel:
 }
 
 static int reply_group(struct genl_info *info, const struct mcg_group *g,
-		       u8 cmd, int which, const struct mcg_holder *one)
+		       u8 cmd, int which, const struct mcg_holder *one,
+		       const struct mcg_reader *rd)
 {
 	size_t size = min_t(size_t, group_msg_size(g, which, one),
 			    MCG_DO_REPLY_MAX);
@@ -488,7 +607,7 @@ static int reply_group(struct genl_info *info, const struct mcg_group *g,
 	if (!skb)
 		return -ENOMEM;
 	err = fill_group(skb, g, info->snd_portid, info->snd_seq, 0, cmd,
-			 g->reason, which, one, &after);
+			 g->reason, which, one, &after, rd);
 	if (err == -EAGAIN)	/* the holders that fit; see MCG_DO_REPLY_MAX */
 		err = 0;
 	if (err) {
@@ -502,6 +621,7 @@ static int reply_group(struct genl_info *info, const struct mcg_group *g,
 void mcg_notify(struct mcg_group *g, u8 cmd, u8 reason,
 		const struct mcg_holder *h)
 {
+	static const struct mcg_reader listeners = { .anon = true };
 	int which = h ? HOLDERS_ONE : HOLDERS_NONE;
 	struct sk_buff *skb;
 
@@ -510,7 +630,8 @@ void mcg_notify(struct mcg_group *g, u8 cmd, u8 reason,
 	skb = genlmsg_new(group_msg_size(g, which, h), GFP_KERNEL);
 	if (!skb)
 		return;
-	if (fill_group(skb, g, 0, 0, 0, cmd, reason, which, h, NULL)) {
+	if (fill_group(skb, g, 0, 0, 0, cmd, reason, which, h, NULL,
+		       MCG_EVENTS_ANON ? &listeners : NULL)) {
 		nlmsg_free(skb);
 		return;
 	}
@@ -550,6 +671,7 @@ void mcg_notify_port(struct mcg_port *port, u8 cmd)
  */
 static int mcg_nl_join(struct sk_buff *skb, struct genl_info *info)
 {
+	struct mcg_caller who = nl_caller(skb);
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr **tb = info->attrs;
 	char owner[IB_MCG_OWNER_MAX + 1];
@@ -558,12 +680,14 @@ static int mcg_nl_join(struct sk_buff *skb, struct genl_info *info)
 		.join_state	= IB_MCG_JOIN_FULL,
 		.nl_portid	= info->snd_portid,
 		.nl_net		= genl_info_net(info),
+		.unpriv		= !who.admin,
+		.uid		= who.uid,
 	};
 	struct mcg_holder *h;
 	struct mcg_group *g;
 	int err;
 
-	err = get_group_owner(tb, &req.mgid, owner, extack);
+	err = get_group_owner(tb, &who, &req.mgid, owner, extack);
 	if (err)
 		return err;
 	if (tb[IB_MCG_A_JOIN_STATE]) {
@@ -587,6 +711,11 @@ static int mcg_nl_join(struct sk_buff *skb, struct genl_info *info)
 		}
 	}
 
+	if (req.unpriv) {
+		err = check_unpriv_join(tb, &req, extack);
+		if (err)
+			return err;
+	}
 	err = get_create(tb, &req, extack);
 	if (err)
 		return err;
@@ -599,7 +728,8 @@ static int mcg_nl_join(struct sk_buff *skb, struct genl_info *info)
 	}
 	err = mcg_join(&req, &g, &h, extack);
 	if (!err)
-		err = reply_group(info, g, IB_MCG_CMD_JOIN, HOLDERS_ONE, h);
+		err = reply_group(info, g, IB_MCG_CMD_JOIN, HOLDERS_ONE, h,
+				  NULL);
 out:
 	mutex_unlock(&mcg_lock);
 	return err;
@@ -607,6 +737,7 @@ out:
 
 static int mcg_nl_leave(struct sk_buff *skb, struct genl_info *info)
 {
+	struct mcg_caller who = nl_caller(skb);
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr **tb = info->attrs;
 	char owner[IB_MCG_OWNER_MAX + 1];
@@ -616,7 +747,7 @@ static int mcg_nl_leave(struct sk_buff *skb, struct genl_info *info)
 	u8 js = 0;
 	int err;
 
-	err = get_group_owner(tb, &mgid, owner, extack);
+	err = get_group_owner(tb, &who, &mgid, owner, extack);
 	if (err)
 		return err;
 	if (tb[IB_MCG_A_JOIN_STATE]) {
@@ -631,11 +762,17 @@ static int mcg_nl_leave(struct sk_buff *skb, struct genl_info *info)
 		err = PTR_ERR(port);
 		goto out;
 	}
+	if (!who.admin) {
+		err = mcg_leave_check_unpriv(port, &mgid, owner, js, who.uid,
+					     extack);
+		if (err)
+			goto out;
+	}
 	err = mcg_leave(port, &mgid, owner, js, IB_MCG_REASON_LEAVE, &g, &snap,
 			extack);
 	if (!err)
 		err = reply_group(info, g, IB_MCG_CMD_LEAVE, HOLDERS_NONE,
-				  NULL);
+				  NULL, NULL);
 out:
 	mutex_unlock(&mcg_lock);
 	return err;
@@ -678,7 +815,7 @@ static int mcg_nl_rejoin(struct sk_buff *skb, struct genl_info *info)
 	err = port->backend->rejoin(g, extack);
 	if (!err)
 		err = reply_group(info, g, IB_MCG_CMD_REJOIN, HOLDERS_NONE,
-				  NULL);
+				  NULL, NULL);
 out:
 	mutex_unlock(&mcg_lock);
 	return err;
@@ -766,7 +903,8 @@ static size_t release_reply_size(const struct mcg_owner *o,
  * release. Groups are released by reference, never looked up by MGID: a
  * group still waiting for an SA-assigned MGID has none (all zero) yet.
  */
-static struct mcg_release *owner_release(struct nlattr **tb,
+static struct mcg_release *owner_release(const struct sk_buff *req,
+					 struct nlattr **tb,
 					 struct sk_buff **msgp,
 					 struct netlink_ext_ack *extack)
 {
@@ -781,6 +919,11 @@ static struct mcg_release *owner_release(struct nlattr **tb,
 	size_t size;
 	int err;
 
+	if (!netlink_capable(req, CAP_NET_ADMIN)) {
+		NL_SET_ERR_MSG(extack,
+			       "OWNER_RELEASE needs CAP_NET_ADMIN (without it, close the socket of the bound holds, or leave them one by one)");
+		return ERR_PTR(-EPERM);
+	}
 	if (require(tb, IB_MCG_A_OWNER, "owner is required", extack))
 		return ERR_PTR(-EINVAL);
 	err = get_string(tb[IB_MCG_A_OWNER], owner, IB_MCG_OWNER_MAX,
@@ -893,7 +1036,7 @@ static int mcg_nl_owner_release(struct sk_buff *skb, struct genl_info *info)
 	struct mcg_release *r;
 	int err;
 
-	r = owner_release(info->attrs, &msg, info->extack);
+	r = owner_release(skb, info->attrs, &msg, info->extack);
 	if (IS_ERR(r))
 		return PTR_ERR(r);
 	/*
@@ -928,8 +1071,8 @@ static int mcg_nl_owner_release_dumpit(struct sk_buff *skb,
 	struct mcg_release *r = *release_ctx(cb);
 
 	if (!r) {
-		r = owner_release(dump_attrs(cb), NULL,
-				  cb->extack);
+		/* The first round, in the sender's context. */
+		r = owner_release(cb->skb, dump_attrs(cb), NULL, cb->extack);
 		if (IS_ERR(r))
 			return PTR_ERR(r);
 		*release_ctx(cb) = r;
@@ -962,6 +1105,8 @@ static int mcg_nl_owner_release_done(struct netlink_callback *cb)
 
 static int mcg_nl_group_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct mcg_caller who = nl_caller(skb);
+	struct mcg_reader rd = { .uid = who.uid };
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr **tb = info->attrs;
 	struct mcg_port *port;
@@ -985,7 +1130,8 @@ static int mcg_nl_group_get_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOENT;
 		goto out;
 	}
-	err = reply_group(info, g, IB_MCG_CMD_GROUP_GET, HOLDERS_ALL, NULL);
+	err = reply_group(info, g, IB_MCG_CMD_GROUP_GET, HOLDERS_ALL, NULL,
+			  who.admin ? NULL : &rd);
 out:
 	mutex_unlock(&mcg_lock);
 	return err;
@@ -1015,6 +1161,7 @@ struct mcg_dump_ctx {
 	u8 has_filter_dev:1;
 	u8 has_filter_port:1;
 	u8 has_filter_mgid:1;	/* GROUP_GET: one group, the request's */
+	u8 admin:1;		/* the requester has CAP_NET_ADMIN */
 };
 
 static struct mcg_dump_ctx *dump_ctx(struct netlink_callback *cb)
@@ -1039,6 +1186,8 @@ static int dump_init(struct netlink_callback *cb)
 	if (ctx->started)
 		return 0;
 	ctx->started = 1;
+	/* The first round runs in the sender's context. */
+	ctx->admin = netlink_capable(cb->skb, CAP_NET_ADMIN);
 	err = get_filter(tb, &dev, &port, cb->extack);
 	if (err)
 		return err;
@@ -1128,6 +1277,7 @@ static int mcg_nl_group_get_dumpit(struct sk_buff *skb,
 				   struct netlink_callback *cb)
 {
 	struct mcg_dump_ctx *ctx = dump_ctx(cb);
+	struct mcg_reader rd = { .uid = NETLINK_CB(cb->skb).creds.uid };
 	struct mcg_device *dev;
 	struct mcg_group *g;
 	bool cont;
@@ -1164,7 +1314,8 @@ static int mcg_nl_group_get_dumpit(struct sk_buff *skb,
 						 NLM_F_MULTI,
 						 IB_MCG_CMD_GROUP_GET,
 						 g->reason, HOLDERS_ALL, NULL,
-						 &ctx->holder_last);
+						 &ctx->holder_last,
+						 ctx->admin ? NULL : &rd);
 				if (err == -EMSGSIZE)
 					goto out;
 				/*
@@ -1373,14 +1524,14 @@ out:
 static const struct mcg_genl_split_ops mcg_ops[] = {
 	{
 		.cmd	= IB_MCG_CMD_JOIN,
-		.flags	= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+		.flags	= GENL_CMD_CAP_DO,	/* mcg_nl_join() checks */
 		.doit	= mcg_nl_join,
 		.policy	= mcg_join_policy,
 		.maxattr = IB_MCG_A_MAX,
 	},
 	{
 		.cmd	= IB_MCG_CMD_LEAVE,
-		.flags	= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+		.flags	= GENL_CMD_CAP_DO,	/* mcg_nl_leave() checks */
 		.doit	= mcg_nl_leave,
 		.policy	= mcg_leave_policy,
 		.maxattr = IB_MCG_A_MAX,
@@ -1415,14 +1566,14 @@ static const struct mcg_genl_split_ops mcg_ops[] = {
 	},
 	{
 		.cmd	= IB_MCG_CMD_OWNER_RELEASE,
-		.flags	= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
+		.flags	= GENL_CMD_CAP_DO,	/* owner_release() checks */
 		.doit	= mcg_nl_owner_release,
 		.policy	= mcg_owner_release_policy,
 		.maxattr = IB_MCG_A_MAX,
 	},
 	{
 		.cmd	= IB_MCG_CMD_OWNER_RELEASE,
-		.flags	= GENL_ADMIN_PERM | GENL_CMD_CAP_DUMP,
+		.flags	= GENL_CMD_CAP_DUMP,	/* owner_release() checks */
 		.dumpit	= mcg_nl_owner_release_dumpit,
 		.done	= mcg_nl_owner_release_done,
 		.policy	= mcg_owner_release_policy,

@@ -3,7 +3,9 @@
  * The ib_mcgroups netlink family, spoken raw: every malformed or invalid
  * request is refused with an errno and an extack message and changes
  * nothing; a valid JOIN's reply carries the member record; reads work
- * without privileges and JOIN and REJOIN do not.
+ * without privileges and JOIN and REJOIN do not; without CAP_NET_ADMIN
+ * only the unprivileged policy (bound holds of "uid:N") passes, hostile
+ * requests included.
  *
  * Needs rxe0 (port 1) and the module; FIXTURE_SETUP makes them with
  * lib.sh. No libnl on purpose: the requests here are ones a library
@@ -17,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -662,6 +665,270 @@ TEST_F(mcg, unprivileged_reads_but_cannot_join)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, mcg_sysfs_counter(DEV, "groups"));
+}
+
+/* In a child: become uid 65534 without capabilities; exit 10 if not. */
+static void drop_privileges(void)
+{
+	if (setresgid(65534, 65534, 65534) || setgroups(0, NULL) ||
+	    setresuid(65534, 65534, 65534))
+		_exit(10);
+}
+
+/* The holders a group message (the last reply) lists, by owner. */
+static int reply_holders(struct nl *nl, int *with_owner, int *with_portid)
+{
+	struct nlattr *list = reply_attr(nl, IB_MCG_A_HOLDERS), *ho, *a;
+	int n = 0, off, hoff;
+
+	*with_owner = *with_portid = 0;
+	if (!list)
+		return -1;
+	for (off = NLA_HDRLEN; off + NLA_HDRLEN <= list->nla_len;
+	     off += NLA_ALIGN(ho->nla_len)) {
+		ho = (void *)((char *)list + off);
+		if (ho->nla_len < NLA_HDRLEN)
+			break;
+		n++;
+		for (hoff = NLA_HDRLEN; hoff + NLA_HDRLEN <= ho->nla_len;
+		     hoff += NLA_ALIGN(a->nla_len)) {
+			a = (void *)((char *)ho + hoff);
+			if (a->nla_len < NLA_HDRLEN)
+				break;
+			if (a->nla_type == IB_MCG_HOLDER_A_OWNER)
+				(*with_owner)++;
+			if (a->nla_type == IB_MCG_HOLDER_A_NL_PORTID)
+				(*with_portid)++;
+		}
+	}
+	return n;
+}
+
+static uint32_t reply_u32(struct nl *nl, int type)
+{
+	struct nlattr *a = reply_attr(nl, type);
+
+	return a ? *(uint32_t *)(a + 1) : 0xffffffff;
+}
+
+/* An unprivileged request that must fail with @err and a message. */
+#define EXPECT_REFUSED(nl, r, err, m) do {				\
+	int __ret = nl_talk(nl, r);					\
+	if (__ret != -(err) || !strstr((nl)->msg, m)) {			\
+		fprintf(stderr, "%s:%d: got %d '%s', expected %d '%s'\n", \
+			__FILE__, __LINE__, __ret, (nl)->msg, -(err), m); \
+		_exit(20 + __LINE__ % 200);				\
+	}								\
+} while (0)
+
+/*
+ * As uid 65534: a bound JOIN without an owner holds for "uid:65534", and
+ * its reply names it; everything else the unprivileged policy forbids is
+ * refused with EPERM and a message; root's hold of the same group is
+ * counted but not listed. Nothing of root's changes.
+ */
+TEST_F(mcg, unprivileged_policy)
+{
+	struct nl *nl = &self->nl;
+	int status, joins;
+	struct req r;
+	pid_t pid;
+
+	join_req(&r, nl->family, NO_OWNER);
+	put_str(&r, IB_MCG_A_OWNER, "job:root");
+	put_u32(&r, IB_MCG_A_FLAGS, IB_MCG_F_BOUND);
+	ASSERT_EQ(1, nl_talk(nl, &r));
+	joins = mcg_sysfs_counter(DEV, "joins");
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		int n, owners, portids;
+		struct nl u;
+
+		drop_privileges();
+		if (nl_open(&u) || resolve_family(&u))
+			_exit(11);
+
+		join_req(&r, u.family, NO_OWNER);
+		EXPECT_REFUSED(&u, &r, EPERM, "only bound holds");
+		put_u32(&r, IB_MCG_A_FLAGS, IB_MCG_F_BOUND);
+		put_u32(&r, IB_MCG_A_LINGER_MS, 1000);
+		EXPECT_REFUSED(&u, &r, EPERM, "linger time");
+		join_req(&r, u.family, NO_OWNER);
+		put_u32(&r, IB_MCG_A_FLAGS, IB_MCG_F_BOUND);
+		put_u32(&r, IB_MCG_A_QKEY, 0x80000000);
+		EXPECT_REFUSED(&u, &r, EPERM, "controlled");
+		join_req(&r, u.family, NO_OWNER);
+		put_u32(&r, IB_MCG_A_FLAGS, IB_MCG_F_BOUND);
+		put_str(&r, IB_MCG_A_OWNER, "job:root");
+		EXPECT_REFUSED(&u, &r, EPERM, "owner must be uid:");
+		join_req(&r, u.family, NO_OWNER);
+		put_u32(&r, IB_MCG_A_FLAGS, IB_MCG_F_BOUND);
+		put_str(&r, IB_MCG_A_OWNER, "uid:0");
+		EXPECT_REFUSED(&u, &r, EPERM, "owner must be uid:");
+		/* A bad owner is a bad owner first. */
+		join_req(&r, u.family, NO_OWNER);
+		put_u32(&r, IB_MCG_A_FLAGS, IB_MCG_F_BOUND);
+		put_str(&r, IB_MCG_A_OWNER, "a b");
+		EXPECT_REFUSED(&u, &r, EINVAL, "printable");
+
+		join_req(&r, u.family, NO_OWNER);
+		((struct genlmsghdr *)NLMSG_DATA(&r.nlh))->cmd =
+			IB_MCG_CMD_LEAVE;
+		put_str(&r, IB_MCG_A_OWNER, "job:root");
+		EXPECT_REFUSED(&u, &r, EPERM, "owner must be uid:");
+		req_init(&r, u.family, IB_MCG_CMD_OWNER_RELEASE, NLM_F_ACK);
+		put_str(&r, IB_MCG_A_OWNER, "job:root");
+		EXPECT_REFUSED(&u, &r, EPERM, "CAP_NET_ADMIN");
+		req_init(&r, u.family, IB_MCG_CMD_OWNER_RELEASE, NLM_F_DUMP);
+		put_str(&r, IB_MCG_A_OWNER, "uid:65534");
+		EXPECT_REFUSED(&u, &r, EPERM, "CAP_NET_ADMIN");
+
+		/* GROUP_GET: root's hold counted, not listed. */
+		join_req(&r, u.family, NO_OWNER);
+		((struct genlmsghdr *)NLMSG_DATA(&r.nlh))->cmd =
+			IB_MCG_CMD_GROUP_GET;
+		if (nl_talk(&u, &r) != 1 ||
+		    reply_u32(&u, IB_MCG_A_HOLDER_COUNT) != 1 ||
+		    reply_holders(&u, &owners, &portids) != 0)
+			_exit(12);
+
+		/* The user's own bound hold: owner uid:65534. */
+		join_req(&r, u.family, NO_OWNER);
+		put_u32(&r, IB_MCG_A_FLAGS, IB_MCG_F_BOUND);
+		if (nl_talk(&u, &r) != 1 ||
+		    reply_holders(&u, &owners, &portids) != 1 ||
+		    owners != 1 || portids != 1)
+			_exit(13);
+		join_req(&r, u.family, NO_OWNER);
+		((struct genlmsghdr *)NLMSG_DATA(&r.nlh))->cmd =
+			IB_MCG_CMD_GROUP_GET;
+		if (nl_talk(&u, &r) != 1 ||
+		    reply_u32(&u, IB_MCG_A_HOLDER_COUNT) != 2)
+			_exit(14);
+		n = reply_holders(&u, &owners, &portids);
+		if (n != 1 || owners != 1 || portids != 1)
+			_exit(15);
+		/* The dump too lists only the user's own hold. */
+		req_init(&r, u.family, IB_MCG_CMD_GROUP_GET, NLM_F_DUMP);
+		if (nl_talk(&u, &r) != 1 ||
+		    reply_holders(&u, &owners, &portids) != 1)
+			_exit(16);
+		_exit(0);	/* the socket closes: the hold goes */
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	/* The user's one hold came and went; root's is there, untouched. */
+	EXPECT_EQ(joins + 1, mcg_sysfs_counter(DEV, "joins"));
+	EXPECT_EQ(1, mcg_sysfs_counter(DEV, "groups"));
+	EXPECT_EQ(1, mcg_sysfs_counter(DEV, "holders"));
+	join_req(&r, nl->family, NO_OWNER);
+	((struct genlmsghdr *)NLMSG_DATA(&r.nlh))->cmd = IB_MCG_CMD_LEAVE;
+	put_str(&r, IB_MCG_A_OWNER, "job:root");
+	EXPECT_EQ(1, nl_talk(nl, &r));
+	EXPECT_EQ(0, mcg_sysfs_counter(DEV, "groups"));
+}
+
+static uint32_t fuzz_rand(uint32_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+/*
+ * As uid 65534, thousands of hostile requests: every command, random
+ * attributes (types up to past the last, lengths that lie, values near
+ * the limits), some of them valid bound joins of the user's own. Nothing
+ * may crash (the harness checks the kernel log), and once the user's
+ * socket is closed nothing of root's has changed and nothing of the
+ * user's is left.
+ */
+TEST_F(mcg, unprivileged_fuzz)
+{
+	static const uint8_t cmds[] = {
+		IB_MCG_CMD_JOIN, IB_MCG_CMD_LEAVE, IB_MCG_CMD_OWNER_RELEASE,
+		IB_MCG_CMD_GROUP_GET, IB_MCG_CMD_PORT_GET,
+	};
+	static const char *const owners[] = {
+		"job:root", "uid:65534", "uid:0", "uid:65534 ", "", "x",
+	};
+	struct nl *nl = &self->nl;
+	int status, groups, holders;
+	struct req r;
+	pid_t pid;
+
+	join_req(&r, nl->family, NO_OWNER);
+	put_str(&r, IB_MCG_A_OWNER, "job:root");
+	ASSERT_EQ(1, nl_talk(nl, &r));
+	groups = mcg_sysfs_counter(DEV, "groups");
+	holders = mcg_sysfs_counter(DEV, "holders");
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		uint32_t seed = 0x1badcafe, v;
+		struct nl u;
+		int i, k, n;
+
+		drop_privileges();
+		if (nl_open(&u) || resolve_family(&u))
+			_exit(11);
+		for (i = 0; i < 3000; i++) {
+			uint8_t cmd = cmds[fuzz_rand(&seed) % sizeof(cmds)];
+			uint16_t flags = fuzz_rand(&seed) % 4 ? NLM_F_ACK
+							      : NLM_F_DUMP;
+
+			req_init(&r, u.family, cmd, flags);
+			if (fuzz_rand(&seed) % 2)
+				put_str(&r, IB_MCG_A_DEV_NAME, DEV);
+			if (fuzz_rand(&seed) % 2)
+				put_u32(&r, IB_MCG_A_PORT,
+					fuzz_rand(&seed) % 3);
+			if (fuzz_rand(&seed) % 2) {
+				uint8_t mgid[16];
+
+				memcpy(mgid, mgid_239_1_1_9, 16);
+				mgid[15] = fuzz_rand(&seed) % 4;
+				put(&r, IB_MCG_A_MGID, mgid, 16);
+			}
+			if (fuzz_rand(&seed) % 2)
+				put_str(&r, IB_MCG_A_OWNER,
+					owners[fuzz_rand(&seed) % 6]);
+			if (fuzz_rand(&seed) % 2)
+				put_u32(&r, IB_MCG_A_FLAGS,
+					fuzz_rand(&seed) % 3);
+			n = fuzz_rand(&seed) % 4;
+			for (k = 0; k < n; k++) {
+				uint16_t type = fuzz_rand(&seed) %
+						(IB_MCG_A_MAX + 3);
+				uint16_t len = fuzz_rand(&seed) % 20;
+				uint8_t data[20];
+
+				for (v = 0; v < sizeof(data); v++)
+					data[v] = fuzz_rand(&seed);
+				put_raw(&r, type, data, len,
+					fuzz_rand(&seed) % 8 ? NLA_HDRLEN + len
+							     : fuzz_rand(&seed) % 64);
+			}
+			nl_talk(&u, &r);
+		}
+		/* The socket closes: whatever it held goes. */
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(groups, mcg_sysfs_counter(DEV, "groups"));
+	EXPECT_EQ(holders, mcg_sysfs_counter(DEV, "holders"));
+	join_req(&r, nl->family, NO_OWNER);
+	((struct genlmsghdr *)NLMSG_DATA(&r.nlh))->cmd = IB_MCG_CMD_LEAVE;
+	put_str(&r, IB_MCG_A_OWNER, "job:root");
+	EXPECT_EQ(1, nl_talk(nl, &r));
 	EXPECT_EQ(0, mcg_sysfs_counter(DEV, "groups"));
 }
 

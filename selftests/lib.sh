@@ -13,7 +13,7 @@
 # setup:     mcg_setup_rxe, mcg_teardown_rxe, mcg_load, mcg_unload,
 #            mcg_require_module, mcg_require_mcctl, mcg_require_simhca (D, P,
 #            SYS), mcg_unload_simhca, in_peer CMD..., PEER_EXEC,
-#            run_unpriv CMD..., wait_for [-t SECS] CMD..., wait_for_not ...,
+#            run_unpriv CMD..., UNPRIV, wait_for [-t SECS] CMD..., wait_for_not ...,
 #            save_output NAME (a file returned to the host)
 # IGMP/MLD:  igmp_count DEV GROUP, igmp_has DEV GROUP,
 #            igmp6_count DEV GROUP, igmp6_has DEV GROUP, mcast_has DEV GROUP
@@ -261,11 +261,11 @@ save_output() {
 # in_peer CMD...: run CMD where veth1 is (netns $MCG_NS, if set).
 in_peer() { "${PEER_EXEC[@]}" "$@"; }
 
-# Run CMD as nobody without capabilities.
-run_unpriv() {
-	setpriv --reuid=65534 --regid=65534 --clear-groups --no-new-privs \
-		--inh-caps=-all -- "$@"
-}
+# Run CMD as nobody without capabilities. "${UNPRIV[@]}" CMD... & keeps
+# the pid of a background CMD (setpriv execs it).
+UNPRIV=(setpriv --reuid=65534 --regid=65534 --clear-groups --no-new-privs
+	--inh-caps=-all --)
+run_unpriv() { "${UNPRIV[@]}" "$@"; }
 
 # rdma_port_state DEV [PORT]: e.g. ACTIVE, DOWN
 rdma_port_state() {

@@ -139,6 +139,16 @@ static const struct cmd_usage fabric_usage = {
 	"1 error, 2 usage error\n",
 };
 
+static const struct cmd_usage hold_usage = {
+	"mcctl hold DEV/PORT GROUP [ owner NAME ] [ state STATE ] [ qkey QKEY ]\n"
+	"           [ create ... ] -- COMMAND [ ARGS ]\n"
+	"mcctl hold GROUPNAME [ owner NAME ] [ state STATE ] -- COMMAND [ ARGS ]\n",
+	W_GROUPNAME | W_GROUP | W_STATE,
+	"holds the group (bound; owner default uid:UID) while COMMAND runs,\n"
+	"forwards SIGINT, SIGTERM and SIGHUP to it and exits with its status\n"
+	"(128 + the signal that killed it); nothing runs if the join is refused\n",
+};
+
 static const struct cmd_usage help_usage = {
 	"mcctl help [ COMMAND ]\n"
 	"mcctl COMMAND { help | -h | --help }\n", 0, NULL,
@@ -174,7 +184,7 @@ static void print_terms(FILE *fp, unsigned int what, bool options,
 static const struct cmd_usage *const all_usage[] = {
 	&join_usage, &leave_usage, &list_usage, &show_usage, &stats_usage,
 	&monitor_usage, &metrics_usage, &apply_usage, &diag_usage,
-	&fabric_usage, &help_usage,
+	&fabric_usage, &hold_usage, &help_usage,
 };
 
 static void usage(FILE *fp)
@@ -575,6 +585,7 @@ static const struct {
 	{ "diag",	cmd_diag,	&diag_usage },
 	{ "fabric",	cmd_fabric,	&fabric_usage },
 	{ "help",	cmd_help,	&help_usage },
+	{ "hold",	cmd_hold,	&hold_usage },	/* after help: "h" */
 };
 
 static int find_cmd(const char *arg)

@@ -47,6 +47,11 @@ void mcctl_bound_block(void);
 /* mcctl_apply.c */
 int cmd_apply(int argc, char **argv);
 int join_named(int argc, char **argv);
+int join_named_then(int argc, char **argv, const char *owner,
+		    int (*then)(void *arg), void *arg);
+
+/* mcctl_hold.c */
+int cmd_hold(int argc, char **argv);
 int leave_named(int argc, char **argv);
 
 #endif /* MCCTL_H */

@@ -273,6 +273,18 @@ static bool holds(struct ibmcg *h, const struct ibmcg_port *p,
  */
 int join_named(int argc, char **argv)
 {
+	return join_named_then(argc, argv, NULL, NULL, NULL);
+}
+
+/*
+ * join_named(), or with @then (mcctl hold): bound holds, owned by @owner
+ * unless the options name one, without the declared linger time, nothing
+ * printed, and then(@arg) runs while they are held; its return is ours. The caller
+ * blocked the signals it waits for.
+ */
+int join_named_then(int argc, char **argv, const char *owner,
+		    int (*then)(void *arg), void *arg)
+{
 	struct ibmcg_port **ports = NULL;
 	struct ibmcg_group **out = NULL;
 	const struct conf_entry *e;
@@ -288,13 +300,22 @@ int join_named(int argc, char **argv)
 	if (ret)
 		return ret;
 	j = e->join;
-	j.args.owner = "default";
+	j.args.owner = owner ? owner : "default";
 	j.owner_set = false;
+	/*
+	 * hold: a group's linger time is the administrator's to set (join
+	 * NAME, apply); a user without CAP_NET_ADMIN may give none at all.
+	 * A linger given on the command line still counts.
+	 */
+	if (then)
+		j.args.set_linger = false;
 	ret = parse_join_opts(argc - 1, argv + 1, &j);
 	if (ret)
 		goto out;
 	js = j.args.join_state ? j.args.join_state : IB_MCG_JOIN_FULL;
-	if (j.args.flags & IB_MCG_F_BOUND)
+	if (then)
+		j.args.flags |= IB_MCG_F_BOUND;
+	else if (j.args.flags & IB_MCG_F_BOUND)
 		mcctl_bound_block();
 	h = mcctl_handle(&ret);
 	if (!h)
@@ -337,6 +358,10 @@ int join_named(int argc, char **argv)
 	}
 	if (!nout) {
 		ret = no_port(e);
+		goto out;
+	}
+	if (then) {
+		ret = then(arg);
 		goto out;
 	}
 	open_json_array(NULL);

@@ -21,13 +21,28 @@
  * holder leaves. A device is named by IB_MCG_A_DEV_NAME or IB_MCG_A_DEV_INDEX
  * (the rdma device index); if both are given they must name the same device.
  *
- * JOIN and LEAVE need CAP_NET_ADMIN in the initial user namespace; the
- * family exists in the initial network namespace only. Device names are at
+ * Who may do what. "Privileged" is CAP_NET_ADMIN in the initial user
+ * namespace, of the socket's opener and of the sender (netlink_capable());
+ * the family exists in the initial network namespace only (from another
+ * one it cannot be resolved). A caller without it ("unprivileged") may:
+ *   - JOIN with IB_MCG_F_BOUND only, for the owner "uid:N" alone, N its
+ *     real uid (the request's credentials); IB_MCG_A_OWNER may then be
+ *     left out, meaning the same. No IB_MCG_A_LINGER_MS, and no Q_Key
+ *     with the high bit set (a controlled Q_Key). At most user_max_holds
+ *     such holds per uid (module parameter, default 64; 0: none). Each
+ *     socket of the uid has a hold of its own on a group: a join from
+ *     another socket takes a new hold (another owner's gets -EBUSY).
+ *   - LEAVE holds it took itself (unprivileged, its uid), nothing else.
+ *   - GROUP_GET and PORT_GET: a group lists only the holds the caller
+ *     took itself; IB_MCG_A_HOLDER_COUNT still counts every holder.
+ * and nothing else: OWNER_RELEASE and listening to the events group need
+ * CAP_NET_ADMIN. Every refusal is -EPERM with an extended ack (-ENOSPC
+ * past user_max_holds) and changes nothing. Device names are at
  * most 63 bytes. A bound hold belongs to one socket, so processes sharing
  * an owner name (MPI ranks of one job) that want bound holds use distinct
  * owners ("job:42:rank3").
  *
- * IB_MCG_CMD_JOIN (do; CAP_NET_ADMIN)
+ * IB_MCG_CMD_JOIN (do; unprivileged: bound holds of "uid:N", see above)
  *   Request:
  *     IB_MCG_A_DEV_NAME or IB_MCG_A_DEV_INDEX   required
  *     IB_MCG_A_PORT         u32     required, 1..number of ports
@@ -36,7 +51,8 @@
  *                                    RoCE, an IPv4-mapped group
  *                                    (::ffff:224.0.0.0/100), or, on
  *                                    InfiniBand, all zero: SA-assigned
- *     IB_MCG_A_OWNER        string  required, 1..IB_MCG_OWNER_MAX bytes of
+ *     IB_MCG_A_OWNER        string  required (unprivileged: optional,
+ *                                    "uid:N" only), 1..IB_MCG_OWNER_MAX bytes of
  *                                    printable ASCII without spaces
  *                                    (0x21..0x7e); a trailing NUL is
  *                                    allowed and not counted
@@ -120,7 +136,7 @@
  *   small however many holders the group has). On RoCE the member record
  *   is complete when the reply is sent (RoCE joins never wait).
  *
- * IB_MCG_CMD_LEAVE (do; CAP_NET_ADMIN)
+ * IB_MCG_CMD_LEAVE (do; unprivileged: its own holds, owner "uid:N")
  *   Request: device, IB_MCG_A_PORT, IB_MCG_A_MGID, IB_MCG_A_OWNER as for
  *   JOIN, and optionally IB_MCG_A_JOIN_STATE. With a join state, that one
  *   hold of the owner is dropped; without, every hold of the owner on the
@@ -175,7 +191,8 @@
  *   Reply: one IB_MCG_CMD_REJOIN message in the group format, describing
  *   the group after the request, with an empty IB_MCG_A_HOLDERS.
  *
- * IB_MCG_CMD_GROUP_GET (do, dump; unprivileged)
+ * IB_MCG_CMD_GROUP_GET (do, dump; unprivileged: its own holds listed,
+ * every hold counted)
  *   do:   device, IB_MCG_A_PORT, IB_MCG_A_MGID required. The reply lists
  *         as many holders as fit in one message (IB_MCG_A_HOLDER_COUNT
  *         says how many the group has); the dump of the one group lists
@@ -285,8 +302,11 @@
  *                                          joined again
  *     IB_MCG_A_REJOIN_PENDING         u32  groups waiting to be re-joined
  *
- * Notifications: multicast group IB_MCG_MCGRP_EVENTS ("events"), which
- * anyone may subscribe to. Every change of a group is sent as one message
+ * Notifications: multicast group IB_MCG_MCGRP_EVENTS ("events"). Only
+ * CAP_NET_ADMIN may subscribe where the kernel can enforce it
+ * (GENL_MCAST_CAP_NET_ADMIN: 6.7, 6.1.y); on other kernels anyone may, and
+ * the holders in notifications carry no IB_MCG_HOLDER_A_OWNER and no
+ * IB_MCG_HOLDER_A_NL_PORTID. Every change of a group is sent as one message
  * in the group format, with IB_MCG_A_REASON saying why. Group
  * notifications carry an empty IB_MCG_A_HOLDERS; holder notifications
  * carry exactly the holder concerned:

@@ -248,6 +248,24 @@ static void join_limits_test(struct kunit *test)
 	expect_msg(test, &ext, "max_owner_holds");
 }
 
+/* user_max_holds: 0 refuses every user (EPERM), else a cap (ENOSPC). */
+static void user_limit_test(struct kunit *test)
+{
+	struct netlink_ext_ack ext = {};
+
+	KUNIT_EXPECT_EQ(test, mcg_user_limit(0, 64, &ext), 0);
+	KUNIT_EXPECT_EQ(test, mcg_user_limit(63, 64, &ext), 0);
+	KUNIT_EXPECT_NULL(test, ext._msg);
+	KUNIT_EXPECT_EQ(test, mcg_user_limit(64, 64, &ext), -ENOSPC);
+	expect_msg(test, &ext, "user_max_holds");
+	ext._msg = NULL;
+	KUNIT_EXPECT_EQ(test, mcg_user_limit(100, 1, &ext), -ENOSPC);
+	ext._msg = NULL;
+	KUNIT_EXPECT_EQ(test, mcg_user_limit(0, 0, &ext), -EPERM);
+	expect_msg(test, &ext, "user_max_holds is 0");
+	KUNIT_EXPECT_EQ(test, mcg_user_limit(0, 0, NULL), -EPERM);
+}
+
 static void rejoin_check_test(struct kunit *test)
 {
 	static int net_a, net_b;	/* netns pointers are only compared */
@@ -290,6 +308,7 @@ static void rejoin_check_test(struct kunit *test)
 
 static struct kunit_case mcg_join_checks_cases[] = {
 	KUNIT_CASE(join_limits_test),
+	KUNIT_CASE(user_limit_test),
 	KUNIT_CASE(rejoin_check_test),
 	{}
 };

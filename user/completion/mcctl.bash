@@ -53,9 +53,10 @@ _mcctl()
 {
 	local line=${COMP_LINE:0:COMP_POINT} cur prev cword
 	local -a cwords
-	local commands="list leave join apply show stats monitor metrics diag fabric help"
+	local commands="list leave join apply show stats monitor metrics diag fabric help hold"
 	local conf=/etc/ib_mcgroups.conf cmd='' full='' words='' c i cmdi n
 	local join_kw="owner state qkey linger bound create pkey mtu rate sl flow_label tclass hop_limit scope"
+	local hold_kw="owner state qkey linger create pkey mtu rate sl flow_label tclass hop_limit scope"
 	local -a args
 
 	COMPREPLY=()
@@ -161,6 +162,18 @@ _mcctl()
 	help)
 		[ "$n" = 1 ] && words=$commands
 		;;
+	hold)
+		# After "--": COMMAND, then its arguments (files).
+		if [[ " ${args[*]} " == *" -- "* ]]; then
+			if [ "${args[n - 2]}" = -- ]; then
+				mapfile -t COMPREPLY < <(compgen -c -- "$cur")
+			else
+				mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+				compopt -o filenames 2>/dev/null
+			fi
+			return 0
+		fi
+		;&
 	join | leave)
 		case $prev in
 		state)
@@ -187,12 +200,16 @@ _mcctl()
 				if [ "$n" -gt 2 ]; then
 					if [ "$full" = join ]; then
 						words=$(_mcctl_unused "$join_kw" "${args[@]}")
+					elif [ "$full" = hold ]; then
+						words="$(_mcctl_unused "$hold_kw" "${args[@]}") --"
 					else
 						words=$(_mcctl_unused "owner state" "${args[@]}")
 					fi
 				fi
 			elif [ "$full" = join ]; then
 				words=$(_mcctl_unused "owner state bound" "${args[@]}")
+			elif [ "$full" = hold ]; then
+				words="$(_mcctl_unused "owner state" "${args[@]}") --"
 			else
 				words=$(_mcctl_unused "owner state" "${args[@]}")
 			fi

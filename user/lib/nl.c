@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <netlink/attr.h>
 #include <netlink/genl/ctrl.h>
@@ -143,6 +144,9 @@ static int open_sock(struct ibmcg *h, struct nl_sock **skp)
 	return 0;
 }
 
+/* Where a loaded module shows, whatever the network namespace. */
+#define MODULE_DIR	"/sys/module/ib_mcgroups"
+
 int ibmcg_connect(struct ibmcg *h)
 {
 	int one = 1, fd, err;
@@ -156,9 +160,16 @@ int ibmcg_connect(struct ibmcg *h)
 
 	err = genl_ctrl_resolve(h->sk, IB_MCG_GENL_NAME);
 	if (err < 0) {
-		if (err == -NLE_OBJ_NOTFOUND)
+		/*
+		 * The family exists in the initial network namespace only:
+		 * from another one, a loaded module is not found either.
+		 */
+		if (err == -NLE_OBJ_NOTFOUND && !access(MODULE_DIR, F_OK))
 			err = ibmcg_set_errmsg(h, -ENOENT,
-					       "ib_mcgroups module not loaded");
+					       "ib_mcgroups is loaded but not reachable from this network namespace (only from the initial one)");
+		else if (err == -NLE_OBJ_NOTFOUND)
+			err = ibmcg_set_errmsg(h, -ENOENT,
+					       "ib_mcgroups module not loaded (modprobe ib_mcgroups)");
 		else
 			err = nle_to_errno(err);
 		goto fail;

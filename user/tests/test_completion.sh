@@ -47,8 +47,8 @@ expect() {
 }
 
 echo "TAP version 13"
-echo "1..26"
-expect "list leave join apply show stats monitor metrics diag fabric help" "mcctl "
+echo "1..31"
+expect "list leave join apply show stats monitor metrics diag fabric help hold" "mcctl "
 expect "-j --json -p --pretty -c --config -V --version -h --help" "mcctl -"
 expect "list leave" "mcctl l"
 expect "mlx5_0/1 mlx5_0/2 rxe0/1 help" "mcctl -j -c $D/none join "
@@ -75,4 +75,12 @@ expect "$D/conf.d" "mcctl metrics --textfile $D/conf."
 expect "--reconcile -j smkey mlx5_0/1 mlx5_0/2 rxe0/1 help" "mcctl fabric "
 expect "-j smkey" "mcctl f mlx5_0/1 --reconcile "
 expect "" "mcctl fabric smkey "
+expect "mgmt coll0 rack:a mlx5_0/1 mlx5_0/2 rxe0/1 help" "mcctl -c $D/conf hold "
+expect "owner state --" "mcctl -c $D/conf hold coll0 "
+expect "state qkey linger create pkey mtu rate sl flow_label tclass hop_limit scope --" \
+	"mcctl hold mlx5_0/1 239.1.1.1 owner job:1 "
+# A command (functions are commands too) right after "--".
+_mcctl_hold_test_cmd() { :; }
+expect "_mcctl_hold_test_cmd" "mcctl hold coll0 -- _mcctl_hold_test_c"
+expect "$D/conf $D/conf.d" "mcctl hold coll0 -- mcctl $D/con"
 [ "$fails" -eq 0 ]

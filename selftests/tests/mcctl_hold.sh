@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# mcctl hold GROUP -- COMMAND, as uid 65534: the group is held (bound,
+# owner uid:65534) while COMMAND runs and gone after; COMMAND gets no
+# netlink socket of the hold; mcctl exits with COMMAND's status (128 +
+# the signal that killed it), forwards SIGTERM to it, and runs nothing
+# when the join is refused. A declared group (GROUPNAME) works the same.
+# timeout: 120
+. "$(dirname "$0")/../lib.sh"
+
+mcg_require_module
+mcg_require_mcctl
+
+P=$MCG_DEV0/1
+ME=uid:65534
+D=$(mktemp -d /tmp/mcctl_hold.XXXXXX)
+chmod 777 "$D"
+defer rm -rf "$D"
+CONF=$D/ib_mcgroups.conf
+# A pool's linger time is the administrator's: hold does not ask for it
+# (a user may not).
+printf 'pool coll0 %s 239.9.9.5 linger 5s\n' "$P" >"$CONF"
+chmod 644 "$CONF"
+
+# A COMMAND that says it runs (and lists its fds), waits for $D/go, and
+# exits with status $1.
+WAITER='ls -l /proc/$$/fd/ >'$D'/fds; touch '$D'/started; while [ ! -e '$D'/go ]; do sleep 0.1; done; exit $0'
+
+owners_of() {
+	mcctl -j show "$P" "$1" 2>/dev/null | jq -r '[.holders[] | "\(.owner):\(.bound)"] | join(" ")'
+}
+
+ktap_plan 16
+check "set up rxe0 <-> rxe1" mcg_setup_rxe || ktap_skip_all "no rxe devices"
+check "load ib_mcgroups" mcg_load
+defer mcg_unload
+
+"${UNPRIV[@]}" mcctl hold "$P" 239.9.9.1 -- sh -c "$WAITER" 7 &
+pid=$!
+defer kill -9 $pid
+check "uid 65534: COMMAND runs" wait_for -t 20 test -e "$D/started"
+check_eq "the group is held while it runs, bound, by $ME" "$ME:true" \
+	"$(owners_of 239.9.9.1)"
+check "COMMAND has its fds but no socket of the hold" \
+	sh -c "grep -q -- '->' $D/fds && ! grep -q socket $D/fds"
+touch "$D/go"
+wait $pid
+check_eq "mcctl exits with COMMAND's status" 7 $?
+check "the group is gone after" sh -c "! mcctl show $P 239.9.9.1 >/dev/null 2>&1"
+rm -f "$D/go" "$D/started"
+
+run_unpriv mcctl hold "$P" 239.9.9.1 -- sh -c 'kill -KILL $$'
+check_eq "COMMAND killed by SIGKILL: 128 + 9" 137 $?
+
+"${UNPRIV[@]}" mcctl hold "$P" 239.9.9.2 -- \
+	sh -c "trap 'exit 42' TERM; $WAITER" 0 &
+pid=$!
+wait_for -t 20 test -e "$D/started"
+kill -TERM $pid
+wait $pid
+check_eq "SIGTERM is forwarded to COMMAND (it exits 42 on it)" 42 $?
+check "and the group is gone" sh -c "! mcctl show $P 239.9.9.2 >/dev/null 2>&1"
+rm -f "$D/started"
+
+out=$(run_unpriv mcctl hold "$P" 239.9.9.3 owner job:x -- touch "$D/ran" 2>&1)
+rc=$?
+check_eq "a refused join: exit 1" 1 $rc
+check "with the kernel's message, and COMMAND did not run" \
+	sh -c "[ ! -e $D/ran ] && echo '$out' | grep -q 'owner must be uid:'"
+run_unpriv mcctl hold "$P" 239.9.9.3 -- /nonexistent/app 2>/dev/null
+check_eq "a COMMAND that does not exist: 127" 127 $?
+
+"${UNPRIV[@]}" mcctl -c "$CONF" hold coll0 -- sh -c "$WAITER" 0 &
+pid=$!
+wait_for -t 20 test -e "$D/started"
+check_eq "a declared group by name, held while COMMAND runs" "$ME:true" \
+	"$(owners_of 239.9.9.5)"
+touch "$D/go"
+wait $pid
+check_eq "exit 0" 0 $?
+check "nothing is held after" wait_for -t 10 sh -c \
+	"[ \$(cat /sys/kernel/ib_mcgroups/$MCG_DEV0/1/holders) = 0 ]"
+ktap_finish
