@@ -12,6 +12,8 @@
 #                   one line "N passed, M failed[, K skipped]"
 #   make check-debug  every VM test on the debug kernel (DEBUG_KERNEL=6.1 or 6.12)
 #   make demo       boot the soft-RoCE VM and run the demo
+#   make bench      one VM boot per benchmark scenario (selftests/bench/);
+#                   prints each figure next to its anchor; not in check
 #   make style      checkpatch --strict, W=1 and sparse on the module
 #   make install    mcctl, libibmcg and man pages (PREFIX, DESTDIR)
 #
@@ -41,7 +43,7 @@ DEB_PACKAGES := build-essential pkg-config linux-image-amd64 \
 	linux-headers-amd64 linux-source-6.1 linux-source-6.12 qemu-system-x86 busybox-static \
 	kmod cpio xz-utils iproute2 util-linux rdma-core ibverbs-providers \
 	ibverbs-utils libibverbs-dev libnl-3-dev libnl-genl-3-dev \
-	libjson-c-dev sparse perl jq infiniband-diags libibumad-dev dkms
+	libjson-c-dev librdmacm-dev sparse perl jq infiniband-diags libibumad-dev dkms
 # The newer kernel Debian 12 ships, and its PREEMPT_RT flavour: make check
 # builds and tests on each (selftests/vm/kver.sh --all).
 DEB_PACKAGES += linux-image-6.12-amd64 linux-headers-6.12-amd64 \
@@ -86,6 +88,9 @@ check-debug: user
 
 demo: all
 	selftests/vm/run.sh --demo
+
+bench: all
+	selftests/bench/run.sh
 
 style:
 	$(ALL_KERNELS) selftests/style.sh
@@ -156,5 +161,5 @@ clean:
 	$(MAKE) -C user clean
 	rm -rf build
 
-.PHONY: all module user selftests deps check demo style install clean \
+.PHONY: all module user selftests deps check demo bench style install clean \
 	deps-debug check-debug

@@ -1,0 +1,72 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# make bench, InfiniBand scenario on simhca: re-join waves of N groups at
+# cap C (rejoin_rate) against N / C, SA Deletes when N groups are released
+# at once against N, kernel memory per IB group.
+# timeout: 1500
+. "$(dirname "$0")/../bench/bench_lib.sh"
+
+mcg_require_simhca
+NS=${BENCH_WAVE_N:-"1024 16383"}
+CS=${BENCH_WAVE_C:-"20 100 1000 5000"}
+# Waves longer than this (N / C, seconds) are left out: 16,383 at 20/s
+# would take 14 minutes.
+MAX_WAVE_S=${BENCH_MAX_WAVE_S:-200}
+
+sa_groups() { awk '$1 == "groups" {print $2}' $D/stats; }
+stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
+waves() { cat $SYS/rejoin_waves; }
+waves_are() { [ "$(waves)" = "$1" ]; }
+sa_has() { [ "$(sa_groups)" = "$1" ]; }
+
+ktap_plan 1
+modprobe ib_umad
+modprobe simhca || ktap_skip_all "no simhca"
+mcg_load rejoin_rate=5000 settle_ms=0 max_groups=0 || ktap_skip_all "cannot load ib_mcgroups"
+defer mcg_unload_simhca
+
+held=0
+broken=0
+for n in $NS; do
+	first=$((0x1000 + held))
+	s0=$(slab_kb)
+	echo 5000 >/sys/module/ib_mcgroups/parameters/rejoin_rate
+	if ! mcg_bulk join simhca0 1 $((n - held)) bench:ib $first >/dev/null; then
+		broken=1
+		break
+	fi
+	s1=$(slab_kb)
+	wait_for -t 120 sa_has $n
+	[ $held = 0 ] && bench_row "kernel memory per group (IB on simhca, N=$n; Slab delta / N, SA records of simhca included)" \
+		"budget" 512 "$(( (s1 - s0) * 1024 / n ))" "B" 1
+	held=$n
+	for c in $CS; do
+		if [ $((n / c)) -gt "$MAX_WAVE_S" ]; then
+			bench_info "re-join wave, N=$n, C=$c/s" "left out: N / C = $((n / c)) s"
+			continue
+		fi
+		echo "$c" >/sys/module/ib_mcgroups/parameters/rejoin_rate
+		w=$(waves)
+		echo 1 >$D/client_reregister
+		if ! wait_for -t $((n * 3 / c + 120)) waves_are $((w + 1)); then
+			bench_info "re-join wave, N=$n, C=$c/s" "did not end in $((n * 3 / c + 120)) s"
+			continue
+		fi
+		bench_row "re-join wave, N=$n, C=$c/s (last_rejoin_wave_ms)" \
+			"N / C" "$((n * 1000 / c))" "$(cat $SYS/last_rejoin_wave_ms)" ms 1.10
+	done
+done
+
+# SA Deletes when N groups are released at once (one owner release)
+echo 5000 >/sys/module/ib_mcgroups/parameters/rejoin_rate
+if [ "$broken" = 0 ]; then
+	echo 1 >$D/stats
+	mcctl leave owner bench:ib all >/dev/null
+	wait_for -t 300 sa_has 0
+	sleep 3		# resends of lost Deletes
+	bench_row "SA Deletes when $held IB groups are released at once" \
+		"N" "$held" "$(stat rx_delete_mcm)" "Deletes" 1
+fi
+
+check "benchmark ran" test "$broken" = 0
+ktap_finish
