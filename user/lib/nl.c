@@ -98,22 +98,87 @@ struct ibmcg *ibmcg_alloc(void)
 	return h;
 }
 
-/* The family's version, IB_MCG_GENL_VERSION of the module; 1 if unknown. */
-static int family_version(struct nl_sock *sk)
-{
-	struct genl_family *fam;
-	struct nl_cache *cache;
-	int v = 1;
+/* What connecting learns of the family from the genetlink controller. */
+struct family_info {
+	int id;			/* -1 until found */
+	int version;
+	int events_grp;		/* -1 if the family has no such group */
+};
 
-	if (genl_ctrl_alloc_cache(sk, &cache) < 0)
-		return v;
-	fam = genl_ctrl_search_by_name(cache, IB_MCG_GENL_NAME);
-	if (fam) {
-		v = genl_family_get_version(fam);
-		genl_family_put(fam);
+static int parse_family_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	struct family_info *fi = arg;
+	struct nlattr *tb[CTRL_ATTR_MAX + 1], *grp, *a;
+	int rem;
+
+	if (genlmsg_parse((struct nlmsghdr *)nlh, 0, tb, CTRL_ATTR_MAX, NULL) ||
+	    !tb[CTRL_ATTR_FAMILY_ID])
+		return -EPROTO;
+	fi->id = nla_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
+	if (tb[CTRL_ATTR_VERSION])
+		fi->version = nla_get_u32(tb[CTRL_ATTR_VERSION]);
+	if (!tb[CTRL_ATTR_MCAST_GROUPS])
+		return 0;
+	nla_for_each_nested(grp, tb[CTRL_ATTR_MCAST_GROUPS], rem) {
+		struct nlattr *name = NULL, *id = NULL;
+		int r2;
+
+		nla_for_each_nested(a, grp, r2) {
+			if (nla_type(a) == CTRL_ATTR_MCAST_GRP_NAME)
+				name = a;
+			else if (nla_type(a) == CTRL_ATTR_MCAST_GRP_ID)
+				id = a;
+		}
+		if (name && id && nla_len(id) == sizeof(uint32_t) &&
+		    !strcmp(nla_get_string(name), IB_MCG_MCGRP_EVENTS))
+			fi->events_grp = nla_get_u32(id);
 	}
-	nl_cache_free(cache);
-	return v ? v : 1;
+	return 0;
+}
+
+/*
+ * The family's id, version and events group in one request to the
+ * controller (CTRL_CMD_GETFAMILY by name), instead of libnl's resolve
+ * calls and a dump of every family: connecting is most of what a short
+ * mcctl command costs.
+ */
+static int resolve_family(struct ibmcg *h, struct family_info *fi)
+{
+	int fd = nl_socket_get_fd(h->sk);
+	struct nl_msg *msg = nlmsg_alloc();
+	struct nlmsghdr *nlh;
+	int saved = h->family, err;
+	ssize_t ret;
+
+	fi->id = -1;
+	fi->version = 1;
+	fi->events_grp = -1;
+	if (!msg)
+		return -ENOMEM;
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, GENL_ID_CTRL, 0,
+			 NLM_F_ACK, CTRL_CMD_GETFAMILY, 1) ||
+	    nla_put_string(msg, CTRL_ATTR_FAMILY_NAME, IB_MCG_GENL_NAME)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	nlh = nlmsg_hdr(msg);
+	nl_complete_msg(h->sk, msg);
+	do {
+		ret = send(fd, nlh, nlh->nlmsg_len, 0);
+	} while (ret < 0 && errno == EINTR);
+	if (ret < 0) {
+		err = -errno;
+		nlmsg_free(msg);
+		return err;
+	}
+	/* recv_replies() takes the family's messages: the controller's here */
+	h->family = GENL_ID_CTRL;
+	err = ibmcg_recv_replies(h, fd, nlh->nlmsg_seq, parse_family_cb, fi);
+	h->family = saved;
+	nlmsg_free(msg);
+	if (!err && fi->id < 0)
+		err = -ENOENT;
+	return err;
 }
 
 int ibmcg_protocol_version(const struct ibmcg *h)
@@ -147,6 +212,7 @@ static int open_sock(struct ibmcg *h, struct nl_sock **skp)
 
 int ibmcg_connect(struct ibmcg *h)
 {
+	struct family_info fi;
 	int one = 1, fd, err;
 
 	clear_errmsg(h);
@@ -156,37 +222,31 @@ int ibmcg_connect(struct ibmcg *h)
 	if (err)
 		return err;
 
-	err = genl_ctrl_resolve(h->sk, IB_MCG_GENL_NAME);
-	if (err < 0) {
-		if (err == -NLE_OBJ_NOTFOUND)
-			err = ibmcg_set_errmsg(h, -ENOENT,
-					       "ib_mcgroups module not loaded");
-		else
-			err = nle_to_errno(err);
-		goto fail;
-	}
-	h->family = err;
-
-	err = genl_ctrl_resolve_grp(h->sk, IB_MCG_GENL_NAME,
-				    IB_MCG_MCGRP_EVENTS);
-	if (err < 0) {
-		if (err == -NLE_OBJ_NOTFOUND)
-			err = ibmcg_set_errmsg(h, -ENOENT,
-					       "ib_mcgroups has no \"%s\" multicast group",
-					       IB_MCG_MCGRP_EVENTS);
-		else
-			err = nle_to_errno(err);
-		goto fail;
-	}
-	h->events_grp = err;
-	h->version = family_version(h->sk);
-
 	/* From here on we read replies ourselves and ask for acks. */
 	nl_socket_disable_auto_ack(h->sk);
 	fd = nl_socket_get_fd(h->sk);
 	/* Best effort: kernels before 4.12 have no extended acks. */
 	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
 	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+
+	err = resolve_family(h, &fi);
+	if (err == -ENOENT) {
+		err = ibmcg_set_errmsg(h, -ENOENT,
+				       "ib_mcgroups module not loaded");
+		goto fail;
+	}
+	if (err)
+		goto fail;
+	if (fi.events_grp < 0) {
+		err = ibmcg_set_errmsg(h, -ENOENT,
+				       "ib_mcgroups has no \"%s\" multicast group",
+				       IB_MCG_MCGRP_EVENTS);
+		goto fail;
+	}
+	h->family = fi.id;
+	h->events_grp = fi.events_grp;
+	h->version = fi.version ? fi.version : 1;
+
 	/*
 	 * Best effort, for version 1 kernels: room for a one-message reply
 	 * of some hundred groups or holders and its ack. FORCE (with
