@@ -12,6 +12,10 @@ CS=${BENCH_WAVE_C:-"20 100 1000 5000"}
 # Waves longer than this (N / C, seconds) are left out: 16,383 at 20/s
 # would take 14 minutes.
 MAX_WAVE_S=${BENCH_MAX_WAVE_S:-200}
+# The waves together get this long (seconds): a wave that would not fit
+# (at N / C, 10 % over) is left out, one that does not end in what is left
+# is reported so and ends the waves.
+BUDGET_S=${BENCH_IB_BUDGET_S:-720}
 
 sa_groups() { awk '$1 == "groups" {print $2}' $D/stats; }
 stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
@@ -27,6 +31,7 @@ defer mcg_unload_simhca
 
 held=0
 broken=0
+deadline=$((SECONDS + BUDGET_S))
 sync
 echo 3 >/proc/sys/vm/drop_caches
 s0=$(slab_kb)
@@ -43,16 +48,20 @@ for n in $NS; do
 	[ "$n" = "${NS##* }" ] && bench_row "kernel memory per group (IB on simhca, N=$n; Slab delta / N, simhca's SA records included)" \
 		"budget" 512 "$(( ($(slab_kb) - s0) * 1024 / n ))" "B" 1
 	for c in $CS; do
-		if [ $((n / c)) -gt "$MAX_WAVE_S" ]; then
-			bench_info "re-join wave, N=$n, C=$c/s" "left out: N / C = $((n / c)) s"
+		want=$((n * 11 / c / 10 + 1))
+		left=$((deadline - SECONDS))
+		if [ $((n / c)) -gt "$MAX_WAVE_S" ] || [ "$want" -gt "$left" ]; then
+			bench_info "re-join wave, N=$n, C=$c/s" "left out: N / C = $((n / c)) s, $left s of the budget left"
 			continue
 		fi
 		echo "$c" >/sys/module/ib_mcgroups/parameters/rejoin_rate
 		w=$(waves)
 		echo 1 >$D/client_reregister
-		if ! wait_for -t $((n * 3 / c + 120)) waves_are $((w + 1)); then
-			bench_info "re-join wave, N=$n, C=$c/s" "did not end in $((n * 3 / c + 120)) s"
-			continue
+		limit=$((n * 3 / c + 60))
+		[ "$limit" -le "$left" ] || limit=$left
+		if ! wait_for -t "$limit" waves_are $((w + 1)); then
+			bench_info "re-join wave, N=$n, C=$c/s" "did not end in $limit s (N / C = $((n * 1000 / c)) ms)"
+			break 2
 		fi
 		bench_row "re-join wave, N=$n, C=$c/s (last_rejoin_wave_ms)" \
 			"N / C" "$((n * 1000 / c))" "$(cat $SYS/last_rejoin_wave_ms)" ms 1.10
