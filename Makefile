@@ -13,6 +13,8 @@
 #                   one line "N passed, M failed[, K skipped]"
 #   make check-debug  every VM test on the debug kernel (DEBUG_KERNEL=6.1 or 6.12)
 #   make demo       boot the soft-RoCE VM and run the demo
+#   make bench      one VM boot per benchmark scenario (selftests/bench/);
+#                   prints each figure next to its anchor; not in check
 #   make style      checkpatch --strict, W=1 and sparse on the module
 #   make install    mcctl, libibmcg and man pages (PREFIX, DESTDIR)
 #   make install-slurm  the Slurm prolog and epilog (contrib/slurm) into
@@ -47,7 +49,7 @@ DEB_PACKAGES := build-essential pkg-config linux-image-amd64 \
 	linux-headers-amd64 linux-source-6.1 linux-source-6.12 qemu-system-x86 busybox-static \
 	kmod cpio xz-utils iproute2 util-linux rdma-core ibverbs-providers \
 	ibverbs-utils libibverbs-dev libnl-3-dev libnl-genl-3-dev \
-	libjson-c-dev sparse perl jq infiniband-diags libibumad-dev dkms
+	libjson-c-dev librdmacm-dev sparse perl jq infiniband-diags libibumad-dev dkms
 # The newer kernel Debian 12 ships, and its PREEMPT_RT flavour: make check
 # builds and tests on each (selftests/vm/kver.sh --all).
 DEB_PACKAGES += linux-image-6.12-amd64 linux-headers-6.12-amd64 \
@@ -102,6 +104,9 @@ check-debug: user
 
 demo: all
 	selftests/vm/run.sh --demo
+
+bench: all
+	selftests/bench/run.sh
 
 style:
 	$(ALL_KERNELS) selftests/style.sh
@@ -191,5 +196,5 @@ clean:
 	$(MAKE) -C examples clean
 	rm -rf build
 
-.PHONY: all module user selftests examples deps check demo style install clean \
-	deps-debug check-debug install-slurm deb rpm
+.PHONY: all module user selftests examples deps check demo bench style install \
+	clean deps-debug check-debug install-slurm deb rpm

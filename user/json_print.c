@@ -1,10 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Text/JSON output on json-c; see json_print.h. Not thread safe, one
- * output at a time.
+ * Text/JSON output; see json_print.h. Not thread safe, one output at a
+ * time.
+ *
+ * Plain JSON (mcctl -j) is written as it is printed, into a buffer that
+ * is written out when the outermost container closes: "mcctl -j list"
+ * of 16k groups would otherwise build a json-c tree of some 400,000
+ * objects, one hash table each, only to serialize it. Pretty JSON
+ * (mcctl -p) is still built with json-c and printed by it.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <json-c/json.h>
 
@@ -20,18 +29,160 @@ static struct {
 	int lost;			/* containers that could not be opened */
 	int depth;
 	json_object *stack[MAX_DEPTH];
+	/* plain JSON, streamed: */
+	bool stream;
+	bool is_array[MAX_DEPTH];
+	bool nonempty[MAX_DEPTH];
+	char *buf;
+	size_t len, cap;
 } out = { .fp = NULL };
+
+/* ---- plain JSON, streamed --------------------------------------------- */
+
+static void s_reserve(size_t n)
+{
+	size_t cap;
+	char *p;
+
+	if (out.failed || out.len + n <= out.cap)
+		return;
+	cap = out.cap ? out.cap : 65536;
+	while (cap < out.len + n)
+		cap *= 2;
+	p = realloc(out.buf, cap);
+	if (!p) {
+		out.failed = true;
+		return;
+	}
+	out.buf = p;
+	out.cap = cap;
+}
+
+static void s_put(const char *p, size_t n)
+{
+	s_reserve(n);
+	if (out.failed)
+		return;
+	memcpy(out.buf + out.len, p, n);
+	out.len += n;
+}
+
+/* A JSON string, escaped as json-c does without escaping "/". */
+static void s_string(const char *v)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *c;
+	size_t run = 0;
+	char esc[7];
+
+	s_put("\"", 1);
+	for (c = (const unsigned char *)v; *c; c++) {
+		const char *e = NULL;
+
+		switch (*c) {
+		case '"':  e = "\\\""; break;
+		case '\\': e = "\\\\"; break;
+		case '\b': e = "\\b"; break;
+		case '\f': e = "\\f"; break;
+		case '\n': e = "\\n"; break;
+		case '\r': e = "\\r"; break;
+		case '\t': e = "\\t"; break;
+		default:
+			if (*c >= 0x20) {
+				run++;
+				continue;
+			}
+			memcpy(esc, "\\u00", 4);
+			esc[4] = hex[*c >> 4];
+			esc[5] = hex[*c & 15];
+			esc[6] = '\0';
+			e = esc;
+		}
+		s_put((const char *)c - run, run);
+		run = 0;
+		s_put(e, strlen(e));
+	}
+	s_put((const char *)c - run, run);
+	s_put("\"", 1);
+}
+
+/* Start a value in the open container: a comma, and the key in objects. */
+static bool s_key(const char *key)
+{
+	int d = out.depth - 1;
+
+	if (d < 0) {			/* nowhere to put it */
+		out.failed = true;
+		return false;
+	}
+	if (out.nonempty[d])
+		s_put(",", 1);
+	out.nonempty[d] = true;
+	if (!out.is_array[d]) {
+		s_string(key ? key : "");
+		s_put(":", 1);
+	}
+	return true;
+}
+
+static void s_open(const char *name, bool array)
+{
+	if (out.depth == MAX_DEPTH) {
+		out.failed = true;
+		out.lost++;
+		return;
+	}
+	if (!out.depth)
+		out.len = 0;
+	else if (!s_key(name))
+		return;
+	out.is_array[out.depth] = array;
+	out.nonempty[out.depth] = false;
+	out.depth++;
+	s_put(array ? "[" : "{", 1);
+}
+
+static void s_close(void)
+{
+	if (out.lost) {
+		out.lost--;
+		return;
+	}
+	if (!out.depth)
+		return;
+	out.depth--;
+	s_put(out.is_array[out.depth] ? "]" : "}", 1);
+	if (out.depth)
+		return;
+	s_put("\n", 1);
+	if (!out.failed)
+		fwrite(out.buf, 1, out.len, out.fp);
+	out.len = 0;
+}
+
+static void s_number(const char *key, const char *fmt, uint64_t v)
+{
+	char num[24];
+	int n;
+
+	if (!s_key(key))
+		return;
+	n = snprintf(num, sizeof(num), fmt, v);
+	s_put(num, n);
+}
 
 void json_print_init(FILE *fp, bool json, bool pretty)
 {
 	while (out.depth > 0)		/* drop anything left unfinished */
-		if (--out.depth == 0)
+		if (--out.depth == 0 && !out.stream)
 			json_object_put(out.stack[0]);
 	out.lost = 0;
 	out.fp = fp;
 	out.json = json;
 	out.pretty = pretty;
+	out.stream = json && !pretty;
 	out.failed = false;
+	out.len = 0;
 }
 
 bool is_json_context(void)
@@ -108,25 +259,33 @@ static void close_container(void)
 
 void open_json_object(const char *name)
 {
-	if (out.json)
+	if (out.stream)
+		s_open(name, false);
+	else if (out.json)
 		open_container(name, json_object_new_object());
 }
 
 void close_json_object(void)
 {
-	if (out.json)
+	if (out.stream)
+		s_close();
+	else if (out.json)
 		close_container();
 }
 
 void open_json_array(const char *name)
 {
-	if (out.json)
+	if (out.stream)
+		s_open(name, true);
+	else if (out.json)
 		open_container(name, json_object_new_array());
 }
 
 void close_json_array(void)
 {
-	if (out.json)
+	if (out.stream)
+		s_close();
+	else if (out.json)
 		close_container();
 }
 
@@ -143,7 +302,10 @@ static bool want_fp(enum output_type t, const char *fmt)
 void print_string(enum output_type t, const char *key, const char *fmt,
 		  const char *val)
 {
-	if (want_json(t))
+	if (want_json(t) && out.stream) {
+		if (s_key(key))
+			s_string(val ? val : "");
+	} else if (want_json(t))
 		add(key, json_object_new_string(val ? val : ""));
 	else if (want_fp(t, fmt))
 		fprintf(out.fp, fmt, val ? val : "");
@@ -152,7 +314,9 @@ void print_string(enum output_type t, const char *key, const char *fmt,
 void print_uint(enum output_type t, const char *key, const char *fmt,
 		unsigned int val)
 {
-	if (want_json(t))
+	if (want_json(t) && out.stream)
+		s_number(key, "%" PRIu64, val);
+	else if (want_json(t))
 		add(key, json_object_new_int64(val));
 	else if (want_fp(t, fmt))
 		fprintf(out.fp, fmt, val);
@@ -161,7 +325,9 @@ void print_uint(enum output_type t, const char *key, const char *fmt,
 void print_u64(enum output_type t, const char *key, const char *fmt,
 	       uint64_t val)
 {
-	if (want_json(t))
+	if (want_json(t) && out.stream)
+		s_number(key, "%" PRIu64, val);
+	else if (want_json(t))
 		add(key, json_object_new_uint64(val));
 	else if (want_fp(t, fmt))
 		fprintf(out.fp, fmt, val);
@@ -170,7 +336,10 @@ void print_u64(enum output_type t, const char *key, const char *fmt,
 void print_flag(enum output_type t, const char *key, const char *fmt,
 		bool val)
 {
-	if (want_json(t))
+	if (want_json(t) && out.stream) {
+		if (s_key(key))
+			s_put(val ? "true" : "false", val ? 4 : 5);
+	} else if (want_json(t))
 		add(key, json_object_new_boolean(val));
 	else if (want_fp(t, fmt) && val)
 		fputs(fmt, out.fp);
@@ -196,7 +365,10 @@ void print_nl(void)
 int json_print_end(void)
 {
 	while (out.depth)
-		close_container();
+		if (out.stream)
+			s_close();
+		else
+			close_container();
 	if (out.failed)
 		return -ENOMEM;
 	if (fflush(out.fp) || ferror(out.fp))

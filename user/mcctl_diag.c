@@ -17,6 +17,7 @@
 #endif
 
 #include "mcctl.h"
+#include "mcctl_dl.h"
 #include "mcctl_args.h"
 #include "mcctl_diag.h"
 
@@ -131,6 +132,8 @@ static void mtu_facts(struct diag_facts *f)
 		struct ibv_context *ctx;
 		int i, n;
 
+		if (!mcctl_dl_verbs())
+			return;
 		list = ibv_get_device_list(&n);
 		for (i = 0; list && i < n; i++) {
 			if (strcmp(ibv_get_device_name(list[i]), f->dev))
@@ -138,6 +141,7 @@ static void mtu_facts(struct diag_facts *f)
 			ctx = ibv_open_device(list[i]);
 			if (!ctx)
 				break;
+			memset(&pa, 0, sizeof(pa));
 			if (!ibv_query_port(ctx, f->port, &pa))
 				f->port_mtu = pa.active_mtu;
 			ibv_close_device(ctx);

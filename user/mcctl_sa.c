@@ -98,6 +98,8 @@ int fabric_sa_mfdb_cap(struct fabric_sa *sa, uint64_t smkey, uint32_t *cap,
 #include <infiniband/umad_sa_mcm.h>
 #include <infiniband/umad_types.h>
 
+#include "mcctl_dl.h"
+
 #define QP1_QKEY	0x80010000
 #define SA_TIMEOUT_MS	1000
 #define SA_RETRIES	2
@@ -193,6 +195,11 @@ void diag_sa_query(struct diag_facts *f, const uint8_t port_gid[16])
 	bool trusted = true;
 	int fd, agent, err;
 
+	if (!mcctl_dl_umad()) {
+		snprintf(f->sa_why, sizeof(f->sa_why),
+			 "libibumad.so.3 is not installed (rdma-core's libibumad3)");
+		return;
+	}
 	/* libibumad resolves the port's umad device and opens it. */
 	if (umad_init() < 0 || umad_get_port(f->dev, f->port, &up) < 0) {
 		snprintf(f->sa_why, sizeof(f->sa_why), "%s",

@@ -93,9 +93,14 @@
  *   IB_MCG_A_ERROR; the group stays for its other holders (GROUP_STATE_NTF
  *   JOINED once what they hold is held) or is released if there are none
  *   (GROUP_DEL_NTF, state RELEASED). To wait for the outcome, subscribe to
- *   the events group before sending the JOIN; libibmcg's ibmcg_join() does
- *   so and waits up to join_wait_ms (read from
- *   /sys/module/ib_mcgroups/parameters), failing with the refusal's error.
+ *   the events group before sending the JOIN, or, once the reply says
+ *   JOINING, subscribe and then GROUP_GET the group (an outcome notified
+ *   before the subscription shows there: the hold gone means refused, and
+ *   the JOIN may be sent again, subscribed, to learn why); libibmcg's
+ *   ibmcg_join() does the latter (the former for an SA-assigned MGID) and
+ *   waits up to join_wait_ms (read from /sys/module/ib_mcgroups/parameters),
+ *   failing with the refusal's error. A JOIN always has a reply on
+ *   success: NLM_F_ACK is not needed.
  *   A re-join asks as the holders of that join state joined: with the
  *   group's last record if one of them gave create parameters (so a group
  *   the SA lost is created again), else by MGID and join state only

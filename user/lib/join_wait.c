@@ -11,8 +11,10 @@
  * hold with reason sa-rejected, timeout or error (the SA refused the join
  * state; the group may stay for other holders), or GROUP_DEL_NTF (the
  * group was released). ibmcg_join()
- * subscribes a socket of its own to the events group before it sends the
- * JOIN, so that no notification can be missed, and waits here, for at
+ * subscribes a socket of its own to the events group only when the reply
+ * says JOINING (the fast path, a group already joined, is one send and one
+ * receive), looks at the group again so that nothing notified before the
+ * subscription is missed (nl.c, join_and_wait()), and waits here, for at
  * most the module parameter join_wait_ms, as the kernel did.
  *
  * Notifications come on another socket than the reply, so their order

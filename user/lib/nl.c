@@ -33,6 +33,8 @@
  */
 #define DUMP_TRIES	4
 #define RXBUF_MIN	32768
+/* What any datagram of a version 2 kernel fits in (ibmcg_recv_dgram()). */
+#define RXBUF_V2	(64 * 1024)
 /*
  * Receive buffer asked for (best effort): a protocol version 1 kernel
  * sends an owner release or a group's holder list as one big reply.
@@ -97,22 +99,87 @@ struct ibmcg *ibmcg_alloc(void)
 	return h;
 }
 
-/* The family's version, IB_MCG_GENL_VERSION of the module; 1 if unknown. */
-static int family_version(struct nl_sock *sk)
-{
-	struct genl_family *fam;
-	struct nl_cache *cache;
-	int v = 1;
+/* What connecting learns of the family from the genetlink controller. */
+struct family_info {
+	int id;			/* -1 until found */
+	int version;
+	int events_grp;		/* -1 if the family has no such group */
+};
 
-	if (genl_ctrl_alloc_cache(sk, &cache) < 0)
-		return v;
-	fam = genl_ctrl_search_by_name(cache, IB_MCG_GENL_NAME);
-	if (fam) {
-		v = genl_family_get_version(fam);
-		genl_family_put(fam);
+static int parse_family_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	struct family_info *fi = arg;
+	struct nlattr *tb[CTRL_ATTR_MAX + 1], *grp, *a;
+	int rem;
+
+	if (genlmsg_parse((struct nlmsghdr *)nlh, 0, tb, CTRL_ATTR_MAX, NULL) ||
+	    !tb[CTRL_ATTR_FAMILY_ID])
+		return -EPROTO;
+	fi->id = nla_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
+	if (tb[CTRL_ATTR_VERSION])
+		fi->version = nla_get_u32(tb[CTRL_ATTR_VERSION]);
+	if (!tb[CTRL_ATTR_MCAST_GROUPS])
+		return 0;
+	nla_for_each_nested(grp, tb[CTRL_ATTR_MCAST_GROUPS], rem) {
+		struct nlattr *name = NULL, *id = NULL;
+		int r2;
+
+		nla_for_each_nested(a, grp, r2) {
+			if (nla_type(a) == CTRL_ATTR_MCAST_GRP_NAME)
+				name = a;
+			else if (nla_type(a) == CTRL_ATTR_MCAST_GRP_ID)
+				id = a;
+		}
+		if (name && id && nla_len(id) == sizeof(uint32_t) &&
+		    !strcmp(nla_get_string(name), IB_MCG_MCGRP_EVENTS))
+			fi->events_grp = nla_get_u32(id);
 	}
-	nl_cache_free(cache);
-	return v ? v : 1;
+	return 0;
+}
+
+/*
+ * The family's id, version and events group in one request to the
+ * controller (CTRL_CMD_GETFAMILY by name), instead of libnl's resolve
+ * calls and a dump of every family: connecting is most of what a short
+ * mcctl command costs.
+ */
+static int resolve_family(struct ibmcg *h, struct family_info *fi)
+{
+	int fd = nl_socket_get_fd(h->sk);
+	struct nl_msg *msg = nlmsg_alloc();
+	struct nlmsghdr *nlh;
+	int saved = h->family, err;
+	ssize_t ret;
+
+	fi->id = -1;
+	fi->version = 1;
+	fi->events_grp = -1;
+	if (!msg)
+		return -ENOMEM;
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, GENL_ID_CTRL, 0,
+			 NLM_F_ACK, CTRL_CMD_GETFAMILY, 1) ||
+	    nla_put_string(msg, CTRL_ATTR_FAMILY_NAME, IB_MCG_GENL_NAME)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	nlh = nlmsg_hdr(msg);
+	nl_complete_msg(h->sk, msg);
+	do {
+		ret = send(fd, nlh, nlh->nlmsg_len, 0);
+	} while (ret < 0 && errno == EINTR);
+	if (ret < 0) {
+		err = -errno;
+		nlmsg_free(msg);
+		return err;
+	}
+	/* recv_replies() takes the family's messages: the controller's here */
+	h->family = GENL_ID_CTRL;
+	err = ibmcg_recv_replies(h, fd, nlh->nlmsg_seq, parse_family_cb, fi);
+	h->family = saved;
+	nlmsg_free(msg);
+	if (!err && fi->id < 0)
+		err = -ENOENT;
+	return err;
 }
 
 int ibmcg_protocol_version(const struct ibmcg *h)
@@ -149,6 +216,7 @@ static int open_sock(struct ibmcg *h, struct nl_sock **skp)
 
 int ibmcg_connect(struct ibmcg *h)
 {
+	struct family_info fi;
 	int one = 1, fd, err;
 
 	clear_errmsg(h);
@@ -158,44 +226,40 @@ int ibmcg_connect(struct ibmcg *h)
 	if (err)
 		return err;
 
-	err = genl_ctrl_resolve(h->sk, IB_MCG_GENL_NAME);
-	if (err < 0) {
-		/*
-		 * The family exists in the initial network namespace only:
-		 * from another one, a loaded module is not found either.
-		 */
-		if (err == -NLE_OBJ_NOTFOUND && !access(MODULE_DIR, F_OK))
-			err = ibmcg_set_errmsg(h, -ENOENT,
-					       "ib_mcgroups is loaded but not reachable from this network namespace (only from the initial one)");
-		else if (err == -NLE_OBJ_NOTFOUND)
-			err = ibmcg_set_errmsg(h, -ENOENT,
-					       "ib_mcgroups module not loaded (modprobe ib_mcgroups)");
-		else
-			err = nle_to_errno(err);
-		goto fail;
-	}
-	h->family = err;
-
-	err = genl_ctrl_resolve_grp(h->sk, IB_MCG_GENL_NAME,
-				    IB_MCG_MCGRP_EVENTS);
-	if (err < 0) {
-		if (err == -NLE_OBJ_NOTFOUND)
-			err = ibmcg_set_errmsg(h, -ENOENT,
-					       "ib_mcgroups has no \"%s\" multicast group",
-					       IB_MCG_MCGRP_EVENTS);
-		else
-			err = nle_to_errno(err);
-		goto fail;
-	}
-	h->events_grp = err;
-	h->version = family_version(h->sk);
-
 	/* From here on we read replies ourselves and ask for acks. */
 	nl_socket_disable_auto_ack(h->sk);
 	fd = nl_socket_get_fd(h->sk);
 	/* Best effort: kernels before 4.12 have no extended acks. */
 	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
 	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+
+	err = resolve_family(h, &fi);
+	/*
+	 * The family exists in the initial network namespace only: from
+	 * another one, a loaded module is not found either.
+	 */
+	if (err == -ENOENT && !access(MODULE_DIR, F_OK)) {
+		err = ibmcg_set_errmsg(h, -ENOENT,
+				       "ib_mcgroups is loaded but not reachable from this network namespace (only from the initial one)");
+		goto fail;
+	}
+	if (err == -ENOENT) {
+		err = ibmcg_set_errmsg(h, -ENOENT,
+				       "ib_mcgroups module not loaded (modprobe ib_mcgroups)");
+		goto fail;
+	}
+	if (err)
+		goto fail;
+	if (fi.events_grp < 0) {
+		err = ibmcg_set_errmsg(h, -ENOENT,
+				       "ib_mcgroups has no \"%s\" multicast group",
+				       IB_MCG_MCGRP_EVENTS);
+		goto fail;
+	}
+	h->family = fi.id;
+	h->events_grp = fi.events_grp;
+	h->version = fi.version ? fi.version : 1;
+
 	/*
 	 * Best effort, for version 1 kernels: room for a one-message reply
 	 * of some hundred groups or holders and its ack. FORCE (with
@@ -231,9 +295,18 @@ void ibmcg_close(struct ibmcg *h)
 	free(h);
 }
 
-/* Read one datagram from the kernel into h->rxbuf, sized to fit. */
+/*
+ * Read one datagram from the kernel into h->rxbuf, sized to fit.
+ *
+ * A version 2 kernel bounds every datagram it sends: a "do" reply by
+ * 48 KiB (the holders that fit), a dump's by netlink's 32 KiB, a
+ * notification by one group and one holder. So the datagram is read with
+ * one recvmsg() into a buffer of RXBUF_V2 bytes. A version 1 kernel sends
+ * a big reply as one datagram: its size is peeked first (two calls).
+ */
 ssize_t ibmcg_recv_dgram(struct ibmcg *h, int fd, bool retry_eintr)
 {
+	bool peek = h->version < 2;
 	struct sockaddr_nl sa;
 	struct iovec iov;
 	struct msghdr mh;
@@ -241,11 +314,15 @@ ssize_t ibmcg_recv_dgram(struct ibmcg *h, int fd, bool retry_eintr)
 	void *buf;
 
 	for (;;) {
-		len = recv(fd, NULL, 0, MSG_PEEK | MSG_TRUNC);
-		if (len < 0) {
-			if (errno == EINTR && retry_eintr)
-				continue;
-			return -errno;
+		if (peek) {
+			len = recv(fd, NULL, 0, MSG_PEEK | MSG_TRUNC);
+			if (len < 0) {
+				if (errno == EINTR && retry_eintr)
+					continue;
+				return -errno;
+			}
+		} else {
+			len = RXBUF_V2;
 		}
 		if ((size_t)len > h->rxcap || !h->rxbuf) {
 			size_t cap = (size_t)len > RXBUF_MIN ? (size_t)len
@@ -281,6 +358,9 @@ ssize_t ibmcg_recv_dgram(struct ibmcg *h, int fd, bool retry_eintr)
 	}
 }
 
+static int recv_replies(struct ibmcg *h, int fd, uint32_t seq,
+			ibmcg_msg_cb cb, void *arg, bool noack);
+
 /*
  * Read the replies to request "seq" until its ack or NLMSG_DONE, calling cb
  * for each ib_mcgroups message. A dump is always read to its end, even after
@@ -290,6 +370,16 @@ ssize_t ibmcg_recv_dgram(struct ibmcg *h, int fd, bool retry_eintr)
  */
 int ibmcg_recv_replies(struct ibmcg *h, int fd, uint32_t seq,
 		       ibmcg_msg_cb cb, void *arg)
+{
+	return recv_replies(h, fd, seq, cb, arg, false);
+}
+
+/*
+ * As ibmcg_recv_replies(); with noack (a "do" sent without NLM_F_ACK),
+ * the reply ends with its one message: the kernel acks only an error.
+ */
+static int recv_replies(struct ibmcg *h, int fd, uint32_t seq,
+			ibmcg_msg_cb cb, void *arg, bool noack)
 {
 	bool intr = false;
 	int cberr = 0;
@@ -325,6 +415,8 @@ int ibmcg_recv_replies(struct ibmcg *h, int fd, uint32_t seq,
 			cberr = cb(nlh, arg);
 			if (cberr > 0)
 				cberr = -EIO;
+			if (noack)
+				return cberr;
 		}
 	}
 }
@@ -360,9 +452,21 @@ static int transact(struct ibmcg *h, struct nl_msg *msg, ibmcg_msg_cb cb,
 		nlmsg_free(msg);
 		return ret;
 	}
-	ret = ibmcg_recv_replies(h, fd, nlh->nlmsg_seq, cb, arg);
+	ret = recv_replies(h, fd, nlh->nlmsg_seq, cb, arg,
+			   !(nlh->nlmsg_flags & (NLM_F_ACK | NLM_F_DUMP)));
 	nlmsg_free(msg);
 	return ret;
+}
+
+/*
+ * The flags of a "do" whose success always has a reply (JOIN, LEAVE): a
+ * version 2 kernel is not asked for an ack, so that the request is one
+ * send and one receive (an error is acked anyway). Version 1 kernels are
+ * asked for one, as before.
+ */
+static int do_flags(const struct ibmcg *h)
+{
+	return h->version >= 2 ? 0 : NLM_F_ACK;
 }
 
 static int check_dev(struct ibmcg *h, const char *dev)
@@ -526,28 +630,157 @@ static void release_join(void *obj)
 	ibmcg_group_clear(&((struct join_reply *)obj)->g);
 }
 
+static bool mgid_is_zero(const uint8_t *mgid)
+{
+	static const uint8_t zero[IBMCG_GID_LEN];
+
+	return !memcmp(mgid, zero, IBMCG_GID_LEN);
+}
+
+/* Does the group "id" (still) list the hold "hold_id"? */
+struct hold_check {
+	uint64_t id, hold_id;
+	struct ibmcg_group g;
+	bool same_group, has_hold;
+};
+
+static void release_group_of(void *obj)
+{
+	ibmcg_group_clear(&((struct hold_check *)obj)->g);
+}
+
+static int parse_hold_check_cb(const struct nlmsghdr *nlh, void *obj)
+{
+	struct hold_check *c = obj;
+	struct nlattr *list, *ho, *a;
+	uint64_t id;
+	int rem;
+
+	if (ibmcg_msg_group_id(nlh, &id) || id != c->id)
+		return ibmcg_parse_group(nlh, &c->g);
+	c->same_group = true;
+	list = nla_find(genlmsg_attrdata(nlmsg_data(nlh), 0),
+			genlmsg_attrlen(nlmsg_data(nlh), 0), IB_MCG_A_HOLDERS);
+	if (list)
+		nla_for_each_nested(ho, list, rem) {
+			a = nla_find(nla_data(ho), nla_len(ho),
+				     IB_MCG_HOLDER_A_ID);
+			if (a && nla_len(a) == sizeof(id) &&
+			    nla_get_u64(a) == c->hold_id)
+				c->has_hold = true;
+		}
+	return ibmcg_parse_group(nlh, &c->g);
+}
+
+/*
+ * Subscribed after a JOIN was answered JOINING: what happened before the
+ * subscription? The group's state now (GROUP_GET), and whether it still
+ * has our hold. Returns 1 if the hold is there and the group still
+ * joining (wait for notifications), 0 with *g updated if its outcome is
+ * known (joined, retry-wait), -EAGAIN if the hold went away (refused, or
+ * the group released) before we listened: the reason is lost, so the
+ * caller sends the JOIN again, subscribed this time.
+ */
+static int join_recheck(struct ibmcg *h, const char *dev, uint32_t port,
+			const struct join_reply *r, struct ibmcg_group *g)
+{
+	struct hold_check c = { .id = r->id, .hold_id = r->hold_id };
+	struct nl_msg *msg;
+	int err;
+
+	memset(&c.g, 0, sizeof(c.g));
+	err = target_req(h, IB_MCG_CMD_GROUP_GET, NLM_F_ACK, dev, port,
+			 r->g.mgid, &msg);
+	if (err)
+		return err;
+	err = do_one(h, msg, parse_hold_check_cb, &c, release_group_of);
+	if (err == -ENOENT)
+		return -EAGAIN;		/* released */
+	if (err)
+		return err;
+	if (!c.same_group || !c.has_hold) {
+		ibmcg_group_clear(&c.g);
+		return -EAGAIN;
+	}
+	if (c.g.state == IB_MCG_STATE_JOINING) {
+		ibmcg_group_clear(&c.g);
+		return 1;
+	}
+	/* The group as it is now, with the requester's hold of the reply. */
+	free(c.g.holders);
+	c.g.holders = g->holders;
+	c.g.nholders = g->nholders;
+	*g = c.g;
+	return 0;
+}
+
 /*
  * Send the JOIN; if the group is still joining, wait for its outcome
  * (join_wait.c), as a version 1 kernel did in the request itself.
+ *
+ * The fast path, a group already joined (any held join, every RoCE join),
+ * is one send and one receive: the events subscription the wait needs is
+ * made only when the reply says JOINING. Subscribing then leaves a window
+ * between the kernel's reply and our subscription in which the outcome
+ * may have been notified, unseen. So once subscribed, we look at the
+ * group again (join_recheck(): every change from then on is notified to
+ * us, every change before shows in the GROUP_GET): still joining with our
+ * hold, we wait; joined (or waiting to retry), that is the outcome; our
+ * hold gone (the SA refused it, or the group was released), we lost the
+ * refusal's reason, and send the JOIN once more, now subscribed before
+ * it is sent, so that its outcome cannot be missed (the refused hold was
+ * not held, so sending it again changes nothing but asking the SA again).
+ * An SA-assigned MGID (all zeros) cannot be looked up before its outcome
+ * names it: those JOINs subscribe before they are sent, as they always
+ * did.
  */
 static int join_and_wait(struct ibmcg *h, struct nl_msg *msg,
+			 const char *dev, uint32_t port, const uint8_t *mgid,
 			 struct ibmcg_group *out)
 {
+	struct nl_sock *ev = NULL;
 	struct join_reply r;
-	struct nl_sock *ev;
+	bool resent = false;
 	int err;
 
-	memset(&r, 0, sizeof(r));
-	/* Subscribed before the JOIN is sent: no outcome can be missed. */
-	if (ibmcg_join_watch_open(h, &ev))
+	if (mgid_is_zero(mgid) && ibmcg_join_watch_open(h, &ev))
 		ev = NULL;	/* then the reply is all we can report */
+again:
+	memset(&r, 0, sizeof(r));
+	/* The JOIN again (below) needs the message once more, new seq. */
+	nlmsg_get(msg);
+	nlmsg_hdr(msg)->nlmsg_seq = NL_AUTO_SEQ;
 	err = do_one(h, msg, parse_join_cb, &r, release_join);
-	if (!err && ev && r.g.state == IB_MCG_STATE_JOINING &&
-	    r.version >= 2 && r.has_id) {
-		err = ibmcg_join_wait(h, ev, r.id, r.hold_id, &r.g);
-		if (err)
-			ibmcg_group_clear(&r.g);
+	if (!err && r.g.state == IB_MCG_STATE_JOINING && r.version >= 2 &&
+	    r.has_id) {
+		if (!ev && !mgid_is_zero(mgid) && !resent) {
+			if (ibmcg_join_watch_open(h, &ev))
+				ev = NULL;
+			if (ev) {
+				err = join_recheck(h, dev, port, &r, &r.g);
+				if (err == -EAGAIN) {
+					ibmcg_group_clear(&r.g);
+					resent = true;
+					goto again;
+				}
+				if (err < 0)
+					ibmcg_group_clear(&r.g);
+				else if (err == 1)
+					err = ibmcg_join_wait(h, ev, r.id,
+							      r.hold_id, &r.g);
+				else
+					err = 0;
+				goto done;
+			}
+		}
+		if (ev) {
+			err = ibmcg_join_wait(h, ev, r.id, r.hold_id, &r.g);
+			if (err)
+				ibmcg_group_clear(&r.g);
+		}
 	}
+done:
+	nlmsg_free(msg);
 	if (ev)
 		nl_socket_free(ev);
 	if (err)
@@ -574,7 +807,7 @@ int ibmcg_join_rec(struct ibmcg *h, const char *dev, uint32_t port,
 
 	if (!args)
 		return ibmcg_set_errmsg(h, -EINVAL, "no join arguments");
-	err = target_req(h, IB_MCG_CMD_JOIN, NLM_F_ACK, dev, port, mgid,
+	err = target_req(h, IB_MCG_CMD_JOIN, do_flags(h), dev, port, mgid,
 			 &msg);
 	if (err)
 		return err;
@@ -616,7 +849,7 @@ int ibmcg_join_rec(struct ibmcg *h, const char *dev, uint32_t port,
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
-	return join_and_wait(h, msg, out);
+	return join_and_wait(h, msg, dev, port, mgid, out);
 
 invalid:
 	nlmsg_free(msg);
@@ -631,7 +864,7 @@ int ibmcg_leave_rec(struct ibmcg *h, const char *dev, uint32_t port,
 	const char *why;
 	int err;
 
-	err = target_req(h, IB_MCG_CMD_LEAVE, NLM_F_ACK, dev, port, mgid,
+	err = target_req(h, IB_MCG_CMD_LEAVE, do_flags(h), dev, port, mgid,
 			 &msg);
 	if (err)
 		return err;

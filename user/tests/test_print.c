@@ -1218,6 +1218,48 @@ static void timestamps(void)
 	free(c.buf);
 }
 
+/*
+ * Plain JSON is streamed, not built with json-c: it must still be what
+ * json-c would print for the same document, byte for byte.
+ */
+static void json_plain_as_json_c(void)
+{
+	static const char odd[] = "q\"b\\s/\x01\x1f\b\f\n\r\t\xc3\xa9";
+	struct ibmcg_group g[2];
+	struct capture c;
+	json_object *o;
+	const char *out, *ref;
+
+	fake_group(&g[0], true);
+	fake_group(&g[1], false);
+	cap_start(&c, true, false);
+	open_json_array(NULL);
+	print_group_line(&g[0]);
+	print_group_line(&g[1]);
+	open_json_object(NULL);
+	print_string(PRINT_JSON, odd, NULL, odd);
+	print_flag(PRINT_JSON, "t", NULL, true);
+	print_flag(PRINT_JSON, "f", NULL, false);
+	print_u64(PRINT_JSON, "big", NULL, UINT64_MAX);
+	print_uint(PRINT_JSON, "u", NULL, UINT32_MAX);
+	open_json_array("empty");
+	close_json_array();
+	open_json_object("none");
+	close_json_object();
+	close_json_object();
+	print_group_detail(&g[0]);
+	close_json_array();
+	out = cap_end(&c);
+	o = parse_json(out);
+	EXPECT(o != NULL);
+	ref = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+					     JSON_C_TO_STRING_NOSLASHESCAPE);
+	EXPECT(out && ref && strlen(out) == strlen(ref) + 1 &&
+	       !strncmp(out, ref, strlen(ref)) && out[strlen(ref)] == '\n');
+	json_object_put(o);
+	free(c.buf);
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(timestamps),
 	KTAP_CASE(group_line_text),
@@ -1248,6 +1290,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(join_reply_assigned),
 	KTAP_CASE(ib_port_stats),
 	KTAP_CASE(event_rejoin_wave),
+	KTAP_CASE(json_plain_as_json_c),
 };
 
 KTAP_MAIN(cases)

@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# make bench, InfiniBand scenario on simhca: re-join waves of N groups at
+# cap C (rejoin_rate) against N / C, SA Deletes when N groups are released
+# at once against N, kernel memory per IB group.
+# timeout: 1500
+. "$(dirname "$0")/../bench/bench_lib.sh"
+
+mcg_require_simhca
+NS=${BENCH_WAVE_N:-"1024 16383"}
+CS=${BENCH_WAVE_C:-"20 100 1000 5000"}
+# Waves longer than this (N / C, seconds) are left out: 16,383 at 20/s
+# would take 14 minutes.
+MAX_WAVE_S=${BENCH_MAX_WAVE_S:-200}
+# The waves together get this long (seconds): a wave that would not fit
+# (at N / C, 10 % over) is left out, one that does not end in what is left
+# is reported so and ends the waves.
+BUDGET_S=${BENCH_IB_BUDGET_S:-720}
+
+sa_groups() { awk '$1 == "groups" {print $2}' $D/stats; }
+stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
+waves() { cat $SYS/rejoin_waves; }
+waves_are() { [ "$(waves)" = "$1" ]; }
+sa_has() { [ "$(sa_groups)" = "$1" ]; }
+
+ktap_plan 1
+modprobe ib_umad
+modprobe simhca || ktap_skip_all "no simhca"
+mcg_load rejoin_rate=5000 settle_ms=0 max_groups=0 || ktap_skip_all "cannot load ib_mcgroups"
+defer mcg_unload_simhca
+
+held=0
+broken=0
+deadline=$((SECONDS + BUDGET_S))
+sync
+echo 3 >/proc/sys/vm/drop_caches
+s0=$(slab_kb)
+for n in $NS; do
+	first=$((0x1000 + held))
+	echo 5000 >/sys/module/ib_mcgroups/parameters/rejoin_rate
+	if ! mcg_bulk join simhca0 1 $((n - held)) bench:ib $first >/dev/null; then
+		broken=1
+		break
+	fi
+	wait_for -t 300 sa_has $n
+	held=$n
+	# Memory of the most groups (the last N), after its joins
+	[ "$n" = "${NS##* }" ] && bench_row "kernel memory per group (IB on simhca, N=$n; Slab delta / N, simhca's SA records included)" \
+		"budget" 512 "$(( ($(slab_kb) - s0) * 1024 / n ))" "B" 1
+	for c in $CS; do
+		want=$((n * 11 / c / 10 + 1))
+		left=$((deadline - SECONDS))
+		if [ $((n / c)) -gt "$MAX_WAVE_S" ] || [ "$want" -gt "$left" ]; then
+			bench_info "re-join wave, N=$n, C=$c/s" "left out: N / C = $((n / c)) s, $left s of the budget left"
+			continue
+		fi
+		echo "$c" >/sys/module/ib_mcgroups/parameters/rejoin_rate
+		w=$(waves)
+		echo 1 >$D/client_reregister
+		limit=$((n * 3 / c + 60))
+		[ "$limit" -le "$left" ] || limit=$left
+		if ! wait_for -t "$limit" waves_are $((w + 1)); then
+			bench_info "re-join wave, N=$n, C=$c/s" "did not end in $limit s (N / C = $((n * 1000 / c)) ms)"
+			break 2
+		fi
+		bench_row "re-join wave, N=$n, C=$c/s (last_rejoin_wave_ms)" \
+			"N / C" "$((n * 1000 / c))" "$(cat $SYS/last_rejoin_wave_ms)" ms 1.10
+	done
+done
+
+# SA Deletes when N groups are released at once (one owner release)
+echo 5000 >/sys/module/ib_mcgroups/parameters/rejoin_rate
+if [ "$broken" = 0 ]; then
+	echo 1 >$D/stats
+	mcctl leave owner bench:ib all >/dev/null
+	wait_for -t 300 sa_has 0
+	sleep 3		# resends of lost Deletes
+	bench_row "SA Deletes when $held IB groups are released at once" \
+		"N" "$held" "$(stat rx_delete_mcm)" "Deletes" 1
+fi
+
+check "benchmark ran" test "$broken" = 0
+ktap_finish

@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# make bench: boots one VM per scenario (bench_*.sh here), each measuring
+# its figures next to anchors measured in the same boot, and prints the
+# table: figure | anchor | now | ratio | target | met. Timing never
+# fails it: the exit status is 0 unless a benchmark itself broke.
+#
+#   selftests/bench/run.sh [SCENARIO...]     (default: roce ib)
+#
+# Environment: KVER (as for selftests/vm/run.sh), O (default
+# build/bench), and the scenarios' knobs: BENCH_N (RoCE groups, 16384),
+# BENCH_REPS (timed repetitions, 400), BENCH_WAVE_N ("1024 16383"),
+# BENCH_WAVE_C ("20 100 1000 5000"), BENCH_MAX_WAVE_S (200).
+set -uo pipefail
+
+DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOP=$(cd "$DIR/../.." && pwd)
+O=${O:-$TOP/build/bench}
+SCENARIOS=("$@")
+[ ${#SCENARIOS[@]} -gt 0 ] || SCENARIOS=(roce ib)
+mkdir -p "$O"
+
+# Knobs of the scenarios reach the guest through a sourced file.
+env | grep '^BENCH_' | sed 's/^/export /' >"$O/bench.env"
+rc=0
+rows=()
+for s in "${SCENARIOS[@]}"; do
+	t=$DIR/bench_$s.sh
+	[ -f "$t" ] || { echo "bench: no scenario $s" >&2; rc=1; continue; }
+	echo "bench: scenario $s (one VM boot)" >&2
+	env O="$O/$s" EXTRA_TESTS="$t" GUEST_FILES="/usr/bin/true $O/bench.env" \
+		"$TOP/selftests/vm/run.sh" --timeout 1800 "bench_$s" >"$O/$s.log" 2>&1
+	tail -n 1 "$O/$s.log" >&2
+	grep -q '^1 passed, 0 failed' "$O/$s.log" || rc=1
+	while IFS= read -r l; do
+		rows+=("${l#*BENCH|}")
+	done < <(grep -a 'BENCH|' "$O/$s/ktap.log")
+done
+
+printf '\n| figure | anchor (same boot) | now | ratio | target | |\n'
+printf '|---|---|---|---|---|---|\n'
+for r in "${rows[@]}"; do
+	printf '| %s |\n' "${r//|/ | }"
+done
+printf '\nqemu TCG on %s, kernel %s; only ratios within one boot count.\n' \
+	"$(uname -n)" "${KVER:-$("$TOP/selftests/vm/kver.sh")}"
+exit $rc
