@@ -6,13 +6,35 @@
  * and re-joined by us whenever the fabric loses them.
  *
  * multicast.c reports a lost membership (CLIENT_REREGISTER, PORT_ERR,
- * LID_CHANGE, a moved P_Key) with -ENETRESET and never re-joins. Every held
- * group that needs an SA join, new or lost, goes on its port's retry list;
- * join_work issues the joins while the port is ACTIVE, not before the
- * settle time after a re-register (a new SM master ignores requests during
- * its first sweep), at most rejoin_rate per second and rejoin_inflight at
- * a time, and failed attempts come back after an exponential backoff with
- * jitter, for as long as the group has holders.
+ * LID_CHANGE, a moved P_Key) with -ENETRESET and never re-joins.
+ *
+ * The pacer (join_work) sends a port's SA requests, in this order:
+ *
+ *  - fresh joins, the join states a JOIN asked for (port->ib.fresh): at
+ *    once, not paced, so that an application never waits behind a
+ *    re-join wave;
+ *  - re-joins of lost memberships and retries of failed joins
+ *    (port->ib.retry; a failed attempt comes back after an exponential
+ *    backoff with jitter, for as long as the group has holders);
+ *  - leaves (port->ib.leaves): a membership let go of is freed with
+ *    ib_sa_free_multicast() - which sends the SA Delete - by the pacer,
+ *    not by the request that let go of it, so that releasing thousands of
+ *    groups at once does not flood the SA (and the port's MAD receive
+ *    queue, whose overflow makes multicast.c resend Deletes).
+ *
+ * Joins go only while the port is ACTIVE and not before the settle time
+ * after a re-register (a new SM master ignores requests during its first
+ * sweep). Re-joins and leaves together go at most rejoin_rate per second,
+ * by a token bucket (mcg_tb_refill()): each run sends as many as the time
+ * elapsed since the last one pays for, so the rate holds however late the
+ * work runs. All three together have at most rejoin_inflight requests
+ * unanswered: a join until its callback, a leave until multicast.c has
+ * dropped its group (ib_sa_get_mcmember_rec() no longer finds it, after
+ * the Delete's answer), or LEAVE_INFLIGHT_NS at most (the SA may be gone,
+ * or another user of the port may still hold the group). join_work runs
+ * when a request is due: a JOIN, a group's retry time, the next token,
+ * the end of the settle time, or (need_slot) an answer that frees room
+ * under the in-flight limit; arm() never delays a run already due.
  *
  * Locking: SA callbacks must not take mcg_lock, because the paths that
  * free a membership hold it and ib_sa_free_multicast() waits for running
@@ -66,12 +88,29 @@ enum { MCG_MEMB_NONE, MCG_MEMB_JOINING, MCG_MEMB_JOINED };
 static DEFINE_SPINLOCK(mcg_ib_lock);
 static struct ib_sa_client mcg_sa_client;
 
-static void kick(struct mcg_port *port, unsigned long delay)
+/* A Delete counts as unanswered this long at most: its first timeout. */
+#define LEAVE_INFLIGHT_NS	(3500 * NSEC_PER_MSEC)
+
+/*
+ * Runs join_work at jiffies @when, or earlier if it is due earlier
+ * already: a pending run is never put off, and one due no later is left
+ * alone. Under mcg_lock, which keeps wake_at; a run that has just started
+ * (no longer pending) may be queued once more, which costs a run.
+ */
+static void arm(struct mcg_port *port, unsigned long when)
 {
-	mod_delayed_work(mcg_wq, &port->ib.join_work, delay);
+	unsigned long now = jiffies;
+
+	if (delayed_work_pending(&port->ib.join_work) &&
+	    !time_after(port->ib.wake_at, when))
+		return;
+	if (time_before(when, now))
+		when = now;
+	port->ib.wake_at = when;
+	mod_delayed_work(mcg_wq, &port->ib.join_work, when - now);
 }
 
-/* Queues @g for joins after @delay_ms. */
+/* Queues @g for paced joins after @delay_ms. */
 static void retry_later(struct mcg_group *g, unsigned int delay_ms)
 {
 	struct mcg_port *port = g->port;
@@ -79,8 +118,13 @@ static void retry_later(struct mcg_group *g, unsigned int delay_ms)
 	g->ib.retry_at = jiffies + msecs_to_jiffies(delay_ms);
 	if (list_empty(&g->ib.retry_node))
 		list_add_tail(&g->ib.retry_node, &port->ib.retry);
-	if (!delayed_work_pending(&port->ib.join_work))
-		kick(port, msecs_to_jiffies(delay_ms));
+	arm(port, g->ib.retry_at);
+}
+
+/* Unanswered SA requests of the port: joins and leaves. */
+static unsigned int port_inflight(const struct mcg_port *port)
+{
+	return port->ib.inflight + port->ib.leaves_inflight;
 }
 
 /* base * 2^failures, capped, then -50..+50% so that nodes spread out. */
@@ -99,19 +143,63 @@ static void memb_free(struct mcg_port *port, struct mcg_ib_memb *m)
 	spin_lock_irq(&mcg_ib_lock);
 	list_del_init(&m->done_node);
 	spin_unlock_irq(&mcg_ib_lock);
-	if (m->state == MCG_MEMB_JOINING)
+	if (m->state == MCG_MEMB_JOINING) {
 		port->ib.inflight--;
+		/* No answer will come to run the pacer: run it now. */
+		if (port->ib.need_slot && !port->dead)
+			arm(port, jiffies);
+	}
 	m->state = MCG_MEMB_NONE;
+}
+
+/*
+ * Lets go of @m's joined membership, paced: the pacer frees it (and so
+ * sends the SA Delete) when its turn comes. Its callbacks are ignored from
+ * now on: the context is cleared under mcg_ib_lock, which ib_join_done()
+ * reads it under, so that none can reach @m, freed with its group. A
+ * membership not joined (no Delete to send), or one of a port going away,
+ * or one without memory for the queue entry, is freed at once.
+ */
+static void memb_leave(struct mcg_port *port, struct mcg_ib_memb *m)
+{
+	struct mcg_ib_leave *l;
+
+	if (!m->mc)
+		return;
+	l = m->state == MCG_MEMB_JOINED && !port->dead ?
+	    kmalloc(sizeof(*l), GFP_KERNEL) : NULL;
+	if (!l) {
+		memb_free(port, m);
+		return;
+	}
+	spin_lock_irq(&mcg_ib_lock);
+	m->mc->context = NULL;
+	list_del_init(&m->done_node);
+	spin_unlock_irq(&mcg_ib_lock);
+	l->mc = m->mc;
+	l->mgid = m->g->mgid;
+	l->sent_ns = 0;
+	list_add_tail(&l->node, &port->ib.leaves);
+	m->mc = NULL;
+	m->state = MCG_MEMB_NONE;
+	arm(port, jiffies);
 }
 
 /* SA callback: record and hand over to done_work; see the top comment. */
 static int ib_join_done(int status, struct ib_sa_multicast *mc)
 {
-	struct mcg_ib_memb *m = mc->context;
-	struct mcg_port *port = m->g->port;
+	struct mcg_port *port;
+	struct mcg_ib_memb *m;
 	unsigned long flags;
 
 	spin_lock_irqsave(&mcg_ib_lock, flags);
+	m = mc->context;
+	if (!m) {
+		/* Let go of (memb_leave()): waits for the pacer to free it. */
+		spin_unlock_irqrestore(&mcg_ib_lock, flags);
+		return 0;
+	}
+	port = m->g->port;
 	m->status = status;
 	if (!status)
 		m->rec = mc->rec;
@@ -135,7 +223,7 @@ static void wave_start(struct mcg_port *port)
 static void wave_check(struct mcg_port *port)
 {
 	if (!port->ib.wave || !list_empty(&port->ib.retry) ||
-	    port->ib.inflight)
+	    !list_empty(&port->ib.fresh) || port->ib.inflight)
 		return;
 	port->ib.wave = false;
 	port->ib.last_wave_ms = div_u64(ktime_get_ns() -
@@ -184,7 +272,7 @@ static void release_stale(struct mcg_port *port, struct mcg_group *g)
 
 	for (i = 0; i < 4; i++)
 		if (g->ib.stale & BIT(i))
-			memb_free(port, &g->ib.m[i]);
+			memb_leave(port, &g->ib.m[i]);
 	g->ib.stale = 0;
 }
 
@@ -329,10 +417,18 @@ static void ib_done_work(struct work_struct *work)
 			join_succeeded(port, m, &sa);
 		}
 	}
+	/*
+	 * A pacer run waiting for its next token or retry time stays as
+	 * armed; one stopped by the in-flight limit runs now there is room.
+	 */
 	if (!port->dead) {
 		wave_check(port);
-		if (!list_empty(&port->ib.retry))
-			kick(port, 0);
+		if (port->ib.need_slot &&
+		    !mcg_inflight_full(port_inflight(port),
+				       READ_ONCE(rejoin_inflight))) {
+			port->ib.need_slot = false;
+			arm(port, jiffies);
+		}
 	}
 	mutex_unlock(&mcg_lock);
 }
@@ -487,29 +583,96 @@ static bool port_active(struct mcg_port *port)
 	return port->ib.active;
 }
 
-/* Issues the joins that are due, paced; see the top comment. */
+/*
+ * Leaves in flight whose Delete has been answered: multicast.c dropped
+ * its group, or we hold the group again (multicast.c keeps it, and
+ * sends no Delete), or it has been LEAVE_INFLIGHT_NS.
+ */
+static void leaves_reap(struct mcg_port *port, u64 now_ns)
+{
+	struct ib_sa_mcmember_rec rec;
+	struct mcg_ib_leave *l, *tmp;
+
+	list_for_each_entry_safe(l, tmp, &port->ib.leaves_sent, node) {
+		if (now_ns - l->sent_ns < LEAVE_INFLIGHT_NS &&
+		    !mcg_group_find(port, &l->mgid) &&
+		    !ib_sa_get_mcmember_rec(port->dev->ibdev, port->port_num,
+					    &l->mgid, &rec))
+			continue;
+		list_del(&l->node);
+		kfree(l);
+		port->ib.leaves_inflight--;
+	}
+}
+
+static void group_pkey_wait(struct mcg_group *g)
+{
+	/* Waits for PKEY_CHANGE to bring it back. */
+	mcg_group_set_state(g, g->state == IB_MCG_STATE_LINGERING ?
+			    IB_MCG_STATE_LINGERING : IB_MCG_STATE_RETRY_WAIT,
+			    IB_MCG_REASON_PKEY_MISSING, ENOENT);
+}
+
+static unsigned int issue_now(struct mcg_port *port, struct mcg_group *g)
+{
+	list_del_init(&g->ib.retry_node);
+	if (g->state == IB_MCG_STATE_RETRY_WAIT)
+		mcg_group_set_state(g, IB_MCG_STATE_JOINING, g->reason,
+				    g->error);
+	return issue(port, g);
+}
+
+/* The pacer: issues the requests that are due; see the top comment. */
 static void ib_join_work(struct work_struct *work)
 {
 	struct mcg_port *port = container_of(to_delayed_work(work),
 					     struct mcg_port, ib.join_work);
 	u64 interval = mcg_pace_interval_ns(READ_ONCE(rejoin_rate));
-	unsigned int inflight = READ_ONCE(rejoin_inflight);
+	unsigned int limit = READ_ONCE(rejoin_inflight);
 	unsigned long now = jiffies, next = 0;
+	struct mcg_ib_port *ib = &port->ib;
+	struct mcg_ib_leave *l, *ltmp;
 	struct mcg_group *g, *tmp;
-	unsigned int sent;
 	bool later = false;
+	unsigned int sent;
 	u64 now_ns;
 
 	mutex_lock(&mcg_lock);
-	if (port->dead || !port_active(port))
-		goto out;	/* PORT_ACTIVE, or a new JOIN, kicks us again */
-	if (time_before(now, port->ib.settle_until)) {
-		kick(port, port->ib.settle_until - now);
+	if (port->dead)
 		goto out;
+	now_ns = ktime_get_ns();
+	leaves_reap(port, now_ns);
+	ib->credit = mcg_tb_refill(ib->credit, now_ns - ib->credit_ns,
+				   interval, MCG_TB_CAP_NS, ib->backlog);
+	ib->credit_ns = now_ns;
+	ib->backlog = false;
+	ib->need_slot = false;
+
+	/* Joins: the port must be ACTIVE (PORT_ACTIVE kicks us) and settled. */
+	if (!port_active(port))
+		goto leaves;
+	if (time_before(now, ib->settle_until)) {
+		if (!list_empty(&ib->fresh) || !list_empty(&ib->retry))
+			arm(port, ib->settle_until);
+		goto leaves;
 	}
-	list_for_each_entry_safe(g, tmp, &port->ib.retry, ib.retry_node) {
-		if (mcg_inflight_full(port->ib.inflight, inflight))
-			break;		/* done_work kicks us */
+	list_for_each_entry_safe(g, tmp, &ib->fresh, ib.retry_node) {
+		if (mcg_inflight_full(port_inflight(port), limit)) {
+			ib->need_slot = true;
+			goto leaves;
+		}
+		if (!pkey_present(port, g)) {
+			group_pkey_wait(g);
+			list_move_tail(&g->ib.retry_node, &ib->retry);
+			continue;
+		}
+		issue_now(port, g);
+	}
+	list_for_each_entry_safe(g, tmp, &ib->retry, ib.retry_node) {
+		if (mcg_inflight_full(port_inflight(port), limit)) {
+			ib->need_slot = true;
+			break;
+		}
 		if (time_before(now, g->ib.retry_at)) {
 			if (!later || time_before(g->ib.retry_at, next))
 				next = g->ib.retry_at;
@@ -517,31 +680,43 @@ static void ib_join_work(struct work_struct *work)
 			continue;
 		}
 		if (!pkey_present(port, g)) {
-			/* Waits for PKEY_CHANGE to bring it back. */
-			mcg_group_set_state(g, g->state ==
-					    IB_MCG_STATE_LINGERING ?
-					    IB_MCG_STATE_LINGERING :
-					    IB_MCG_STATE_RETRY_WAIT,
-					    IB_MCG_REASON_PKEY_MISSING, ENOENT);
+			group_pkey_wait(g);
 			continue;
 		}
-		now_ns = ktime_get_ns();
-		if (now_ns < port->ib.next_issue_ns) {
-			kick(port, max(nsecs_to_jiffies(port->ib.next_issue_ns -
-							now_ns), 1UL));
-			goto out;
+		if (!mcg_tb_may_send(ib->credit, interval)) {
+			ib->backlog = true;
+			break;
 		}
-		list_del_init(&g->ib.retry_node);
-		if (g->state == IB_MCG_STATE_RETRY_WAIT)
-			mcg_group_set_state(g, IB_MCG_STATE_JOINING, g->reason,
-					    g->error);
-		/* issue() does not touch the pacing state. */
-		sent = issue(port, g);
-		port->ib.next_issue_ns = mcg_pace_next(port->ib.next_issue_ns,
-						       now_ns, interval, sent);
+		sent = issue_now(port, g);
+		ib->credit = mcg_tb_take(ib->credit, interval, sent);
 	}
-	if (later && !delayed_work_pending(&port->ib.join_work))
-		kick(port, max_t(long, next - now, 1));
+leaves:
+	list_for_each_entry_safe(l, ltmp, &ib->leaves, node) {
+		if (mcg_inflight_full(port_inflight(port), limit)) {
+			ib->need_slot = true;
+			break;
+		}
+		if (!mcg_tb_may_send(ib->credit, interval)) {
+			ib->backlog = true;
+			break;
+		}
+		/* Sends the Delete if it was the port's last member. */
+		ib_sa_free_multicast(l->mc);
+		l->mc = NULL;
+		l->sent_ns = now_ns;
+		list_move_tail(&l->node, &ib->leaves_sent);
+		ib->leaves_inflight++;
+		ib->credit = mcg_tb_take(ib->credit, interval, 1);
+	}
+
+	if (ib->backlog)
+		arm(port, now + max(1UL, nsecs_to_jiffies(mcg_tb_wait_ns(ib->credit, interval) +
+						       TICK_NSEC - 1)));
+	if (later)
+		arm(port, next);
+	/* Leaves free their slots unseen: look again at the next tick. */
+	if (ib->need_slot && ib->leaves_inflight)
+		arm(port, now + 1);
 out:
 	mutex_unlock(&mcg_lock);
 }
@@ -593,7 +768,7 @@ static int ib_update(struct mcg_group *g, u8 join_state,
 				      m->state == MCG_MEMB_JOINED))
 			stale |= BIT(i);
 		else
-			memb_free(port, m);
+			memb_leave(port, m);
 	}
 	g->ib.stale = stale;
 	g->ib.want = join_state;
@@ -613,11 +788,10 @@ static int ib_update(struct mcg_group *g, u8 join_state,
 		return 0;
 	}
 	if (added) {
-		/* New bits are asked for now; lost ones keep their backoff. */
+		/* Asked for by a JOIN: sent at once, with what it lacks. */
 		g->ib.retry_at = jiffies;
-		if (list_empty(&g->ib.retry_node))
-			list_add_tail(&g->ib.retry_node, &port->ib.retry);
-		kick(port, 0);
+		list_move_tail(&g->ib.retry_node, &port->ib.fresh);
+		arm(port, jiffies);
 		if (g->state != IB_MCG_STATE_LINGERING)
 			g->state = IB_MCG_STATE_JOINING;
 	}
@@ -691,13 +865,17 @@ static void ib_refresh(struct mcg_port *port)
 	clear_bit(IB_EVENT_PKEY_CHANGE, &port->ib.events);
 	clear_bit(IB_EVENT_GID_CHANGE, &port->ib.events);
 	gid_check(port);
-	if (port->ib.active && (!was_active || !list_empty(&port->ib.retry)))
-		kick(port, 0);
+	if (port->ib.active && (!was_active || !list_empty(&port->ib.retry) ||
+				!list_empty(&port->ib.fresh)))
+		arm(port, jiffies);
 }
 
 static int ib_port_init(struct mcg_port *port)
 {
+	INIT_LIST_HEAD(&port->ib.fresh);
 	INIT_LIST_HEAD(&port->ib.retry);
+	INIT_LIST_HEAD(&port->ib.leaves);
+	INIT_LIST_HEAD(&port->ib.leaves_sent);
 	INIT_LIST_HEAD(&port->ib.done);
 	INIT_WORK(&port->ib.done_work, ib_done_work);
 	INIT_DELAYED_WORK(&port->ib.join_work, ib_join_work);
@@ -705,11 +883,27 @@ static int ib_port_init(struct mcg_port *port)
 	return 0;
 }
 
-/* Called after every group of the port has been released. */
+/*
+ * Called after every group of the port has been released, with the port
+ * dead: no work runs any more and nothing else touches the leave lists.
+ * Leaves not sent yet go now, unpaced: the device or the module goes.
+ */
 static void ib_port_fini(struct mcg_port *port)
 {
+	struct mcg_ib_leave *l, *tmp;
+
 	cancel_work_sync(&port->ib.done_work);
 	cancel_delayed_work_sync(&port->ib.join_work);
+	list_for_each_entry_safe(l, tmp, &port->ib.leaves, node) {
+		ib_sa_free_multicast(l->mc);
+		list_del(&l->node);
+		kfree(l);
+	}
+	list_for_each_entry_safe(l, tmp, &port->ib.leaves_sent, node) {
+		list_del(&l->node);
+		kfree(l);
+	}
+	port->ib.leaves_inflight = 0;
 	WARN_ON(!list_empty(&port->ib.done) || port->ib.inflight);
 }
 

@@ -161,7 +161,7 @@ struct mcg_ib_memb {
 /* InfiniBand backend state of a group, under mcg_lock. */
 struct mcg_ib_group {
 	struct mcg_ib_memb m[4];	/* by join state bit */
-	struct list_head retry_node;	/* on port->ib.retry */
+	struct list_head retry_node;	/* on port->ib.fresh or ib.retry */
 	unsigned long retry_at;		/* jiffies */
 	unsigned int failures;		/* in a row, for the backoff */
 	unsigned int refusals;		/* re-joins refused since joined */
@@ -174,16 +174,41 @@ struct mcg_ib_group {
 	bool rejoining;			/* lost its membership */
 };
 
+/*
+ * An SA membership let go of (backend_ib.c): waits on port->ib.leaves for
+ * the pacer to free it - ib_sa_free_multicast() of a port's last member
+ * of the group sends the SA Delete - then on port->ib.leaves_sent while
+ * that Delete counts as in flight.
+ */
+struct mcg_ib_leave {
+	struct list_head node;
+	struct ib_sa_multicast *mc;	/* NULL once freed */
+	union ib_gid mgid;
+	u64 sent_ns;			/* ktime_get_ns() when freed */
+};
+
 /* InfiniBand backend state of a port, under mcg_lock unless noted. */
 struct mcg_ib_port {
-	struct list_head retry;		/* groups that need SA joins */
+	struct list_head fresh;		/* groups with joins asked for by a
+					 * JOIN: sent first, not paced
+					 */
+	struct list_head retry;		/* groups to re-join or retry: paced */
+	struct list_head leaves;	/* mcg_ib_leave to send: paced */
+	struct list_head leaves_sent;	/* mcg_ib_leave in flight */
 	struct list_head done;		/* finished SA calls (mcg_ib_lock) */
 	struct work_struct done_work;
-	struct delayed_work join_work;	/* issues joins, paced */
+	struct delayed_work join_work;	/* the pacer: issues joins, leaves */
+	unsigned long wake_at;		/* jiffies: join_work due, if pending */
 	unsigned long events;		/* IB events to handle (atomic bits) */
 	unsigned long settle_until;	/* jiffies: no joins before */
-	u64 next_issue_ns;		/* pacing */
+	s64 credit;			/* pacer's token bucket, ns */
+	u64 credit_ns;			/* ktime_get_ns() of its last refill */
+	bool backlog;			/* requests waited for credit */
+	bool need_slot;			/* requests waited for the in-flight
+					 * limit: done_work runs the pacer
+					 */
 	unsigned int inflight;		/* SA joins without an answer */
+	unsigned int leaves_inflight;	/* entries on leaves_sent */
 	bool active;			/* port ACTIVE */
 	bool wave;			/* a re-join wave is on */
 	u64 wave_start_ns;
