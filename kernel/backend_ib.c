@@ -115,10 +115,10 @@ static void retry_later(struct mcg_group *g, unsigned int delay_ms)
 {
 	struct mcg_port *port = g->port;
 
-	g->ib.retry_at = jiffies + msecs_to_jiffies(delay_ms);
-	if (list_empty(&g->ib.retry_node))
-		list_add_tail(&g->ib.retry_node, &port->ib.retry);
-	arm(port, g->ib.retry_at);
+	mcg_ib(g)->retry_at = jiffies + msecs_to_jiffies(delay_ms);
+	if (list_empty(&mcg_ib(g)->retry_node))
+		list_add_tail(&mcg_ib(g)->retry_node, &port->ib.retry);
+	arm(port, mcg_ib(g)->retry_at);
 }
 
 /* Unanswered SA requests of the port: joins and leaves. */
@@ -201,8 +201,6 @@ static int ib_join_done(int status, struct ib_sa_multicast *mc)
 	}
 	port = m->g->port;
 	m->status = status;
-	if (!status)
-		m->rec = mc->rec;
 	if (list_empty(&m->done_node))
 		list_add_tail(&m->done_node, &port->ib.done);
 	spin_unlock_irqrestore(&mcg_ib_lock, flags);
@@ -232,13 +230,13 @@ static void wave_check(struct mcg_port *port)
 	mcg_notify_port(port, IB_MCG_CMD_REJOIN_WAVE_END_NTF);
 }
 
-static bool all_joined(const struct mcg_group *g)
+static bool all_joined(struct mcg_group *g)
 {
 	int i;
 
 	for (i = 0; i < 4; i++)
-		if ((g->ib.want & BIT(i)) &&
-		    g->ib.m[i].state != MCG_MEMB_JOINED)
+		if ((mcg_ib(g)->want & BIT(i)) &&
+		    mcg_ib(g)->m[i].state != MCG_MEMB_JOINED)
 			return false;
 	return true;
 }
@@ -271,9 +269,9 @@ static void release_stale(struct mcg_port *port, struct mcg_group *g)
 	int i;
 
 	for (i = 0; i < 4; i++)
-		if (g->ib.stale & BIT(i))
-			memb_leave(port, &g->ib.m[i]);
-	g->ib.stale = 0;
+		if (mcg_ib(g)->stale & BIT(i))
+			memb_leave(port, &mcg_ib(g)->m[i]);
+	mcg_ib(g)->stale = 0;
 }
 
 static void join_succeeded(struct mcg_port *port, struct mcg_ib_memb *m,
@@ -282,7 +280,7 @@ static void join_succeeded(struct mcg_port *port, struct mcg_ib_memb *m,
 	struct mcg_group *g = m->g;
 
 	m->state = MCG_MEMB_JOINED;
-	g->ib.held |= m->bit;
+	mcg_ib(g)->held |= m->bit;
 	rec_from_sa(&g->rec, sa);
 	if (mcg_mgid_is_zero(&g->mgid) && mcg_group_rekey(g, &sa->mgid)) {
 		mcg_group_abandon(g, IB_MCG_REASON_ERROR, EEXIST);
@@ -290,11 +288,11 @@ static void join_succeeded(struct mcg_port *port, struct mcg_ib_memb *m,
 	}
 	if (!all_joined(g))
 		return;
-	g->ib.failures = 0;
-	g->ib.refusals = 0;
-	g->ib.established = true;
-	if (g->ib.rejoining) {
-		g->ib.rejoining = false;
+	mcg_ib(g)->failures = 0;
+	mcg_ib(g)->refusals = 0;
+	mcg_ib(g)->established = true;
+	if (mcg_ib(g)->rejoining) {
+		mcg_ib(g)->rejoining = false;
 		atomic64_inc(&port->ib.group_rejoins);
 	}
 	/* Joined first: the old membership goes only after that. */
@@ -328,12 +326,12 @@ static bool refused_for_good(struct mcg_port *port, struct mcg_group *g)
 {
 	bool sa_mgid = mcg_mgid_sa_linklocal(&g->mgid);
 
-	if (!mcg_ib_group_gone(++g->ib.refusals, READ_ONCE(rejoin_refusals),
-			       g->ib.want, sa_mgid ? 0 : g->create_js))
+	if (!mcg_ib_group_gone(++mcg_ib(g)->refusals, READ_ONCE(rejoin_refusals),
+			       mcg_ib(g)->want, sa_mgid ? 0 : g->create_js))
 		return false;
 	pr_info("%s/%u: group %pI6 released: the SA refused %u re-joins in a row, and %s\n",
 		mcg_dev_name(port), port->port_num, g->mgid.raw,
-		g->ib.refusals, sa_mgid ?
+		mcg_ib(g)->refusals, sa_mgid ?
 		"the SA does not create a group for an MGID it assigned" :
 		"no holder here can create it");
 	atomic64_inc(&port->ib.rejoin_failures);
@@ -352,13 +350,13 @@ static void join_failed(struct mcg_port *port, struct mcg_ib_memb *m,
 	memb_free(port, m);
 	if (status == -ETIMEDOUT)
 		atomic64_inc(&port->ib.sa_timeouts);
-	if (g->ib.stale & m->bit) {
+	if (mcg_ib(g)->stale & m->bit) {
 		/* Kept only until its successor is held: not needed again. */
-		g->ib.stale &= ~m->bit;
+		mcg_ib(g)->stale &= ~m->bit;
 		return;
 	}
 
-	switch (mcg_ib_failure(status, m->bit, g->ib.held,
+	switch (mcg_ib_failure(status, m->bit, mcg_ib(g)->held,
 			       mcg_mgid_is_zero(&g->mgid))) {
 	case MCG_IB_ABANDON:
 		atomic64_inc(&port->join_errors);
@@ -376,11 +374,11 @@ static void join_failed(struct mcg_port *port, struct mcg_ib_memb *m,
 		return;
 	if (status == -ENETRESET) {
 		/* Lost, not refused: re-join as soon as the port allows. */
-		g->ib.rejoining = true;
+		mcg_ib(g)->rejoining = true;
 		wave_start(port);
 	} else {
 		atomic64_inc(&port->ib.rejoin_failures);
-		delay = backoff_ms(++g->ib.failures);
+		delay = backoff_ms(++mcg_ib(g)->failures);
 	}
 	mcg_group_set_state(g, g->state == IB_MCG_STATE_LINGERING ?
 			    IB_MCG_STATE_LINGERING : IB_MCG_STATE_RETRY_WAIT,
@@ -392,7 +390,6 @@ static void ib_done_work(struct work_struct *work)
 {
 	struct mcg_port *port = container_of(work, struct mcg_port,
 					     ib.done_work);
-	struct ib_sa_mcmember_rec sa = {};
 	struct mcg_ib_memb *m;
 	int status = 0;
 
@@ -404,7 +401,6 @@ static void ib_done_work(struct work_struct *work)
 		if (m) {
 			list_del_init(&m->done_node);
 			status = m->status;
-			sa = m->rec;
 		}
 		spin_unlock_irq(&mcg_ib_lock);
 		if (!m)
@@ -414,7 +410,8 @@ static void ib_done_work(struct work_struct *work)
 			join_failed(port, m, status);
 		} else if (m->state == MCG_MEMB_JOINING) {
 			port->ib.inflight--;
-			join_succeeded(port, m, &sa);
+			/* Written before the callback, for good. */
+			join_succeeded(port, m, &m->mc->rec);
 		}
 	}
 	/*
@@ -459,7 +456,7 @@ static ib_sa_comp_mask build_rec(struct mcg_group *g, struct mcg_ib_memb *m,
 
 	if (!(g->create_js & m->bit))
 		return mask;	/* join an existing group: MGID and state */
-	if (g->ib.established) {
+	if (mcg_ib(g)->established) {
 		/*
 		 * After a re-register the SA may have forgotten the group:
 		 * ask for it exactly as it was, so that it is created again.
@@ -514,16 +511,16 @@ static ib_sa_comp_mask build_rec(struct mcg_group *g, struct mcg_ib_memb *m,
 }
 
 /* The P_Key the group needs, or -1 if not known (joining by MGID only). */
-static int group_pkey(const struct mcg_group *g)
+static int group_pkey(struct mcg_group *g)
 {
-	if (g->ib.established)
+	if (mcg_ib(g)->established)
 		return g->rec.pkey;
 	if (g->create.create || g->create.qkey)
 		return g->create.pkey;
 	return -1;
 }
 
-static bool pkey_present(struct mcg_port *port, const struct mcg_group *g)
+static bool pkey_present(struct mcg_port *port, struct mcg_group *g)
 {
 	int pkey = group_pkey(g);
 	u16 index;
@@ -541,10 +538,10 @@ static unsigned int issue(struct mcg_port *port, struct mcg_group *g)
 	int i;
 
 	for (i = 0; i < 4; i++) {
-		struct mcg_ib_memb *m = &g->ib.m[i];
+		struct mcg_ib_memb *m = &mcg_ib(g)->m[i];
 		struct ib_sa_multicast *mc;
 
-		if (!(g->ib.want & BIT(i)) || m->state != MCG_MEMB_NONE)
+		if (!(mcg_ib(g)->want & BIT(i)) || m->state != MCG_MEMB_NONE)
 			continue;
 		mask = build_rec(g, m, &rec);
 		mc = ib_sa_join_multicast(&mcg_sa_client, port->dev->ibdev,
@@ -615,7 +612,7 @@ static void group_pkey_wait(struct mcg_group *g)
 
 static unsigned int issue_now(struct mcg_port *port, struct mcg_group *g)
 {
-	list_del_init(&g->ib.retry_node);
+	list_del_init(&mcg_ib(g)->retry_node);
 	if (g->state == IB_MCG_STATE_RETRY_WAIT)
 		mcg_group_set_state(g, IB_MCG_STATE_JOINING, g->reason,
 				    g->error);
@@ -631,8 +628,9 @@ static void ib_join_work(struct work_struct *work)
 	unsigned int limit = READ_ONCE(rejoin_inflight);
 	unsigned long now = jiffies, next = 0;
 	struct mcg_ib_port *ib = &port->ib;
+	struct mcg_ib_group *ig, *itmp;
 	struct mcg_ib_leave *l, *ltmp;
-	struct mcg_group *g, *tmp;
+	struct mcg_group *g;
 	bool later = false;
 	unsigned int sent;
 	u64 now_ns;
@@ -656,26 +654,28 @@ static void ib_join_work(struct work_struct *work)
 			arm(port, ib->settle_until);
 		goto leaves;
 	}
-	list_for_each_entry_safe(g, tmp, &ib->fresh, ib.retry_node) {
+	list_for_each_entry_safe(ig, itmp, &ib->fresh, retry_node) {
+		g = mcg_ib_group_of(ig);
 		if (mcg_inflight_full(port_inflight(port), limit)) {
 			ib->need_slot = true;
 			goto leaves;
 		}
 		if (!pkey_present(port, g)) {
 			group_pkey_wait(g);
-			list_move_tail(&g->ib.retry_node, &ib->retry);
+			list_move_tail(&mcg_ib(g)->retry_node, &ib->retry);
 			continue;
 		}
 		issue_now(port, g);
 	}
-	list_for_each_entry_safe(g, tmp, &ib->retry, ib.retry_node) {
+	list_for_each_entry_safe(ig, itmp, &ib->retry, retry_node) {
+		g = mcg_ib_group_of(ig);
 		if (mcg_inflight_full(port_inflight(port), limit)) {
 			ib->need_slot = true;
 			break;
 		}
-		if (time_before(now, g->ib.retry_at)) {
-			if (!later || time_before(g->ib.retry_at, next))
-				next = g->ib.retry_at;
+		if (time_before(now, mcg_ib(g)->retry_at)) {
+			if (!later || time_before(mcg_ib(g)->retry_at, next))
+				next = mcg_ib(g)->retry_at;
 			later = true;
 			continue;
 		}
@@ -750,12 +750,12 @@ static int ib_update(struct mcg_group *g, u8 join_state,
 		     struct netlink_ext_ack *extack)
 {
 	struct mcg_port *port = g->port;
-	u8 added = join_state & ~g->ib.want;
+	u8 added = join_state & ~mcg_ib(g)->want;
 	u8 stale = 0;
 	int i;
 
 	for (i = 0; i < 4; i++) {
-		struct mcg_ib_memb *m = &g->ib.m[i];
+		struct mcg_ib_memb *m = &mcg_ib(g)->m[i];
 
 		if (!m->g) {
 			m->g = g;
@@ -764,16 +764,16 @@ static int ib_update(struct mcg_group *g, u8 join_state,
 		}
 		if (join_state & BIT(i))
 			continue;
-		if (mcg_ib_keep_stale(join_state, added, g->ib.stale, BIT(i),
+		if (mcg_ib_keep_stale(join_state, added, mcg_ib(g)->stale, BIT(i),
 				      m->state == MCG_MEMB_JOINED))
 			stale |= BIT(i);
 		else
 			memb_leave(port, m);
 	}
-	g->ib.stale = stale;
-	g->ib.want = join_state;
+	mcg_ib(g)->stale = stale;
+	mcg_ib(g)->want = join_state;
 	if (!join_state) {
-		list_del_init(&g->ib.retry_node);
+		list_del_init(&mcg_ib(g)->retry_node);
 		g->rec.valid = false;
 		wave_check(port);
 		return 0;
@@ -781,16 +781,16 @@ static int ib_update(struct mcg_group *g, u8 join_state,
 	if (all_joined(g)) {
 		release_stale(port, g);
 		/* Nothing to ask for: what it waited for was given up. */
-		if (!list_empty(&g->ib.retry_node)) {
-			list_del_init(&g->ib.retry_node);
+		if (!list_empty(&mcg_ib(g)->retry_node)) {
+			list_del_init(&mcg_ib(g)->retry_node);
 			wave_check(port);
 		}
 		return 0;
 	}
 	if (added) {
 		/* Asked for by a JOIN: sent at once, with what it lacks. */
-		g->ib.retry_at = jiffies;
-		list_move_tail(&g->ib.retry_node, &port->ib.fresh);
+		mcg_ib(g)->retry_at = jiffies;
+		list_move_tail(&mcg_ib(g)->retry_node, &port->ib.fresh);
 		arm(port, jiffies);
 		if (g->state != IB_MCG_STATE_LINGERING)
 			g->state = IB_MCG_STATE_JOINING;
@@ -821,13 +821,13 @@ static void gid_check(struct mcg_port *port)
 	for (n = rb_first(&port->groups); n; n = rb_next(n)) {
 		struct mcg_group *g = rb_entry(n, struct mcg_group, node);
 
-		if (!g->rec.valid || !g->ib.want ||
+		if (!g->rec.valid || !mcg_ib(g)->want ||
 		    !memcmp(&g->rec.port_gid, &gid, sizeof(gid)))
 			continue;
 		for (i = 0; i < 4; i++)
-			memb_free(port, &g->ib.m[i]);
-		g->ib.stale = 0;
-		g->ib.rejoining = true;
+			memb_free(port, &mcg_ib(g)->m[i]);
+		mcg_ib(g)->stale = 0;
+		mcg_ib(g)->rejoining = true;
 		wave_start(port);
 		mcg_group_set_state(g, g->state == IB_MCG_STATE_LINGERING ?
 				    IB_MCG_STATE_LINGERING :
@@ -907,6 +907,11 @@ static void ib_port_fini(struct mcg_port *port)
 	WARN_ON(!list_empty(&port->ib.done) || port->ib.inflight);
 }
 
+static void ib_group_init(struct mcg_group *g)
+{
+	INIT_LIST_HEAD(&mcg_ib(g)->retry_node);
+}
+
 const struct mcg_backend_ops mcg_ib_backend = {
 	.id		= IB_MCG_BACKEND_IB_SA,
 	.name		= "ib-sa",
@@ -915,6 +920,8 @@ const struct mcg_backend_ops mcg_ib_backend = {
 	.check		= ib_check,
 	.update		= ib_update,
 	.refresh	= ib_refresh,
+	.group_cache	= &mcg_ib_group_cache,
+	.group_init	= ib_group_init,
 };
 
 int mcg_ib_init(void)

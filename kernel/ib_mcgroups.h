@@ -11,6 +11,9 @@
  *                Refcounted: the port holds the reference; a request
  *                never sleeps with one (nothing in the kernel waits for
  *                the fabric: libibmcg waits for the notifications).
+ *                From its backend's slab cache (ops->group_cache): an
+ *                InfiniBand group is a struct mcg_ib_group_obj, the group
+ *                followed by its IB state; other groups have none.
  *   mcg_holder   (owner, join state) on a group; also listed on its
  *                mcg_owner, which lives while the owner holds anything.
  *
@@ -128,6 +131,8 @@ struct mcg_backend_ops {
 	int (*update)(struct mcg_group *g, u8 join_state,
 		      struct netlink_ext_ack *extack);
 	void (*refresh)(struct mcg_port *port);
+	struct kmem_cache **group_cache;	/* its groups' slab cache */
+	void (*group_init)(struct mcg_group *g);	/* optional */
 };
 
 extern const struct mcg_backend_ops mcg_roce_backend;
@@ -147,13 +152,16 @@ struct mcg_roce_port {
 	struct inet6_dev *in6_dev;	/* held: MLD memberships are on it */
 };
 
-/* One SA membership of a group: one join state bit. */
+/*
+ * One SA membership of a group: one join state bit. The record of a
+ * successful join is read from mc->rec, which multicast.c writes before
+ * the callback and not again for the membership's life.
+ */
 struct mcg_ib_memb {
 	struct mcg_group *g;
 	struct ib_sa_multicast *mc;	/* NULL when none */
 	struct list_head done_node;	/* on port->ib.done (mcg_ib_lock) */
 	int status;			/* callback's, under mcg_ib_lock */
-	struct ib_sa_mcmember_rec rec;	/* callback's, under mcg_ib_lock */
 	u8 bit;
 	u8 state;			/* MCG_MEMB_* */
 };
@@ -280,8 +288,27 @@ struct mcg_group {
 	/* RoCE backend, under RTNL. */
 	struct list_head roce_node;	/* on port->roce.groups if ip_held */
 	bool ip_held;
+	/* A backend's own state follows (struct mcg_ib_group_obj). */
+};
+
+/*
+ * A group of an InfiniBand port, from the cache mcg_ib_group_cache: the
+ * IB state only where it is used; RoCE groups are plain struct mcg_group.
+ */
+struct mcg_ib_group_obj {
+	struct mcg_group g;
 	struct mcg_ib_group ib;
 };
+
+static inline struct mcg_ib_group *mcg_ib(struct mcg_group *g)
+{
+	return &container_of(g, struct mcg_ib_group_obj, g)->ib;
+}
+
+static inline struct mcg_group *mcg_ib_group_of(struct mcg_ib_group *ib)
+{
+	return &container_of(ib, struct mcg_ib_group_obj, ib)->g;
+}
 
 /* Everything one owner holds, on every port. */
 struct mcg_owner {
@@ -300,8 +327,7 @@ struct mcg_holder {
 	struct mcg_bound *bound;	/* BOUND: its socket's index entry */
 	struct mcg_group *group;
 	u64 id;				/* unique, growing: a dump cursor */
-	struct mcg_owner *o;
-	char owner[IB_MCG_OWNER_MAX + 1];
+	struct mcg_owner *o;		/* its name is the holder's owner */
 	u8 join_state;
 	bool create;			/* joined with create parameters */
 	u32 flags;			/* IB_MCG_F_* */
@@ -333,6 +359,10 @@ struct mcg_device *mcg_device_find(const char *name, bool by_name,
 				   u32 index);
 
 /* group.c */
+extern struct kmem_cache *mcg_group_cache;
+extern struct kmem_cache *mcg_ib_group_cache;
+int mcg_cache_init(void);
+void mcg_cache_exit(void);
 int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 	     struct mcg_holder **hout, struct netlink_ext_ack *extack);
 int mcg_leave_group(struct mcg_group *g, const char *owner, u8 join_state,
