@@ -60,7 +60,8 @@ ktap_diag "re-join wave of $NIB groups at rejoin_rate=5000: $(cat $SYS/last_rejo
 
 echo 1 >$D/stats
 check "release them all" mcg_bulk leave simhca0 1 $NIB job:1
-check "the SA loses every group" wait_for -t 120 sh -c "! grep -q '^group ' $D/sa_db"
+# Paced and 8 at a time: simhca answers a few dozen per second under TCG.
+check "the SA loses every group" wait_for -t 400 sh -c "! grep -q '^group ' $D/sa_db"
 check_eq "one SA Delete per group" $NIB "$(stat rx_delete_mcm)"
 check "rmmod" mcg_unload_simhca
 
