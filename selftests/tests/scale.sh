@@ -58,11 +58,20 @@ check_eq "every group re-joined once" $NIB $(($(cat $SYS/group_rejoins) - r))
 check_eq "the SA has them all again" $NIB "$(sa_groups)"
 ktap_diag "re-join wave of $NIB groups at rejoin_rate=5000: $(cat $SYS/last_rejoin_wave_ms) ms"
 
+# 4 at a time: each Delete waits less at simhca than the SA client's
+# retry time (~300 ms), which otherwise sends some twice.
+echo 4 >/sys/module/ib_mcgroups/parameters/rejoin_inflight
 echo 1 >$D/stats
 check "release them all" mcg_bulk leave simhca0 1 $NIB job:1
 # Paced and 8 at a time: simhca answers a few dozen per second under TCG.
 check "the SA loses every group" wait_for -t 400 sh -c "! grep -q '^group ' $D/sa_db"
-check_eq "one SA Delete per group" $NIB "$(stat rx_delete_mcm)"
+# ib_pacer checks one Delete per group exactly; here simhca, slow with 16k
+# groups under TCG, still answers a few later than the SA client's retry
+# time (16,387 for 16,383 in one run; main sent 1.4-2 x N): at most 1%.
+dels=$(stat rx_delete_mcm)
+ktap_diag "SA Deletes: $dels for $NIB groups"
+check "one SA Delete per group (1% for resends by the SA client)" \
+	test "$dels" -ge $NIB -a "$dels" -le $((NIB + NIB / 100))
 check "rmmod" mcg_unload_simhca
 
 # --- RoCE --------------------------------------------------------------------
