@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <ibmcg/ibmcg.h>
 
@@ -308,6 +309,7 @@ int main(int argc, char **argv)
 {
 	struct ibmcg_join_args args = IBMCG_JOIN_ARGS_INIT;
 	const char *owner = NULL, *conf_path = NULL, *why;
+	char uid_owner[32];
 	long count = 10, timeout_ms = 30000, got;
 	char dev[IBMCG_DEV_NAME_MAX];
 	uint8_t mgid[IBMCG_GID_LEN];
@@ -363,8 +365,15 @@ int main(int argc, char **argv)
 	 */
 	if (owner)
 		args.owner = owner;
-	if (!args.owner)
-		args.owner = "example";
+	/*
+	 * The owner of a hold taken without CAP_NET_ADMIN is always
+	 * "uid:<uid>"; root may name any, and gets the same by default.
+	 */
+	if (!args.owner) {
+		snprintf(uid_owner, sizeof(uid_owner), "uid:%u",
+			 (unsigned int)getuid());
+		args.owner = uid_owner;
+	}
 	args.flags |= IB_MCG_F_BOUND;
 	err = ibmcg_join(h, dev, port, mgid, &args, &g);
 	if (err) {

@@ -6,13 +6,35 @@
  * and re-joined by us whenever the fabric loses them.
  *
  * multicast.c reports a lost membership (CLIENT_REREGISTER, PORT_ERR,
- * LID_CHANGE, a moved P_Key) with -ENETRESET and never re-joins. Every held
- * group that needs an SA join, new or lost, goes on its port's retry list;
- * join_work issues the joins while the port is ACTIVE, not before the
- * settle time after a re-register (a new SM master ignores requests during
- * its first sweep), at most rejoin_rate per second and rejoin_inflight at
- * a time, and failed attempts come back after an exponential backoff with
- * jitter, for as long as the group has holders.
+ * LID_CHANGE, a moved P_Key) with -ENETRESET and never re-joins.
+ *
+ * The pacer (join_work) sends a port's SA requests, in this order:
+ *
+ *  - fresh joins, the join states a JOIN asked for (port->ib.fresh): at
+ *    once, not paced, so that an application never waits behind a
+ *    re-join wave;
+ *  - re-joins of lost memberships and retries of failed joins
+ *    (port->ib.retry; a failed attempt comes back after an exponential
+ *    backoff with jitter, for as long as the group has holders);
+ *  - leaves (port->ib.leaves): a membership let go of is freed with
+ *    ib_sa_free_multicast() - which sends the SA Delete - by the pacer,
+ *    not by the request that let go of it, so that releasing thousands of
+ *    groups at once does not flood the SA (and the port's MAD receive
+ *    queue, whose overflow makes multicast.c resend Deletes).
+ *
+ * Joins go only while the port is ACTIVE and not before the settle time
+ * after a re-register (a new SM master ignores requests during its first
+ * sweep). Re-joins and leaves together go at most rejoin_rate per second,
+ * by a token bucket (mcg_tb_refill()): each run sends as many as the time
+ * elapsed since the last one pays for, so the rate holds however late the
+ * work runs. All three together have at most rejoin_inflight requests
+ * unanswered: a join until its callback, a leave until multicast.c has
+ * dropped its group (ib_sa_get_mcmember_rec() no longer finds it, after
+ * the Delete's answer), or LEAVE_INFLIGHT_NS at most (the SA may be gone,
+ * or another user of the port may still hold the group). join_work runs
+ * when a request is due: a JOIN, a group's retry time, the next token,
+ * the end of the settle time, or (need_slot) an answer that frees room
+ * under the in-flight limit; arm() never delays a run already due.
  *
  * Locking: SA callbacks must not take mcg_lock, because the paths that
  * free a membership hold it and ib_sa_free_multicast() waits for running
@@ -66,21 +88,43 @@ enum { MCG_MEMB_NONE, MCG_MEMB_JOINING, MCG_MEMB_JOINED };
 static DEFINE_SPINLOCK(mcg_ib_lock);
 static struct ib_sa_client mcg_sa_client;
 
-static void kick(struct mcg_port *port, unsigned long delay)
+/* A Delete counts as unanswered this long at most: its first timeout. */
+#define LEAVE_INFLIGHT_NS	(3500 * NSEC_PER_MSEC)
+
+/*
+ * Runs join_work at jiffies @when, or earlier if it is due earlier
+ * already: a pending run is never put off, and one due no later is left
+ * alone. Under mcg_lock, which keeps wake_at; a run that has just started
+ * (no longer pending) may be queued once more, which costs a run.
+ */
+static void arm(struct mcg_port *port, unsigned long when)
 {
-	mod_delayed_work(mcg_wq, &port->ib.join_work, delay);
+	unsigned long now = jiffies;
+
+	if (delayed_work_pending(&port->ib.join_work) &&
+	    !time_after(port->ib.wake_at, when))
+		return;
+	if (time_before(when, now))
+		when = now;
+	port->ib.wake_at = when;
+	mod_delayed_work(mcg_wq, &port->ib.join_work, when - now);
 }
 
-/* Queues @g for joins after @delay_ms. */
+/* Queues @g for paced joins after @delay_ms. */
 static void retry_later(struct mcg_group *g, unsigned int delay_ms)
 {
 	struct mcg_port *port = g->port;
 
-	g->ib.retry_at = jiffies + msecs_to_jiffies(delay_ms);
-	if (list_empty(&g->ib.retry_node))
-		list_add_tail(&g->ib.retry_node, &port->ib.retry);
-	if (!delayed_work_pending(&port->ib.join_work))
-		kick(port, msecs_to_jiffies(delay_ms));
+	mcg_ib(g)->retry_at = jiffies + msecs_to_jiffies(delay_ms);
+	if (list_empty(&mcg_ib(g)->retry_node))
+		list_add_tail(&mcg_ib(g)->retry_node, &port->ib.retry);
+	arm(port, mcg_ib(g)->retry_at);
+}
+
+/* Unanswered SA requests of the port: joins and leaves. */
+static unsigned int port_inflight(const struct mcg_port *port)
+{
+	return port->ib.inflight + port->ib.leaves_inflight;
 }
 
 /* base * 2^failures, capped, then -50..+50% so that nodes spread out. */
@@ -99,22 +143,64 @@ static void memb_free(struct mcg_port *port, struct mcg_ib_memb *m)
 	spin_lock_irq(&mcg_ib_lock);
 	list_del_init(&m->done_node);
 	spin_unlock_irq(&mcg_ib_lock);
-	if (m->state == MCG_MEMB_JOINING)
+	if (m->state == MCG_MEMB_JOINING) {
 		port->ib.inflight--;
+		/* No answer will come to run the pacer: run it now. */
+		if (port->ib.need_slot && !port->dead)
+			arm(port, jiffies);
+	}
 	m->state = MCG_MEMB_NONE;
+}
+
+/*
+ * Lets go of @m's joined membership, paced: the pacer frees it (and so
+ * sends the SA Delete) when its turn comes. Its callbacks are ignored from
+ * now on: the context is cleared under mcg_ib_lock, which ib_join_done()
+ * reads it under, so that none can reach @m, freed with its group. A
+ * membership not joined (no Delete to send), or one of a port going away,
+ * or one without memory for the queue entry, is freed at once.
+ */
+static void memb_leave(struct mcg_port *port, struct mcg_ib_memb *m)
+{
+	struct mcg_ib_leave *l;
+
+	if (!m->mc)
+		return;
+	l = m->state == MCG_MEMB_JOINED && !port->dead ?
+	    kmalloc(sizeof(*l), GFP_KERNEL) : NULL;
+	if (!l) {
+		memb_free(port, m);
+		return;
+	}
+	spin_lock_irq(&mcg_ib_lock);
+	m->mc->context = NULL;
+	list_del_init(&m->done_node);
+	spin_unlock_irq(&mcg_ib_lock);
+	l->mc = m->mc;
+	l->mgid = m->g->mgid;
+	l->sent_ns = 0;
+	list_add_tail(&l->node, &port->ib.leaves);
+	m->mc = NULL;
+	m->state = MCG_MEMB_NONE;
+	arm(port, jiffies);
 }
 
 /* SA callback: record and hand over to done_work; see the top comment. */
 static int ib_join_done(int status, struct ib_sa_multicast *mc)
 {
-	struct mcg_ib_memb *m = mc->context;
-	struct mcg_port *port = m->g->port;
+	struct mcg_port *port;
+	struct mcg_ib_memb *m;
 	unsigned long flags;
 
 	spin_lock_irqsave(&mcg_ib_lock, flags);
+	m = mc->context;
+	if (!m) {
+		/* Let go of (memb_leave()): waits for the pacer to free it. */
+		spin_unlock_irqrestore(&mcg_ib_lock, flags);
+		return 0;
+	}
+	port = m->g->port;
 	m->status = status;
-	if (!status)
-		m->rec = mc->rec;
 	if (list_empty(&m->done_node))
 		list_add_tail(&m->done_node, &port->ib.done);
 	spin_unlock_irqrestore(&mcg_ib_lock, flags);
@@ -135,7 +221,7 @@ static void wave_start(struct mcg_port *port)
 static void wave_check(struct mcg_port *port)
 {
 	if (!port->ib.wave || !list_empty(&port->ib.retry) ||
-	    port->ib.inflight)
+	    !list_empty(&port->ib.fresh) || port->ib.inflight)
 		return;
 	port->ib.wave = false;
 	port->ib.last_wave_ms = div_u64(ktime_get_ns() -
@@ -144,13 +230,13 @@ static void wave_check(struct mcg_port *port)
 	mcg_notify_port(port, IB_MCG_CMD_REJOIN_WAVE_END_NTF);
 }
 
-static bool all_joined(const struct mcg_group *g)
+static bool all_joined(struct mcg_group *g)
 {
 	int i;
 
 	for (i = 0; i < 4; i++)
-		if ((g->ib.want & BIT(i)) &&
-		    g->ib.m[i].state != MCG_MEMB_JOINED)
+		if ((mcg_ib(g)->want & BIT(i)) &&
+		    mcg_ib(g)->m[i].state != MCG_MEMB_JOINED)
 			return false;
 	return true;
 }
@@ -183,9 +269,9 @@ static void release_stale(struct mcg_port *port, struct mcg_group *g)
 	int i;
 
 	for (i = 0; i < 4; i++)
-		if (g->ib.stale & BIT(i))
-			memb_free(port, &g->ib.m[i]);
-	g->ib.stale = 0;
+		if (mcg_ib(g)->stale & BIT(i))
+			memb_leave(port, &mcg_ib(g)->m[i]);
+	mcg_ib(g)->stale = 0;
 }
 
 static void join_succeeded(struct mcg_port *port, struct mcg_ib_memb *m,
@@ -194,7 +280,7 @@ static void join_succeeded(struct mcg_port *port, struct mcg_ib_memb *m,
 	struct mcg_group *g = m->g;
 
 	m->state = MCG_MEMB_JOINED;
-	g->ib.held |= m->bit;
+	mcg_ib(g)->held |= m->bit;
 	rec_from_sa(&g->rec, sa);
 	if (mcg_mgid_is_zero(&g->mgid) && mcg_group_rekey(g, &sa->mgid)) {
 		mcg_group_abandon(g, IB_MCG_REASON_ERROR, EEXIST);
@@ -202,11 +288,11 @@ static void join_succeeded(struct mcg_port *port, struct mcg_ib_memb *m,
 	}
 	if (!all_joined(g))
 		return;
-	g->ib.failures = 0;
-	g->ib.refusals = 0;
-	g->ib.established = true;
-	if (g->ib.rejoining) {
-		g->ib.rejoining = false;
+	mcg_ib(g)->failures = 0;
+	mcg_ib(g)->refusals = 0;
+	mcg_ib(g)->established = true;
+	if (mcg_ib(g)->rejoining) {
+		mcg_ib(g)->rejoining = false;
 		atomic64_inc(&port->ib.group_rejoins);
 	}
 	/* Joined first: the old membership goes only after that. */
@@ -240,12 +326,12 @@ static bool refused_for_good(struct mcg_port *port, struct mcg_group *g)
 {
 	bool sa_mgid = mcg_mgid_sa_linklocal(&g->mgid);
 
-	if (!mcg_ib_group_gone(++g->ib.refusals, READ_ONCE(rejoin_refusals),
-			       g->ib.want, sa_mgid ? 0 : g->create_js))
+	if (!mcg_ib_group_gone(++mcg_ib(g)->refusals, READ_ONCE(rejoin_refusals),
+			       mcg_ib(g)->want, sa_mgid ? 0 : g->create_js))
 		return false;
 	pr_info("%s/%u: group %pI6 released: the SA refused %u re-joins in a row, and %s\n",
 		mcg_dev_name(port), port->port_num, g->mgid.raw,
-		g->ib.refusals, sa_mgid ?
+		mcg_ib(g)->refusals, sa_mgid ?
 		"the SA does not create a group for an MGID it assigned" :
 		"no holder here can create it");
 	atomic64_inc(&port->ib.rejoin_failures);
@@ -264,13 +350,13 @@ static void join_failed(struct mcg_port *port, struct mcg_ib_memb *m,
 	memb_free(port, m);
 	if (status == -ETIMEDOUT)
 		atomic64_inc(&port->ib.sa_timeouts);
-	if (g->ib.stale & m->bit) {
+	if (mcg_ib(g)->stale & m->bit) {
 		/* Kept only until its successor is held: not needed again. */
-		g->ib.stale &= ~m->bit;
+		mcg_ib(g)->stale &= ~m->bit;
 		return;
 	}
 
-	switch (mcg_ib_failure(status, m->bit, g->ib.held,
+	switch (mcg_ib_failure(status, m->bit, mcg_ib(g)->held,
 			       mcg_mgid_is_zero(&g->mgid))) {
 	case MCG_IB_ABANDON:
 		atomic64_inc(&port->join_errors);
@@ -288,11 +374,11 @@ static void join_failed(struct mcg_port *port, struct mcg_ib_memb *m,
 		return;
 	if (status == -ENETRESET) {
 		/* Lost, not refused: re-join as soon as the port allows. */
-		g->ib.rejoining = true;
+		mcg_ib(g)->rejoining = true;
 		wave_start(port);
 	} else {
 		atomic64_inc(&port->ib.rejoin_failures);
-		delay = backoff_ms(++g->ib.failures);
+		delay = backoff_ms(++mcg_ib(g)->failures);
 	}
 	mcg_group_set_state(g, g->state == IB_MCG_STATE_LINGERING ?
 			    IB_MCG_STATE_LINGERING : IB_MCG_STATE_RETRY_WAIT,
@@ -304,7 +390,6 @@ static void ib_done_work(struct work_struct *work)
 {
 	struct mcg_port *port = container_of(work, struct mcg_port,
 					     ib.done_work);
-	struct ib_sa_mcmember_rec sa = {};
 	struct mcg_ib_memb *m;
 	int status = 0;
 
@@ -316,7 +401,6 @@ static void ib_done_work(struct work_struct *work)
 		if (m) {
 			list_del_init(&m->done_node);
 			status = m->status;
-			sa = m->rec;
 		}
 		spin_unlock_irq(&mcg_ib_lock);
 		if (!m)
@@ -326,13 +410,22 @@ static void ib_done_work(struct work_struct *work)
 			join_failed(port, m, status);
 		} else if (m->state == MCG_MEMB_JOINING) {
 			port->ib.inflight--;
-			join_succeeded(port, m, &sa);
+			/* Written before the callback, for good. */
+			join_succeeded(port, m, &m->mc->rec);
 		}
 	}
+	/*
+	 * A pacer run waiting for its next token or retry time stays as
+	 * armed; one stopped by the in-flight limit runs now there is room.
+	 */
 	if (!port->dead) {
 		wave_check(port);
-		if (!list_empty(&port->ib.retry))
-			kick(port, 0);
+		if (port->ib.need_slot &&
+		    !mcg_inflight_full(port_inflight(port),
+				       READ_ONCE(rejoin_inflight))) {
+			port->ib.need_slot = false;
+			arm(port, jiffies);
+		}
 	}
 	mutex_unlock(&mcg_lock);
 }
@@ -363,7 +456,7 @@ static ib_sa_comp_mask build_rec(struct mcg_group *g, struct mcg_ib_memb *m,
 
 	if (!(g->create_js & m->bit))
 		return mask;	/* join an existing group: MGID and state */
-	if (g->ib.established) {
+	if (mcg_ib(g)->established) {
 		/*
 		 * After a re-register the SA may have forgotten the group:
 		 * ask for it exactly as it was, so that it is created again.
@@ -418,16 +511,16 @@ static ib_sa_comp_mask build_rec(struct mcg_group *g, struct mcg_ib_memb *m,
 }
 
 /* The P_Key the group needs, or -1 if not known (joining by MGID only). */
-static int group_pkey(const struct mcg_group *g)
+static int group_pkey(struct mcg_group *g)
 {
-	if (g->ib.established)
+	if (mcg_ib(g)->established)
 		return g->rec.pkey;
 	if (g->create.create || g->create.qkey)
 		return g->create.pkey;
 	return -1;
 }
 
-static bool pkey_present(struct mcg_port *port, const struct mcg_group *g)
+static bool pkey_present(struct mcg_port *port, struct mcg_group *g)
 {
 	int pkey = group_pkey(g);
 	u16 index;
@@ -445,10 +538,10 @@ static unsigned int issue(struct mcg_port *port, struct mcg_group *g)
 	int i;
 
 	for (i = 0; i < 4; i++) {
-		struct mcg_ib_memb *m = &g->ib.m[i];
+		struct mcg_ib_memb *m = &mcg_ib(g)->m[i];
 		struct ib_sa_multicast *mc;
 
-		if (!(g->ib.want & BIT(i)) || m->state != MCG_MEMB_NONE)
+		if (!(mcg_ib(g)->want & BIT(i)) || m->state != MCG_MEMB_NONE)
 			continue;
 		mask = build_rec(g, m, &rec);
 		mc = ib_sa_join_multicast(&mcg_sa_client, port->dev->ibdev,
@@ -487,61 +580,143 @@ static bool port_active(struct mcg_port *port)
 	return port->ib.active;
 }
 
-/* Issues the joins that are due, paced; see the top comment. */
+/*
+ * Leaves in flight whose Delete has been answered: multicast.c dropped
+ * its group, or we hold the group again (multicast.c keeps it, and
+ * sends no Delete), or it has been LEAVE_INFLIGHT_NS.
+ */
+static void leaves_reap(struct mcg_port *port, u64 now_ns)
+{
+	struct ib_sa_mcmember_rec rec;
+	struct mcg_ib_leave *l, *tmp;
+
+	list_for_each_entry_safe(l, tmp, &port->ib.leaves_sent, node) {
+		if (now_ns - l->sent_ns < LEAVE_INFLIGHT_NS &&
+		    !mcg_group_find(port, &l->mgid) &&
+		    !ib_sa_get_mcmember_rec(port->dev->ibdev, port->port_num,
+					    &l->mgid, &rec))
+			continue;
+		list_del(&l->node);
+		kfree(l);
+		port->ib.leaves_inflight--;
+	}
+}
+
+static void group_pkey_wait(struct mcg_group *g)
+{
+	/* Waits for PKEY_CHANGE to bring it back. */
+	mcg_group_set_state(g, g->state == IB_MCG_STATE_LINGERING ?
+			    IB_MCG_STATE_LINGERING : IB_MCG_STATE_RETRY_WAIT,
+			    IB_MCG_REASON_PKEY_MISSING, ENOENT);
+}
+
+static unsigned int issue_now(struct mcg_port *port, struct mcg_group *g)
+{
+	list_del_init(&mcg_ib(g)->retry_node);
+	if (g->state == IB_MCG_STATE_RETRY_WAIT)
+		mcg_group_set_state(g, IB_MCG_STATE_JOINING, g->reason,
+				    g->error);
+	return issue(port, g);
+}
+
+/* The pacer: issues the requests that are due; see the top comment. */
 static void ib_join_work(struct work_struct *work)
 {
 	struct mcg_port *port = container_of(to_delayed_work(work),
 					     struct mcg_port, ib.join_work);
 	u64 interval = mcg_pace_interval_ns(READ_ONCE(rejoin_rate));
-	unsigned int inflight = READ_ONCE(rejoin_inflight);
+	unsigned int limit = READ_ONCE(rejoin_inflight);
 	unsigned long now = jiffies, next = 0;
-	struct mcg_group *g, *tmp;
-	unsigned int sent;
+	struct mcg_ib_port *ib = &port->ib;
+	struct mcg_ib_group *ig, *itmp;
+	struct mcg_ib_leave *l, *ltmp;
+	struct mcg_group *g;
 	bool later = false;
+	unsigned int sent;
 	u64 now_ns;
 
 	mutex_lock(&mcg_lock);
-	if (port->dead || !port_active(port))
-		goto out;	/* PORT_ACTIVE, or a new JOIN, kicks us again */
-	if (time_before(now, port->ib.settle_until)) {
-		kick(port, port->ib.settle_until - now);
+	if (port->dead)
 		goto out;
+	now_ns = ktime_get_ns();
+	leaves_reap(port, now_ns);
+	ib->credit = mcg_tb_refill(ib->credit, now_ns - ib->credit_ns,
+				   interval, MCG_TB_CAP_NS, ib->backlog);
+	ib->credit_ns = now_ns;
+	ib->backlog = false;
+	ib->need_slot = false;
+
+	/* Joins: the port must be ACTIVE (PORT_ACTIVE kicks us) and settled. */
+	if (!port_active(port))
+		goto leaves;
+	if (time_before(now, ib->settle_until)) {
+		if (!list_empty(&ib->fresh) || !list_empty(&ib->retry))
+			arm(port, ib->settle_until);
+		goto leaves;
 	}
-	list_for_each_entry_safe(g, tmp, &port->ib.retry, ib.retry_node) {
-		if (mcg_inflight_full(port->ib.inflight, inflight))
-			break;		/* done_work kicks us */
-		if (time_before(now, g->ib.retry_at)) {
-			if (!later || time_before(g->ib.retry_at, next))
-				next = g->ib.retry_at;
+	list_for_each_entry_safe(ig, itmp, &ib->fresh, retry_node) {
+		g = mcg_ib_group_of(ig);
+		if (mcg_inflight_full(port_inflight(port), limit)) {
+			ib->need_slot = true;
+			goto leaves;
+		}
+		if (!pkey_present(port, g)) {
+			group_pkey_wait(g);
+			list_move_tail(&mcg_ib(g)->retry_node, &ib->retry);
+			continue;
+		}
+		issue_now(port, g);
+	}
+	list_for_each_entry_safe(ig, itmp, &ib->retry, retry_node) {
+		g = mcg_ib_group_of(ig);
+		if (mcg_inflight_full(port_inflight(port), limit)) {
+			ib->need_slot = true;
+			break;
+		}
+		if (time_before(now, mcg_ib(g)->retry_at)) {
+			if (!later || time_before(mcg_ib(g)->retry_at, next))
+				next = mcg_ib(g)->retry_at;
 			later = true;
 			continue;
 		}
 		if (!pkey_present(port, g)) {
-			/* Waits for PKEY_CHANGE to bring it back. */
-			mcg_group_set_state(g, g->state ==
-					    IB_MCG_STATE_LINGERING ?
-					    IB_MCG_STATE_LINGERING :
-					    IB_MCG_STATE_RETRY_WAIT,
-					    IB_MCG_REASON_PKEY_MISSING, ENOENT);
+			group_pkey_wait(g);
 			continue;
 		}
-		now_ns = ktime_get_ns();
-		if (now_ns < port->ib.next_issue_ns) {
-			kick(port, max(nsecs_to_jiffies(port->ib.next_issue_ns -
-							now_ns), 1UL));
-			goto out;
+		if (!mcg_tb_may_send(ib->credit, interval)) {
+			ib->backlog = true;
+			break;
 		}
-		list_del_init(&g->ib.retry_node);
-		if (g->state == IB_MCG_STATE_RETRY_WAIT)
-			mcg_group_set_state(g, IB_MCG_STATE_JOINING, g->reason,
-					    g->error);
-		/* issue() does not touch the pacing state. */
-		sent = issue(port, g);
-		port->ib.next_issue_ns = mcg_pace_next(port->ib.next_issue_ns,
-						       now_ns, interval, sent);
+		sent = issue_now(port, g);
+		ib->credit = mcg_tb_take(ib->credit, interval, sent);
 	}
-	if (later && !delayed_work_pending(&port->ib.join_work))
-		kick(port, max_t(long, next - now, 1));
+leaves:
+	list_for_each_entry_safe(l, ltmp, &ib->leaves, node) {
+		if (mcg_inflight_full(port_inflight(port), limit)) {
+			ib->need_slot = true;
+			break;
+		}
+		if (!mcg_tb_may_send(ib->credit, interval)) {
+			ib->backlog = true;
+			break;
+		}
+		/* Sends the Delete if it was the port's last member. */
+		ib_sa_free_multicast(l->mc);
+		l->mc = NULL;
+		l->sent_ns = now_ns;
+		list_move_tail(&l->node, &ib->leaves_sent);
+		ib->leaves_inflight++;
+		ib->credit = mcg_tb_take(ib->credit, interval, 1);
+	}
+
+	if (ib->backlog)
+		arm(port, now + max(1UL, nsecs_to_jiffies(mcg_tb_wait_ns(ib->credit, interval) +
+						       TICK_NSEC - 1)));
+	if (later)
+		arm(port, next);
+	/* Leaves free their slots unseen: look again at the next tick. */
+	if (ib->need_slot && ib->leaves_inflight)
+		arm(port, now + 1);
 out:
 	mutex_unlock(&mcg_lock);
 }
@@ -575,12 +750,12 @@ static int ib_update(struct mcg_group *g, u8 join_state,
 		     struct netlink_ext_ack *extack)
 {
 	struct mcg_port *port = g->port;
-	u8 added = join_state & ~g->ib.want;
+	u8 added = join_state & ~mcg_ib(g)->want;
 	u8 stale = 0;
 	int i;
 
 	for (i = 0; i < 4; i++) {
-		struct mcg_ib_memb *m = &g->ib.m[i];
+		struct mcg_ib_memb *m = &mcg_ib(g)->m[i];
 
 		if (!m->g) {
 			m->g = g;
@@ -589,16 +764,16 @@ static int ib_update(struct mcg_group *g, u8 join_state,
 		}
 		if (join_state & BIT(i))
 			continue;
-		if (mcg_ib_keep_stale(join_state, added, g->ib.stale, BIT(i),
+		if (mcg_ib_keep_stale(join_state, added, mcg_ib(g)->stale, BIT(i),
 				      m->state == MCG_MEMB_JOINED))
 			stale |= BIT(i);
 		else
-			memb_free(port, m);
+			memb_leave(port, m);
 	}
-	g->ib.stale = stale;
-	g->ib.want = join_state;
+	mcg_ib(g)->stale = stale;
+	mcg_ib(g)->want = join_state;
 	if (!join_state) {
-		list_del_init(&g->ib.retry_node);
+		list_del_init(&mcg_ib(g)->retry_node);
 		g->rec.valid = false;
 		wave_check(port);
 		return 0;
@@ -606,18 +781,17 @@ static int ib_update(struct mcg_group *g, u8 join_state,
 	if (all_joined(g)) {
 		release_stale(port, g);
 		/* Nothing to ask for: what it waited for was given up. */
-		if (!list_empty(&g->ib.retry_node)) {
-			list_del_init(&g->ib.retry_node);
+		if (!list_empty(&mcg_ib(g)->retry_node)) {
+			list_del_init(&mcg_ib(g)->retry_node);
 			wave_check(port);
 		}
 		return 0;
 	}
 	if (added) {
-		/* New bits are asked for now; lost ones keep their backoff. */
-		g->ib.retry_at = jiffies;
-		if (list_empty(&g->ib.retry_node))
-			list_add_tail(&g->ib.retry_node, &port->ib.retry);
-		kick(port, 0);
+		/* Asked for by a JOIN: sent at once, with what it lacks. */
+		mcg_ib(g)->retry_at = jiffies;
+		list_move_tail(&mcg_ib(g)->retry_node, &port->ib.fresh);
+		arm(port, jiffies);
 		if (g->state != IB_MCG_STATE_LINGERING)
 			g->state = IB_MCG_STATE_JOINING;
 	}
@@ -634,9 +808,9 @@ static void leave_and_rejoin(struct mcg_port *port, struct mcg_group *g,
 	int i;
 
 	for (i = 0; i < 4; i++)
-		memb_free(port, &g->ib.m[i]);
-	g->ib.stale = 0;
-	g->ib.rejoining = true;
+		memb_free(port, &mcg_ib(g)->m[i]);
+	mcg_ib(g)->stale = 0;
+	mcg_ib(g)->rejoining = true;
 	wave_start(port);
 	mcg_group_set_state(g, g->state == IB_MCG_STATE_LINGERING ?
 			    IB_MCG_STATE_LINGERING : IB_MCG_STATE_RETRY_WAIT,
@@ -666,7 +840,7 @@ static void gid_check(struct mcg_port *port)
 	for (n = rb_first(&port->groups); n; n = rb_next(n)) {
 		struct mcg_group *g = rb_entry(n, struct mcg_group, node);
 
-		if (!g->rec.valid || !g->ib.want ||
+		if (!g->rec.valid || !mcg_ib(g)->want ||
 		    !memcmp(&g->rec.port_gid, &gid, sizeof(gid)))
 			continue;
 		leave_and_rejoin(port, g, IB_MCG_REASON_NET_RESET, ENETRESET);
@@ -684,7 +858,7 @@ static void gid_check(struct mcg_port *port)
  */
 static int ib_rejoin(struct mcg_group *g, struct netlink_ext_ack *extack)
 {
-	if (!g->ib.want) {
+	if (!mcg_ib(g)->want) {
 		NL_SET_ERR_MSG(extack, "the group holds no membership to re-join");
 		return -EINVAL;
 	}
@@ -722,13 +896,17 @@ static void ib_refresh(struct mcg_port *port)
 	clear_bit(IB_EVENT_PKEY_CHANGE, &port->ib.events);
 	clear_bit(IB_EVENT_GID_CHANGE, &port->ib.events);
 	gid_check(port);
-	if (port->ib.active && (!was_active || !list_empty(&port->ib.retry)))
-		kick(port, 0);
+	if (port->ib.active && (!was_active || !list_empty(&port->ib.retry) ||
+				!list_empty(&port->ib.fresh)))
+		arm(port, jiffies);
 }
 
 static int ib_port_init(struct mcg_port *port)
 {
+	INIT_LIST_HEAD(&port->ib.fresh);
 	INIT_LIST_HEAD(&port->ib.retry);
+	INIT_LIST_HEAD(&port->ib.leaves);
+	INIT_LIST_HEAD(&port->ib.leaves_sent);
 	INIT_LIST_HEAD(&port->ib.done);
 	INIT_WORK(&port->ib.done_work, ib_done_work);
 	INIT_DELAYED_WORK(&port->ib.join_work, ib_join_work);
@@ -736,12 +914,33 @@ static int ib_port_init(struct mcg_port *port)
 	return 0;
 }
 
-/* Called after every group of the port has been released. */
+/*
+ * Called after every group of the port has been released, with the port
+ * dead: no work runs any more and nothing else touches the leave lists.
+ * Leaves not sent yet go now, unpaced: the device or the module goes.
+ */
 static void ib_port_fini(struct mcg_port *port)
 {
+	struct mcg_ib_leave *l, *tmp;
+
 	cancel_work_sync(&port->ib.done_work);
 	cancel_delayed_work_sync(&port->ib.join_work);
+	list_for_each_entry_safe(l, tmp, &port->ib.leaves, node) {
+		ib_sa_free_multicast(l->mc);
+		list_del(&l->node);
+		kfree(l);
+	}
+	list_for_each_entry_safe(l, tmp, &port->ib.leaves_sent, node) {
+		list_del(&l->node);
+		kfree(l);
+	}
+	port->ib.leaves_inflight = 0;
 	WARN_ON(!list_empty(&port->ib.done) || port->ib.inflight);
+}
+
+static void ib_group_init(struct mcg_group *g)
+{
+	INIT_LIST_HEAD(&mcg_ib(g)->retry_node);
 }
 
 const struct mcg_backend_ops mcg_ib_backend = {
@@ -753,6 +952,8 @@ const struct mcg_backend_ops mcg_ib_backend = {
 	.update		= ib_update,
 	.refresh	= ib_refresh,
 	.rejoin		= ib_rejoin,
+	.group_cache	= &mcg_ib_group_cache,
+	.group_init	= ib_group_init,
 };
 
 int mcg_ib_init(void)

@@ -324,6 +324,7 @@ const struct mcg_backend_ops mcg_roce_backend = {
 	.check		= roce_check,
 	.update		= roce_update,
 	.refresh	= roce_refresh,
+	.group_cache	= &mcg_group_cache,
 };
 
 /*

@@ -37,7 +37,7 @@ static void show_group(struct seq_file *m, const struct mcg_group *g, u64 now)
 			   g->rec.sgid_index, g->ip_held);
 	seq_putc(m, '\n');
 	list_for_each_entry(h, &g->holders, node)
-		seq_printf(m, "\t%s join_state=0x%x%s age_ms=%llu\n", h->owner,
+		seq_printf(m, "\t%s join_state=0x%x%s age_ms=%llu\n", h->o->name,
 			   h->join_state,
 			   h->flags & IB_MCG_F_BOUND ? " bound" : "",
 			   div_u64(now - h->since_ns, NSEC_PER_MSEC));

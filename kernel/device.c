@@ -49,6 +49,7 @@ const struct mcg_backend_ops mcg_none_backend = {
 	.port_fini	= none_port_fini,
 	.check		= none_check,
 	.update		= none_update,
+	.group_cache	= &mcg_group_cache,
 };
 
 static const struct mcg_backend_ops *pick_backend(struct ib_device *ibdev,

@@ -190,9 +190,48 @@ static void group_insert(struct mcg_port *port, struct mcg_group *g)
 	port->ngroups++;
 }
 
+struct kmem_cache *mcg_group_cache;
+struct kmem_cache *mcg_ib_group_cache;
+static struct kmem_cache *mcg_holder_cache;
+
+/*
+ * Groups and holders come from their own slab caches, one of groups per
+ * kind of backend state (ib_mcgroups.h): what they take shows in
+ * /proc/slabinfo, and a group takes no more than its backend needs.
+ */
+int mcg_cache_init(void)
+{
+	mcg_group_cache = kmem_cache_create("mcg_group",
+					    sizeof(struct mcg_group), 0, 0,
+					    NULL);
+	mcg_ib_group_cache = kmem_cache_create("mcg_group_ib",
+					       sizeof(struct mcg_ib_group_obj),
+					       0, 0, NULL);
+	mcg_holder_cache = kmem_cache_create("mcg_holder",
+					     sizeof(struct mcg_holder), 0, 0,
+					     NULL);
+	if (mcg_group_cache && mcg_ib_group_cache && mcg_holder_cache)
+		return 0;
+	mcg_cache_exit();
+	return -ENOMEM;
+}
+
+void mcg_cache_exit(void)
+{
+	kmem_cache_destroy(mcg_holder_cache);
+	kmem_cache_destroy(mcg_ib_group_cache);
+	kmem_cache_destroy(mcg_group_cache);
+}
+
+static void group_dealloc(struct mcg_group *g)
+{
+	kmem_cache_free(*g->port->backend->group_cache, g);
+}
+
+/* The last reference goes in group_free(), with the port still there. */
 static void group_kref_release(struct kref *ref)
 {
-	kfree(container_of(ref, struct mcg_group, ref));
+	group_dealloc(container_of(ref, struct mcg_group, ref));
 }
 
 void mcg_group_put(struct mcg_group *g)
@@ -345,10 +384,7 @@ static void holder_drop(struct mcg_group *g, struct mcg_holder *h, u8 reason)
 	list_del(&h->owner_node);
 	if (h->unpriv)
 		h->o->nunpriv--;
-	if (!--h->o->nholds) {
-		hash_del(&h->o->node);
-		kfree(h->o);
-	}
+	h->o->nholds--;
 	list_del(&h->node);
 	g->nholders--;
 	/* A lingering group re-joins as its last holders joined. */
@@ -370,7 +406,12 @@ static void holder_drop(struct mcg_group *g, struct mcg_holder *h, u8 reason)
 	atomic64_inc(&g->port->leaves);
 	group_changed(g);
 	mcg_notify(g, IB_MCG_CMD_HOLDER_DEL_NTF, reason, h);
-	kfree(h);
+	/* The owner's name was the holder's, in the notification. */
+	if (!h->o->nholds) {
+		hash_del(&h->o->node);
+		kfree(h->o);
+	}
+	kmem_cache_free(mcg_holder_cache, h);
 }
 
 static void group_free(struct mcg_group *g, u8 reason)
@@ -488,7 +529,7 @@ static bool holder_held(struct mcg_group *g, const char *owner, u8 join_state)
 
 	list_for_each_entry(h, &g->holders, node)
 		if ((!join_state || h->join_state == join_state) &&
-		    !strcmp(h->owner, owner))
+		    !strcmp(h->o->name, owner))
 			return true;
 	return false;
 }
@@ -499,7 +540,7 @@ struct mcg_holder *mcg_holder_find(struct mcg_group *g, const char *owner,
 	struct mcg_holder *h;
 
 	list_for_each_entry(h, &g->holders, node)
-		if (h->join_state == join_state && !strcmp(h->owner, owner))
+		if (h->join_state == join_state && !strcmp(h->o->name, owner))
 			return h;
 	return NULL;
 }
@@ -521,7 +562,7 @@ static struct mcg_holder *join_holder_find(struct mcg_group *g,
 		return mcg_holder_find(g, req->owner, req->join_state);
 	list_for_each_entry(h, &g->holders, node)
 		if (h->join_state == req->join_state &&
-		    !strcmp(h->owner, req->owner) &&
+		    !strcmp(h->o->name, req->owner) &&
 		    (!h->unpriv || (h->nl_portid == req->nl_portid &&
 				    h->nl_net == req->nl_net)))
 			return h;
@@ -548,7 +589,8 @@ static int join_limits(const struct mcg_join_req *req, bool new_group,
 
 static struct mcg_group *group_new(const struct mcg_join_req *req)
 {
-	struct mcg_group *g = kzalloc(sizeof(*g), GFP_KERNEL);
+	const struct mcg_backend_ops *ops = req->port->backend;
+	struct mcg_group *g = kmem_cache_zalloc(*ops->group_cache, GFP_KERNEL);
 
 	if (!g)
 		return NULL;
@@ -564,7 +606,8 @@ static struct mcg_group *group_new(const struct mcg_join_req *req)
 	INIT_LIST_HEAD(&g->holders);
 	INIT_LIST_HEAD(&g->unkeyed_node);
 	INIT_LIST_HEAD(&g->roce_node);
-	INIT_LIST_HEAD(&g->ib.retry_node);
+	if (ops->group_init)
+		ops->group_init(g);
 	return g;
 }
 
@@ -616,10 +659,9 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 	if (err)
 		return err;
 
-	h = kzalloc(sizeof(*h), GFP_KERNEL);
+	h = kmem_cache_zalloc(mcg_holder_cache, GFP_KERNEL);
 	if (!h)
 		return -ENOMEM;
-	strscpy(h->owner, req->owner, sizeof(h->owner));
 	h->join_state = req->join_state;
 	h->create = req->create.create || req->create.qkey;
 	h->unpriv = req->unpriv;
@@ -715,9 +757,10 @@ nomem:
 	err = -ENOMEM;
 err_free:
 	kfree(new_bound);
-	kfree(new_group);
+	if (new_group)
+		group_dealloc(new_group);
 	kfree(new_owner);
-	kfree(h);
+	kmem_cache_free(mcg_holder_cache, h);
 	return err;
 }
 
@@ -738,7 +781,7 @@ int mcg_leave_group(struct mcg_group *g, const char *owner, u8 join_state,
 	lockdep_assert_held(&mcg_lock);
 
 	list_for_each_entry_safe(h, tmp, &g->holders, node) {
-		if (strcmp(h->owner, owner) ||
+		if (strcmp(h->o->name, owner) ||
 		    (join_state && h->join_state != join_state))
 			continue;
 		holder_drop(g, h, reason);
@@ -773,7 +816,7 @@ static int check_unpriv(struct mcg_group *g, const char *owner, u8 join_state,
 	struct mcg_holder *h;
 
 	list_for_each_entry(h, &g->holders, node) {
-		if (strcmp(h->owner, owner) ||
+		if (strcmp(h->o->name, owner) ||
 		    (join_state && h->join_state != join_state))
 			continue;
 		if (!h->unpriv || !uid_eq(h->uid, uid)) {

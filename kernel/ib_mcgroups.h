@@ -11,6 +11,9 @@
  *                Refcounted: the port holds the reference; a request
  *                never sleeps with one (nothing in the kernel waits for
  *                the fabric: libibmcg waits for the notifications).
+ *                From its backend's slab cache (ops->group_cache): an
+ *                InfiniBand group is a struct mcg_ib_group_obj, the group
+ *                followed by its IB state; other groups have none.
  *   mcg_holder   (owner, join state) on a group; also listed on its
  *                mcg_owner, which lives while the owner holds anything.
  *
@@ -132,6 +135,8 @@ struct mcg_backend_ops {
 		      struct netlink_ext_ack *extack);
 	void (*refresh)(struct mcg_port *port);
 	int (*rejoin)(struct mcg_group *g, struct netlink_ext_ack *extack);
+	struct kmem_cache **group_cache;	/* its groups' slab cache */
+	void (*group_init)(struct mcg_group *g);	/* optional */
 };
 
 extern const struct mcg_backend_ops mcg_roce_backend;
@@ -151,13 +156,16 @@ struct mcg_roce_port {
 	struct inet6_dev *in6_dev;	/* held: MLD memberships are on it */
 };
 
-/* One SA membership of a group: one join state bit. */
+/*
+ * One SA membership of a group: one join state bit. The record of a
+ * successful join is read from mc->rec, which multicast.c writes before
+ * the callback and not again for the membership's life.
+ */
 struct mcg_ib_memb {
 	struct mcg_group *g;
 	struct ib_sa_multicast *mc;	/* NULL when none */
 	struct list_head done_node;	/* on port->ib.done (mcg_ib_lock) */
 	int status;			/* callback's, under mcg_ib_lock */
-	struct ib_sa_mcmember_rec rec;	/* callback's, under mcg_ib_lock */
 	u8 bit;
 	u8 state;			/* MCG_MEMB_* */
 };
@@ -165,7 +173,7 @@ struct mcg_ib_memb {
 /* InfiniBand backend state of a group, under mcg_lock. */
 struct mcg_ib_group {
 	struct mcg_ib_memb m[4];	/* by join state bit */
-	struct list_head retry_node;	/* on port->ib.retry */
+	struct list_head retry_node;	/* on port->ib.fresh or ib.retry */
 	unsigned long retry_at;		/* jiffies */
 	unsigned int failures;		/* in a row, for the backoff */
 	unsigned int refusals;		/* re-joins refused since joined */
@@ -178,16 +186,41 @@ struct mcg_ib_group {
 	bool rejoining;			/* lost its membership */
 };
 
+/*
+ * An SA membership let go of (backend_ib.c): waits on port->ib.leaves for
+ * the pacer to free it - ib_sa_free_multicast() of a port's last member
+ * of the group sends the SA Delete - then on port->ib.leaves_sent while
+ * that Delete counts as in flight.
+ */
+struct mcg_ib_leave {
+	struct list_head node;
+	struct ib_sa_multicast *mc;	/* NULL once freed */
+	union ib_gid mgid;
+	u64 sent_ns;			/* ktime_get_ns() when freed */
+};
+
 /* InfiniBand backend state of a port, under mcg_lock unless noted. */
 struct mcg_ib_port {
-	struct list_head retry;		/* groups that need SA joins */
+	struct list_head fresh;		/* groups with joins asked for by a
+					 * JOIN: sent first, not paced
+					 */
+	struct list_head retry;		/* groups to re-join or retry: paced */
+	struct list_head leaves;	/* mcg_ib_leave to send: paced */
+	struct list_head leaves_sent;	/* mcg_ib_leave in flight */
 	struct list_head done;		/* finished SA calls (mcg_ib_lock) */
 	struct work_struct done_work;
-	struct delayed_work join_work;	/* issues joins, paced */
+	struct delayed_work join_work;	/* the pacer: issues joins, leaves */
+	unsigned long wake_at;		/* jiffies: join_work due, if pending */
 	unsigned long events;		/* IB events to handle (atomic bits) */
 	unsigned long settle_until;	/* jiffies: no joins before */
-	u64 next_issue_ns;		/* pacing */
+	s64 credit;			/* pacer's token bucket, ns */
+	u64 credit_ns;			/* ktime_get_ns() of its last refill */
+	bool backlog;			/* requests waited for credit */
+	bool need_slot;			/* requests waited for the in-flight
+					 * limit: done_work runs the pacer
+					 */
 	unsigned int inflight;		/* SA joins without an answer */
+	unsigned int leaves_inflight;	/* entries on leaves_sent */
 	bool active;			/* port ACTIVE */
 	bool wave;			/* a re-join wave is on */
 	u64 wave_start_ns;
@@ -259,8 +292,27 @@ struct mcg_group {
 	/* RoCE backend, under RTNL. */
 	struct list_head roce_node;	/* on port->roce.groups if ip_held */
 	bool ip_held;
+	/* A backend's own state follows (struct mcg_ib_group_obj). */
+};
+
+/*
+ * A group of an InfiniBand port, from the cache mcg_ib_group_cache: the
+ * IB state only where it is used; RoCE groups are plain struct mcg_group.
+ */
+struct mcg_ib_group_obj {
+	struct mcg_group g;
 	struct mcg_ib_group ib;
 };
+
+static inline struct mcg_ib_group *mcg_ib(struct mcg_group *g)
+{
+	return &container_of(g, struct mcg_ib_group_obj, g)->ib;
+}
+
+static inline struct mcg_group *mcg_ib_group_of(struct mcg_ib_group *ib)
+{
+	return &container_of(ib, struct mcg_ib_group_obj, ib)->g;
+}
 
 /* Everything one owner holds, on every port. */
 struct mcg_owner {
@@ -283,8 +335,7 @@ struct mcg_holder {
 	struct mcg_bound *bound;	/* BOUND: its socket's index entry */
 	struct mcg_group *group;
 	u64 id;				/* unique, growing: a dump cursor */
-	struct mcg_owner *o;
-	char owner[IB_MCG_OWNER_MAX + 1];
+	struct mcg_owner *o;		/* its name is the holder's owner */
 	u8 join_state;
 	bool create;			/* joined with create parameters */
 	bool unpriv;			/* taken without CAP_NET_ADMIN ... */
@@ -320,6 +371,10 @@ struct mcg_device *mcg_device_find(const char *name, bool by_name,
 				   u32 index);
 
 /* group.c */
+extern struct kmem_cache *mcg_group_cache;
+extern struct kmem_cache *mcg_ib_group_cache;
+int mcg_cache_init(void);
+void mcg_cache_exit(void);
 int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 	     struct mcg_holder **hout, struct netlink_ext_ack *extack);
 int mcg_leave_group(struct mcg_group *g, const char *owner, u8 join_state,

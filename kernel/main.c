@@ -17,9 +17,14 @@ static int __init mcg_init(void)
 {
 	int err;
 
+	err = mcg_cache_init();
+	if (err)
+		return err;
 	mcg_wq = alloc_ordered_workqueue("ib_mcgroups", 0);
-	if (!mcg_wq)
-		return -ENOMEM;
+	if (!mcg_wq) {
+		err = -ENOMEM;
+		goto err_cache;
+	}
 	err = mcg_sysfs_init();
 	if (err)
 		goto err_wq;
@@ -41,6 +46,8 @@ err_debugfs:
 	mcg_sysfs_exit();
 err_wq:
 	destroy_workqueue(mcg_wq);
+err_cache:
+	mcg_cache_exit();
 	return err;
 }
 
@@ -52,6 +59,7 @@ static void __exit mcg_exit(void)
 	mcg_debugfs_exit();
 	mcg_sysfs_exit();
 	destroy_workqueue(mcg_wq);
+	mcg_cache_exit();
 }
 
 module_init(mcg_init);

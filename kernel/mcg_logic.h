@@ -336,18 +336,55 @@ static inline u64 mcg_pace_interval_ns(unsigned int rate)
 }
 
 /*
- * The earliest time of the next SA join after @sent joins were issued at
- * @now_ns, the slot having been @next_ns. Slots follow from the previous
- * one, so that a wake-up a little late (jiffies are coarse) is made up by
- * the next; after a pause (a whole interval unused) nothing is made up:
- * the rate holds over any window.
+ * The pacer's token bucket (backend_ib.c): a port's SA requests, re-joins
+ * and leaves, at most one per @interval_ns (mcg_pace_interval_ns()) over
+ * any stretch of time. The bucket holds credit in nanoseconds; a request
+ * costs @interval_ns. Each run of the pacer first adds the time elapsed
+ * since the last one, up to a limit, and then sends as many requests as
+ * the credit pays for, so the rate does not depend on how often or how
+ * late the pacer runs (jiffies are coarse, a loaded machine wakes it
+ * late):
+ *
+ *  - while requests waited for credit (@backlog), credit grows up to
+ *    @cap_ns (at least one request; the pacer passes MCG_TB_CAP_NS, 10 ms
+ *    of requests, more than two jiffies at HZ=250): a late wake-up is made
+ *    up, within that bound, so that at most 10 ms of requests go out at
+ *    once beyond the rate;
+ *  - after an idle spell, up to one request: an idle port banks no burst.
+ *
+ * Credit may go below zero: the joins of one group (up to four join
+ * states) are sent together, and the debt is paid by waiting. An
+ * @interval_ns of 0 (a rate above 10^9/s) is no limit.
  */
-static inline u64 mcg_pace_next(u64 next_ns, u64 now_ns, u64 interval_ns,
-				unsigned int sent)
+#define MCG_TB_CAP_NS	(10 * NSEC_PER_MSEC)
+
+static inline s64 mcg_tb_refill(s64 credit, u64 elapsed_ns, u64 interval_ns,
+				u64 cap_ns, bool backlog)
 {
-	if (next_ns + interval_ns < now_ns)
-		next_ns = now_ns;
-	return next_ns + sent * interval_ns;
+	s64 top = backlog ? max(cap_ns, interval_ns) : interval_ns;
+
+	if (credit >= top || elapsed_ns >= (u64)(top - credit))
+		return top;
+	return credit + elapsed_ns;
+}
+
+/* Whether @credit pays for one more request. */
+static inline bool mcg_tb_may_send(s64 credit, u64 interval_ns)
+{
+	return !interval_ns || credit >= (s64)interval_ns;
+}
+
+/* The credit left after @n requests were sent. */
+static inline s64 mcg_tb_take(s64 credit, u64 interval_ns, unsigned int n)
+{
+	return credit - (s64)(n * interval_ns);
+}
+
+/* Nanoseconds until @credit pays for a request (0: now). */
+static inline u64 mcg_tb_wait_ns(s64 credit, u64 interval_ns)
+{
+	return mcg_tb_may_send(credit, interval_ns) ? 0 :
+	       (u64)((s64)interval_ns - credit);
 }
 
 /* What a failed SA join of one join state bit leads to (backend_ib.c). */

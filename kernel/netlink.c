@@ -403,7 +403,7 @@ enum { HOLDERS_NONE, HOLDERS_ONE, HOLDERS_ALL };
 
 static size_t holder_msg_size(const struct mcg_holder *h)
 {
-	return nla_total_size(0) + nla_total_size(strlen(h->owner) + 1) +
+	return nla_total_size(0) + nla_total_size(strlen(h->o->name) + 1) +
 	       nla_total_size(1) + 2 * nla_total_size(4) +
 	       2 * nla_total_size_64bit(8);
 }
@@ -466,7 +466,7 @@ static int put_holder(struct sk_buff *skb, const struct mcg_holder *h, u64 now,
 
 	if (!nest)
 		return -EMSGSIZE;
-	if ((!anon && nla_put_string(skb, IB_MCG_HOLDER_A_OWNER, h->owner)) ||
+	if ((!anon && nla_put_string(skb, IB_MCG_HOLDER_A_OWNER, h->o->name)) ||
 	    nla_put_u8(skb, IB_MCG_HOLDER_A_JOIN_STATE, h->join_state) ||
 	    nla_put_u32(skb, IB_MCG_HOLDER_A_FLAGS, h->flags) ||
 	    (!anon && (h->flags & IB_MCG_F_BOUND) &&
@@ -966,7 +966,7 @@ static struct mcg_release *owner_release(const struct sk_buff *req,
 
 		g = h->group;
 		list_for_each_entry(oh, &g->holders, node) {
-			if (strcmp(oh->owner, owner))
+			if (strcmp(oh->o->name, owner))
 				continue;
 			e->dropped |= oh->join_state;
 			r->holds++;
@@ -1379,12 +1379,12 @@ static int put_netdev(struct sk_buff *skb, const struct mcg_port *port)
 static int put_ib_port(struct sk_buff *skb, const struct mcg_port *port)
 {
 	const struct mcg_ib_port *ib = &port->ib;
-	struct mcg_group *g;
+	const struct list_head *pos;
 	u32 pending = 0;
 
 	if (port->backend != &mcg_ib_backend)
 		return 0;
-	list_for_each_entry(g, &ib->retry, ib.retry_node)
+	list_for_each(pos, &ib->retry)
 		pending++;
 	if (nla_put_u32(skb, IB_MCG_A_LID, ib->lid) ||
 	    nla_put_u32(skb, IB_MCG_A_SM_LID, ib->sm_lid) ||

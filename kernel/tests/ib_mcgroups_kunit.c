@@ -428,69 +428,107 @@ static void pace_interval_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mcg_pace_interval_ns(UINT_MAX), 0ULL);
 }
 
-static void pace_next_test(struct kunit *test)
+static void tb_refill_test(struct kunit *test)
+{
+	const u64 ms = NSEC_PER_MSEC, iv = 50 * ms, cap = 8 * ms;
+
+	/* (cap: any value; the pacer passes MCG_TB_CAP_NS) */
+
+	/* idle: up to one request's worth, whatever the time elapsed */
+	KUNIT_EXPECT_EQ(test, mcg_tb_refill(0, 10 * ms, iv, cap, false),
+			10 * ms);
+	KUNIT_EXPECT_EQ(test, mcg_tb_refill(0, 10000 * ms, iv, cap, false),
+			(s64)iv);
+	KUNIT_EXPECT_EQ(test, mcg_tb_refill(0, U64_MAX, iv, cap, false),
+			(s64)iv);
+	/* backlog: up to the cap, at least one request */
+	KUNIT_EXPECT_EQ(test, mcg_tb_refill(0, 1000 * ms, iv, cap, true),
+			(s64)iv);
+	KUNIT_EXPECT_EQ(test, mcg_tb_refill(0, 1000 * ms, ms / 5, cap, true),
+			(s64)cap);
+	KUNIT_EXPECT_EQ(test, mcg_tb_refill(ms, 3 * ms, ms / 5, cap, true),
+			(s64)(4 * ms));
+	/* a debt is paid by time */
+	KUNIT_EXPECT_EQ(test, mcg_tb_refill(-100 * ms, 30 * ms, iv, cap, true),
+			-70 * (s64)ms);
+	KUNIT_EXPECT_EQ(test, mcg_tb_refill(-100 * ms, U64_MAX, iv, cap, true),
+			(s64)iv);
+	/* more than the top (the cap when it was a backlog): the top */
+	KUNIT_EXPECT_EQ(test, mcg_tb_refill(cap, 0, ms, cap, false), (s64)ms);
+	/* no limit */
+	KUNIT_EXPECT_TRUE(test, mcg_tb_may_send(mcg_tb_refill(0, 0, 0, cap,
+							      false), 0));
+}
+
+static void tb_take_test(struct kunit *test)
 {
 	const u64 ms = NSEC_PER_MSEC, iv = 50 * ms;
 
-	/* on time, late by less than a slot (made up), after a pause */
-	KUNIT_EXPECT_EQ(test, mcg_pace_next(100 * ms, 100 * ms, iv, 1),
-			150 * ms);
-	KUNIT_EXPECT_EQ(test, mcg_pace_next(100 * ms, 140 * ms, iv, 1),
-			150 * ms);
-	KUNIT_EXPECT_EQ(test, mcg_pace_next(100 * ms, 150 * ms, iv, 1),
-			150 * ms);
-	KUNIT_EXPECT_EQ(test, mcg_pace_next(100 * ms, 151 * ms, iv, 1),
-			201 * ms);
-	KUNIT_EXPECT_EQ(test, mcg_pace_next(100 * ms, 10000 * ms, iv, 1),
-			10050 * ms);
-	/* a group with two join state bits takes two slots */
-	KUNIT_EXPECT_EQ(test, mcg_pace_next(100 * ms, 100 * ms, iv, 2),
-			200 * ms);
-	/* nothing sent: the slot stays (or moves up to now after a pause) */
-	KUNIT_EXPECT_EQ(test, mcg_pace_next(100 * ms, 120 * ms, iv, 0),
-			100 * ms);
-	KUNIT_EXPECT_EQ(test, mcg_pace_next(100 * ms, 500 * ms, iv, 0),
-			500 * ms);
-	/* the first join of a port (slot 0) */
-	KUNIT_EXPECT_EQ(test, mcg_pace_next(0, 7 * NSEC_PER_SEC, iv, 1),
-			7 * NSEC_PER_SEC + iv);
+	KUNIT_EXPECT_TRUE(test, mcg_tb_may_send(iv, iv));
+	KUNIT_EXPECT_FALSE(test, mcg_tb_may_send(iv - 1, iv));
+	KUNIT_EXPECT_FALSE(test, mcg_tb_may_send(-1, iv));
+	KUNIT_EXPECT_TRUE(test, mcg_tb_may_send(-1, 0));
+	/* a group of two join states costs two, into debt */
+	KUNIT_EXPECT_EQ(test, mcg_tb_take(iv, iv, 2), -(s64)iv);
+	KUNIT_EXPECT_EQ(test, mcg_tb_take(3 * iv, iv, 0), 3 * (s64)iv);
+	KUNIT_EXPECT_EQ(test, mcg_tb_wait_ns(iv, iv), 0ULL);
+	KUNIT_EXPECT_EQ(test, mcg_tb_wait_ns(10 * ms, iv), 40 * ms);
+	KUNIT_EXPECT_EQ(test, mcg_tb_wait_ns(-(s64)iv, iv), 2 * iv);
+	KUNIT_EXPECT_EQ(test, mcg_tb_wait_ns(-5, 0), 0ULL);
 }
 
 /*
- * join_work as the port runs it: woken on jiffies (4 ms), sometimes late,
- * it issues one join whenever the slot has come. Over any one-second
- * window no more than rate + 1 joins go out, and over 10 s the rate is
- * reached, not undershot.
+ * join_work as a port runs it with a backlog of @total requests: woken
+ * on jiffies (4 ms), late by up to 7 ms at random, it refills and sends
+ * what the credit pays for. Returns how many went out in @dur_ms; checks
+ * that no one-second window saw more than rate plus the cap's worth.
  */
-static void pace_rate_test(struct kunit *test)
+static unsigned int tb_run(struct kunit *test, unsigned int rate,
+			   unsigned int dur_ms)
 {
-	const unsigned int rate = 20;
 	const u64 iv = mcg_pace_interval_ns(rate), ms = NSEC_PER_MSEC;
-	u64 *at, tick, t, last = 0, next = 0;
-	unsigned int n = 0, i, j;
+	const u64 cap = MCG_TB_CAP_NS;
+	u64 tick, t, last = 0, *at;
+	unsigned int n = 0, i, j, max_n = rate * dur_ms / 1000 + 64;
+	s64 credit = 0;
 	u32 rnd = 1;
 
-	at = kunit_kcalloc(test, 400, sizeof(*at), GFP_KERNEL);
+	at = kunit_kcalloc(test, max_n, sizeof(*at), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, at);
-	for (tick = 0; tick < 10000 * ms; tick += 4 * ms) {
+	for (tick = 0; tick < dur_ms * ms; tick += 4 * ms) {
 		rnd = rnd * 1664525 + 1013904223;
-		/* woken at the tick or late by up to 7 ms, in order */
 		t = max(tick + (rnd >> 29) * ms, last);
+		credit = mcg_tb_refill(credit, t - last, iv, cap, n > 0);
 		last = t;
-		if (t < next)
-			continue;
-		at[n] = t;
-		next = mcg_pace_next(next, t, iv, 1);
-		KUNIT_ASSERT_LT(test, ++n, 400U);
+		while (mcg_tb_may_send(credit, iv)) {
+			KUNIT_ASSERT_LT(test, n, max_n);
+			at[n++] = t;
+			credit = mcg_tb_take(credit, iv, 1);
+		}
 	}
-	KUNIT_EXPECT_GE(test, n, 10 * rate - 1);
-	KUNIT_EXPECT_LE(test, n, 10 * rate + 1);
-	for (i = 0; i < n; i++) {
-		j = i;
+	/* at[] is in order: the window's end only moves forward */
+	for (i = 0, j = 0; i < n; i++) {
 		while (j < n && at[j] < at[i] + NSEC_PER_SEC)
 			j++;
-		KUNIT_EXPECT_LE_MSG(test, j - i, rate + 1, "window at %llu ns",
-				    at[i]);
+		KUNIT_EXPECT_LE_MSG(test, j - i,
+				    rate + (unsigned int)div64_u64(cap, iv) + 1,
+				    "rate %u: window at %llu ns", rate, at[i]);
+	}
+	return n;
+}
+
+/* The rate is kept, neither undershot nor exceeded, from 20 to 5,000/s. */
+static void tb_rate_test(struct kunit *test)
+{
+	static const unsigned int rates[] = { 1, 20, 200, 1000, 5000 };
+	unsigned int i, n;
+
+	for (i = 0; i < ARRAY_SIZE(rates); i++) {
+		n = tb_run(test, rates[i], 10000);
+		KUNIT_EXPECT_GE_MSG(test, n, 10 * rates[i] * 95 / 100,
+				    "rate %u", rates[i]);
+		KUNIT_EXPECT_LE_MSG(test, n, 10 * rates[i] + 1, "rate %u",
+				    rates[i]);
 	}
 }
 
@@ -508,8 +546,9 @@ static void inflight_test(struct kunit *test)
 
 static struct kunit_case mcg_pacing_cases[] = {
 	KUNIT_CASE(pace_interval_test),
-	KUNIT_CASE(pace_next_test),
-	KUNIT_CASE(pace_rate_test),
+	KUNIT_CASE(tb_refill_test),
+	KUNIT_CASE(tb_take_test),
+	KUNIT_CASE(tb_rate_test),
 	KUNIT_CASE(inflight_test),
 	{}
 };

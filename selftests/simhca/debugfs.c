@@ -30,7 +30,10 @@
  *   ud                  the UD test helper (ud.c): write commands, read
  *                       per port "port N qpn Q received R bad B"
  *   sa_db               read: groups and members
- *   stats               read: counters (SA, events, switch); write: reset
+ *   stats               read: counters (SA, events, switch); write: reset.
+ *                       max_answers_pending: the most SA answers queued
+ *                       to the host at once (with delay_ms, the requests
+ *                       the host had unanswered at once)
  *   port<N>/state       "up" or "down" (PORT_ACTIVE / PORT_ERR);
  *                       "up-silent", "down-silent": the same without the
  *                       event, as if a consumer had missed it

@@ -1249,6 +1249,7 @@ void simhca_sa_stats(struct simhca_dev *sdev, struct seq_file *s)
 {
 	struct simhca_sa *sa = &sdev->sa;
 	struct simhca_stats *st = &sa->st;
+	u32 max_pending;
 	int m, a;
 
 	mutex_lock(&sa->lock);
@@ -1270,6 +1271,10 @@ void simhca_sa_stats(struct simhca_dev *sdev, struct seq_file *s)
 	seq_printf(s, "rmpp_acks %llu\n", st->rmpp_acks);
 	seq_printf(s, "rmpp_aborts %llu\n", st->rmpp_aborts);
 	seq_printf(s, "max_per_100ms %llu\n", st->max_per_100ms);
+	spin_lock_irq(&sdev->lock);
+	max_pending = sdev->max_answers_pending;
+	spin_unlock_irq(&sdev->lock);
+	seq_printf(s, "max_answers_pending %u\n", max_pending);
 	seq_printf(s, "groups %u\n", sa->ngroups);
 	for (m = 0; m < ARRAY_SIZE(event_names); m++)
 		if (event_names[m])
@@ -1284,5 +1289,8 @@ void simhca_sa_stats_reset(struct simhca_dev *sdev)
 	memset(&sdev->sa.st, 0, sizeof(sdev->sa.st));
 	memset(sdev->sa.events, 0, sizeof(sdev->sa.events));
 	sdev->sa.ring_count = 0;
+	spin_lock_irq(&sdev->lock);
+	sdev->max_answers_pending = sdev->answers_pending;
+	spin_unlock_irq(&sdev->lock);
 	mutex_unlock(&sdev->sa.lock);
 }

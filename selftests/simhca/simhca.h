@@ -291,12 +291,14 @@ struct simhca_dev {
 	struct simhca_port port[SIMHCA_MAX_PORTS];
 
 	/* port[].qp[], ud[], UD QP attributes, to_sa, to_host, to_switch,
-	 * mft, sw, dying
+	 * answers_pending, max_answers_pending, mft, sw, dying
 	 */
 	spinlock_t lock;
 	struct list_head to_sa;
 	struct list_head to_host;
 	struct list_head to_switch;
+	u32 answers_pending;		/* on to_host */
+	u32 max_answers_pending;	/* the most since the stats reset */
 	bool dying;
 	struct workqueue_struct *wq;	/* ordered: SA, MFT, switch, host */
 	struct work_struct sa_work;

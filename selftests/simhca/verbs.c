@@ -678,6 +678,8 @@ void simhca_to_host(struct simhca_dev *sdev, struct simhca_pkt *pkt)
 		if (!time_after(pos->due, pkt->due))
 			break;
 	list_add(&pkt->list, &pos->list);
+	if (++sdev->answers_pending > sdev->max_answers_pending)
+		sdev->max_answers_pending = sdev->answers_pending;
 	if (sdev->to_host.next == &pkt->list) {
 		long d = (long)(pkt->due - jiffies);
 
@@ -704,6 +706,7 @@ void simhca_host_work(struct work_struct *work)
 		}
 		simhca_deliver(sdev, pkt);
 		list_move_tail(&pkt->list, &done);
+		sdev->answers_pending--;
 	}
 	spin_unlock_irqrestore(&sdev->lock, flags);
 

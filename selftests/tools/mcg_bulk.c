@@ -16,6 +16,9 @@
  *	joins the COUNT groups from FIRST with bound holds, prints
  *	"joined N" and waits to be killed (the holds go with its socket).
  *
+ * MCG_BULK_JOIN_STATE in the environment (an IB_MCG_JOIN_* value, e.g. 8
+ * for send-only full) sets the join state of joins (default: full).
+ *
  * Exits 1 on the first failure, with the kernel's message.
  */
 #include <stdio.h>
@@ -66,6 +69,9 @@ int main(int argc, char **argv)
 	args.owner = argv[5];
 	if (argc > 6)
 		first = strtoul(argv[6], NULL, 0);
+	if (getenv("MCG_BULK_JOIN_STATE"))
+		args.join_state = strtoul(getenv("MCG_BULK_JOIN_STATE"), NULL,
+					  0);
 	if (churn)
 		rounds = argc > 7 ? strtoul(argv[7], NULL, 0) : 1000000;
 

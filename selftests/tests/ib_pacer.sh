@@ -1,0 +1,91 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# The InfiniBand pacer (rejoin_rate, rejoin_inflight): groups released at
+# once leave the SA with one Delete each, never more unanswered than the
+# in-flight limit; joins, re-joins and leaves all keep that limit; fresh
+# joins do not wait behind a re-join wave paced at rejoin_rate. Every
+# check counts what simhca's SA saw; none measures time.
+# timeout: 400
+. "$(dirname "$0")/../lib.sh"
+
+mcg_require_simhca
+N=2000
+PARAM=/sys/module/ib_mcgroups/parameters
+
+sa_groups() { grep -c '^group ' $D/sa_db; }
+stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
+waves_are() { [ "$(cat $SYS/rejoin_waves)" = "$1" ]; }
+joined() { mcctl -j list "$P" | jq '[.[] | select(.state == "joined")] | length'; }
+joined_from() {
+	mcctl -j list "$P" | jq --arg p "$1" \
+		'[.[] | select(.state == "joined" and (.group | startswith($p)))] | length'
+}
+# Every Delete sent has been answered (the SA answers each one it gets).
+deletes_answered() {
+	[ "$(stat rx_delete_mcm)" = "$(stat answered_delete_mcm)" ]
+}
+
+ktap_plan 22
+modprobe ib_umad
+check "load simhca" modprobe simhca || ktap_skip_all "no simhca"
+check "load ib_mcgroups (rejoin_rate=2000, rejoin_inflight=8)" \
+	mcg_load rejoin_rate=2000 rejoin_inflight=8 settle_ms=200
+defer mcg_unload_simhca
+
+# --- N groups released at once: N Deletes ----------------------------------
+check "hold $N groups" mcg_bulk join simhca0 1 $N job:1
+check_eq "the SA has them" $N "$(sa_groups)"
+echo 1 >$D/stats
+check "release all $N at once" mcg_bulk leave simhca0 1 $N job:1
+check "the SA loses every group" wait_for -t 120 sh -c "! grep -q '^group ' $D/sa_db"
+# A Delete whose answer is lost is sent again after 3 s (multicast.c):
+# give any such resend the time to show.
+sleep 4
+wait_for -t 20 deletes_answered
+ktap_diag "SA Deletes: $(stat rx_delete_mcm); answers pending at most: $(stat max_answers_pending)"
+check_eq "exactly one SA Delete per group" $N "$(stat rx_delete_mcm)"
+
+# --- the in-flight limit, with a slow SA -----------------------------------
+M=160
+echo 4 >$PARAM/rejoin_inflight
+# 100 ms: well below the SA client's retry time (~300 ms on 6.1), so that
+# an answer pending at simhca is one request unanswered by ib_mcgroups.
+echo 100 >$D/delay_ms
+echo 1 >$D/stats
+check "hold $M groups, every SA answer 100 ms late" mcg_bulk join simhca0 1 $M job:2
+check "fresh joins: at most 4 unanswered at once" \
+	test "$(stat max_answers_pending)" -le 4
+echo 1 >$D/stats
+w=$(cat $SYS/rejoin_waves)
+echo 1 >$D/client_reregister
+check "SA wiped: a re-join wave completes" wait_for -t 120 waves_are $((w + 1))
+check_eq "every group is back" $M "$(sa_groups)"
+# One more: the ClassPortInfo query ib_sa makes after a re-register.
+check "re-joins: at most 4 (+1) unanswered at once" \
+	test "$(stat max_answers_pending)" -le 5
+echo 1 >$D/stats
+check "release them all at once" mcg_bulk leave simhca0 1 $M job:2
+check "the SA loses every group" wait_for -t 120 sh -c "! grep -q '^group ' $D/sa_db"
+ktap_diag "Deletes: $(stat rx_delete_mcm); answers pending at most: $(stat max_answers_pending)"
+check "leaves: at most 4 unanswered at once" \
+	test "$(stat max_answers_pending)" -le 4
+echo 0 >$D/delay_ms
+echo 8 >$PARAM/rejoin_inflight
+
+# --- fresh joins do not wait behind a paced re-join wave -------------------
+echo 1 >$PARAM/rejoin_rate
+check "hold 30 groups at rejoin_rate=1" mcg_bulk join simhca0 1 30 job:3
+w=$(cat $SYS/rejoin_waves)
+r=$(cat $SYS/group_rejoins)
+echo 1 >$D/client_reregister
+check "a re-join wave of 30 groups at 1/s starts" \
+	wait_for -t 30 sh -c "[ \$(mcctl -j stats $P | jq '.[0].rejoin_pending') -gt 0 ]"
+check "20 fresh groups joined one after the other" \
+	mcg_bulk join simhca0 1 20 job:4 0x9000
+check_eq "all 20 joined" 20 "$(joined_from ff12:401b:ffff::9)"
+ktap_diag "group re-joins done by then: $(($(cat $SYS/group_rejoins) - r)) of 30"
+check "while the wave is still on" waves_are "$w"
+echo 1000 >$PARAM/rejoin_rate
+check "the wave completes" wait_for -t 60 waves_are $((w + 1))
+check_eq "all 50 joined" 50 "$(joined)"
+ktap_finish
