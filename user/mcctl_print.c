@@ -58,6 +58,18 @@ static void print_linger_left(uint32_t ms)
 			 s % 60);
 }
 
+/*
+ * The group's holders: the kernel's count, which includes those a caller
+ * without CAP_NET_ADMIN is not shown (only its own are listed).
+ */
+static unsigned int holder_count(const struct ibmcg_group *g)
+{
+	if (ibmcg_group_has(g, IB_MCG_A_HOLDER_COUNT) &&
+	    g->holder_count > g->nholders)
+		return g->holder_count;
+	return (unsigned int)g->nholders;
+}
+
 static void print_state(const struct ibmcg_group *g, bool reason)
 {
 	char buf[NAME_BUF];
@@ -183,8 +195,7 @@ void print_group_line(const struct ibmcg_group *g)
 	if (g->backend == IB_MCG_BACKEND_IB_SA)
 		print_record_params(g);
 	print_join_state("join_state", " join_state %s", g->join_state);
-	print_uint(PRINT_ANY, "holder_count", " holders %u",
-		   (unsigned int)g->nholders);
+	print_uint(PRINT_ANY, "holder_count", " holders %u", holder_count(g));
 	open_json_array("holders");
 	for (i = 0; i < g->nholders; i++) {
 		print_fp(" ");
@@ -248,8 +259,7 @@ static void print_group_body(const struct ibmcg_group *g)
 	print_string(PRINT_ANY, "mgid", " mgid %s",
 		     ibmcg_gid_format(g->mgid, buf, sizeof(buf)));
 	print_record(g);
-	print_uint(PRINT_JSON, "holder_count", NULL,
-		   (unsigned int)g->nholders);
+	print_uint(PRINT_JSON, "holder_count", NULL, holder_count(g));
 	open_json_array("holders");
 	for (i = 0; i < g->nholders; i++)
 		print_holder_detail(ibmcg_group_holder(g, i));

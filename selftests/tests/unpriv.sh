@@ -59,7 +59,7 @@ owners_of() {
 		jq -r '[.holders[].owner] | sort | join(" ")'
 }
 
-ktap_plan 32
+ktap_plan 33
 check "set up rxe0 <-> rxe1" mcg_setup_rxe || ktap_skip_all "no rxe devices"
 check "load ib_mcgroups" mcg_load
 defer mcg_unload
@@ -112,6 +112,8 @@ else
 	ktap_fail "no other owner's name or portid in the user's list"
 	ktap_diag "$out"
 fi
+check_eq "the others are counted: the user sees holder_count 2" 2 \
+	"$(run_unpriv mcctl -j show "$P" 239.7.7.1 | jq '.holder_count')"
 check_eq "root sees every owner" "job:secret $ME" "$(owners_of 239.7.7.1)"
 kill $rpid
 wait $rpid 2>/dev/null

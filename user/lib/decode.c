@@ -303,6 +303,7 @@ int ibmcg_parse_group(const struct nlmsghdr *nlh, struct ibmcg_group *g)
 	get_u32(tb, IB_MCG_A_SGID_INDEX, &g->sgid_index);
 	get_u32(tb, IB_MCG_A_LINGER_MS, &g->linger_ms);
 	get_u32(tb, IB_MCG_A_LINGER_LEFT_MS, &g->linger_left_ms);
+	get_u32(tb, IB_MCG_A_HOLDER_COUNT, &g->holder_count);
 
 	if (tb[IB_MCG_A_HOLDERS]) {
 		err = parse_holders(tb[IB_MCG_A_HOLDERS], len, g);

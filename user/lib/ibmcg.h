@@ -117,6 +117,14 @@ struct ibmcg_group {
 					 * ibmcg_group_has(g,
 					 * IB_MCG_A_LINGER_LEFT_MS)
 					 */
+	/* Added after 0.2.0 (LIBIBMCG_1.1): */
+	uint32_t holder_count;		/* every holder of the group, when
+					 * ibmcg_group_has(g,
+					 * IB_MCG_A_HOLDER_COUNT); a caller
+					 * without CAP_NET_ADMIN gets only its
+					 * own holders listed (nholders), the
+					 * others only counted here
+					 */
 	/* Later versions add fields here. */
 	IBMCG_PRIVATE_(uint64_t present[IBMCG_ATTR_WORDS_];
 		       struct ibmcg_holder *holders;)

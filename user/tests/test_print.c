@@ -1219,6 +1219,37 @@ static void timestamps(void)
 }
 
 /*
+ * A caller without CAP_NET_ADMIN is shown only its own holders; the
+ * kernel's count tells how many the group has in all.
+ */
+static void holders_counted_not_listed(void)
+{
+	struct ibmcg_group g;
+	struct capture c;
+
+	fake_group(&g, false);
+	g.nholders = 1;
+	g.holder_count = 3;
+	g.present[0] |= A(HOLDER_COUNT);
+	cap_start(&c, false, false);
+	print_group_line(&g);
+	EXPECT_STR(cap_end(&c),
+		   "mlx5_0/1 group 239.1.1.1 state joined join_state full,sendonly"
+		   " holders 3 job:42(full,bound)\n");
+	free(c.buf);
+	cap_start(&c, true, false);
+	print_group_line(&g);
+	EXPECT(strstr(cap_end(&c), "\"holder_count\":3,") != NULL);
+	free(c.buf);
+	/* a count below the list (an old kernel's): the list's length */
+	g.holder_count = 0;
+	cap_start(&c, false, false);
+	print_group_line(&g);
+	EXPECT(strstr(cap_end(&c), " holders 1 ") != NULL);
+	free(c.buf);
+}
+
+/*
  * Plain JSON is streamed, not built with json-c: it must still be what
  * json-c would print for the same document, byte for byte.
  */
@@ -1291,6 +1322,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(ib_port_stats),
 	KTAP_CASE(event_rejoin_wave),
 	KTAP_CASE(json_plain_as_json_c),
+	KTAP_CASE(holders_counted_not_listed),
 };
 
 KTAP_MAIN(cases)
