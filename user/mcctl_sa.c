@@ -307,6 +307,12 @@ struct fabric_sa *fabric_sa_open(const char *dev, uint32_t port, char *why,
 {
 	struct fabric_sa *sa;
 
+	/* libibumad is loaded only for the commands that talk to the SA. */
+	if (!mcctl_dl_umad()) {
+		snprintf(why, whylen,
+			 "libibumad.so.3 is not installed (rdma-core's libibumad3)");
+		return NULL;
+	}
 	sa = calloc(1, sizeof(*sa));
 	if (!sa) {
 		snprintf(why, whylen, "%s", strerror(ENOMEM));

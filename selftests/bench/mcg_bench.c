@@ -73,8 +73,9 @@ static struct ibmcg *connect_or_die(void)
 
 static int held_join(int argc, char **argv)
 {
-	struct ibmcg_join_args a = { .owner = "bench:a", .create = true };
-	struct ibmcg_join_args b = { .owner = "bench:b" };
+	struct ibmcg_join_args a = { .size = sizeof(a), .owner = "bench:a",
+					  .create = true };
+	struct ibmcg_join_args b = { .size = sizeof(b), .owner = "bench:b" };
 	unsigned long i, n;
 	uint8_t mgid[16];
 	struct ibmcg *h;
@@ -176,7 +177,7 @@ static int sock_close(int argc, char **argv)
 
 static int join_many(int argc, char **argv)
 {
-	struct ibmcg_join_args a = { .create = true };
+	struct ibmcg_join_args a = { .size = sizeof(a), .create = true };
 	unsigned long i, n, first;
 	bool v4 = false, bound = false;
 	uint8_t mgid[16];

@@ -49,7 +49,7 @@ cleanup() {
 	rm -rf "$TF"
 }
 
-ktap_plan 43
+ktap_plan 44
 defer cleanup
 mcg_unload
 
@@ -149,8 +149,13 @@ check_eq "sm_reregisters_total 1, group_rejoins_total 2" "1 2" \
 check_eq "rejoin_failures_total as sysfs" "$(cat $SYS/rejoin_failures)" \
 	"$(m rejoin_failures_total "$L")"
 check "the failed re-joins counted" test "$(m rejoin_failures_total "$L")" -ge 1
-check_eq "join_errors_total: the group the SA does not have" "1 1" \
-	"$(cat $SYS/join_errors) $(m join_errors_total "$L")"
+# (1, or 2 when the SA's refusal came before libibmcg listened for it:
+# the library then asks once more to learn the reason; admin guide, "The
+# JOIN round trip")
+je=$(cat $SYS/join_errors)
+check_eq "join_errors_total: the group the SA does not have, as sysfs" \
+	"$je $je" "$(m join_errors_total "$L") $(cat $SYS/join_errors)"
+check "join_errors counted it" test "$je" -ge 1 -a "$je" -le 2
 check_eq "rejoin_waves_total, sa_timeouts_total as sysfs" \
 	"$(cat $SYS/rejoin_waves) $(cat $SYS/sa_timeouts)" \
 	"$(m rejoin_waves_total "$L") $(m sa_timeouts_total "$L")"
