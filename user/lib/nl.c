@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <netlink/attr.h>
@@ -714,6 +715,48 @@ static int join_recheck(struct ibmcg *h, const char *dev, uint32_t port,
 	return 0;
 }
 
+static long long mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/*
+ * A caller that may not listen to the events group (without CAP_NET_ADMIN
+ * the subscription is refused) looks at the group instead, first after
+ * 5 ms, then at doubling intervals of at most 200 ms, for at most
+ * join_wait_ms: joined or retry-wait is the outcome (r->g updated), still
+ * joining when the wait runs out is reported as such. A hold that went
+ * away was refused (or dropped by root); the SA's reason goes only to
+ * listeners, so the error says what is known.
+ */
+static int join_poll(struct ibmcg *h, const char *dev, uint32_t port,
+		     struct join_reply *r)
+{
+	long long end = mono_ms() + ibmcg_join_wait_ms();
+	struct timespec ts;
+	long delay = 5;
+	int err;
+
+	for (;;) {
+		if (mono_ms() >= end)
+			return 0;
+		ts.tv_sec = delay / 1000;
+		ts.tv_nsec = (delay % 1000) * 1000000;
+		nanosleep(&ts, NULL);
+		delay = delay * 2 > 200 ? 200 : delay * 2;
+		err = join_recheck(h, dev, port, r, &r->g);
+		if (err != 1)
+			break;
+	}
+	if (err == -EAGAIN)
+		return ibmcg_set_errmsg(h, -EINVAL,
+					"the join was refused: its hold is gone (the SA's reason is told only to listeners with CAP_NET_ADMIN)");
+	return err;
+}
+
 /*
  * Send the JOIN; if the group is still joining, wait for its outcome
  * (join_wait.c), as a version 1 kernel did in the request itself.
@@ -754,8 +797,13 @@ again:
 	if (!err && r.g.state == IB_MCG_STATE_JOINING && r.version >= 2 &&
 	    r.has_id) {
 		if (!ev && !mgid_is_zero(mgid) && !resent) {
-			if (ibmcg_join_watch_open(h, &ev))
+			if (ibmcg_join_watch_open(h, &ev)) {
 				ev = NULL;
+				err = join_poll(h, dev, port, &r);
+				if (err)
+					ibmcg_group_clear(&r.g);
+				goto done;
+			}
 			if (ev) {
 				err = join_recheck(h, dev, port, &r, &r.g);
 				if (err == -EAGAIN) {
