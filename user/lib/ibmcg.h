@@ -293,10 +293,15 @@ const char *ibmcg_version(void);
  * record), in retry-wait (unanswered, held and retried) or, if the wait
  * ran out, still joining; a group the SA refuses fails the join (the
  * group and the hold are gone). The kernel never waits in the request
- * (protocol version 2): the library subscribes a socket of its own to the
- * events group before sending the JOIN and waits for the group's
- * notification. With a version 1 kernel, which waited itself, the reply
- * is the answer.
+ * (protocol version 2): a reply that shows the group joined (any join of
+ * a joined group, every RoCE join) is the answer, one send and one
+ * receive; a reply that says joining makes the library subscribe a
+ * socket of its own to the events group, look at the group once more and
+ * wait for its notification (an SA-assigned MGID subscribes before the
+ * JOIN is sent). A caller without CAP_NET_ADMIN may not subscribe: it
+ * looks at the group at growing intervals instead, and a refusal shows
+ * as the hold gone, without the SA's reason. With a version 1 kernel,
+ * which waited itself, the reply is the answer.
  */
 int ibmcg_join(struct ibmcg *h, const char *dev, uint32_t port,
 	       const uint8_t mgid[IBMCG_GID_LEN],
