@@ -99,13 +99,18 @@ debfiles libibmcg-dev "$ARCH" >"$T/dev.list"
 debfiles ib-mcgroups-dkms all >"$T/dkms.list"
 cat "$T"/mcctl.list "$T"/lib.list "$T"/dev.list "$T"/dkms.list | sort >"$T/all.list"
 
-check "mcctl: mcctl, unit, udev rule, completion, man pages, conffiles, Slurm scripts" \
+# dh_compress gzips a document over 4 KiB: the Slurm README either way.
+slurm_doc=$(grep -xE '/usr/share/doc/mcctl/README\.slurm\.md(\.gz)?' "$T/mcctl.list" ||
+	echo /usr/share/doc/mcctl/README.slurm.md)
+check "mcctl: mcctl, units, udev rule, completion, man pages, conffiles, Slurm scripts" \
 	has_all "$T/mcctl.list" /usr/sbin/mcctl /lib/systemd/system/ib_mcgroups.service \
+	/lib/systemd/system/ib_mcgroups-metrics.service \
+	/lib/systemd/system/ib_mcgroups-metrics.timer \
 	/lib/udev/rules.d/90-ib_mcgroups.rules /usr/share/bash-completion/completions/mcctl \
 	/usr/share/man/man8/mcctl.8.gz /usr/share/man/man5/ib_mcgroups.conf.5.gz \
 	/etc/ib_mcgroups.conf /etc/default/ib_mcgroups-slurm \
 	/usr/libexec/ib_mcgroups/ib_mcgroups-prolog /usr/libexec/ib_mcgroups/ib_mcgroups-epilog \
-	/usr/share/doc/mcctl/copyright /usr/share/doc/mcctl/README.slurm.md
+	/usr/share/doc/mcctl/copyright "$slurm_doc"
 check_eq "libibmcg1: libibmcg.so.1 (and its doc dir) only" "/usr/lib/$MA/libibmcg.so.1" \
 	"$(grep -v '^/usr/share/doc/libibmcg1/' "$T/lib.list")"
 check "libibmcg-dev: headers in /usr/include/ibmcg/, .so, .a, .pc" \
