@@ -68,6 +68,7 @@ struct ibmcg_join_watch {
 int ibmcg_msg_group_id(const struct nlmsghdr *nlh, uint64_t *id);
 int ibmcg_msg_hold_id(const struct nlmsghdr *nlh, uint64_t *id);
 unsigned int ibmcg_join_wait_ms(void);
+long long ibmcg_now_ms(void);
 int ibmcg_join_watch_open(struct ibmcg *h, struct nl_sock **evp);
 void ibmcg_join_watch_feed(struct ibmcg *h, struct ibmcg_join_watch *w,
 			   void *buf, int len);

@@ -216,7 +216,8 @@ int ibmcg_join_watch_result(struct ibmcg *h, struct ibmcg_join_watch *w,
 	return err;
 }
 
-static long long now_ms(void)
+/* CLOCK_MONOTONIC in ms, for the join waits here and in nl.c. */
+long long ibmcg_now_ms(void)
 {
 	struct timespec ts;
 
@@ -228,7 +229,7 @@ int ibmcg_join_wait(struct ibmcg *h, struct nl_sock *ev, uint64_t id,
 		    uint64_t hold_id, struct ibmcg_group *g)
 {
 	struct ibmcg_join_watch w = { .id = id, .hold_id = hold_id };
-	long long end = now_ms() + ibmcg_join_wait_ms();
+	long long end = ibmcg_now_ms() + ibmcg_join_wait_ms();
 	int fd = nl_socket_get_fd(ev);
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	long long left;
@@ -255,7 +256,7 @@ int ibmcg_join_wait(struct ibmcg *h, struct nl_sock *ev, uint64_t id,
 		if (w.refused ||
 		    (w.seen && w.last.state != IB_MCG_STATE_JOINING))
 			break;
-		left = end - now_ms();
+		left = end - ibmcg_now_ms();
 		if (left <= 0)
 			break;
 		if (poll(&pfd, 1, left > 60000 ? 60000 : (int)left) < 0 &&

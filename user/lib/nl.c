@@ -715,14 +715,6 @@ static int join_recheck(struct ibmcg *h, const char *dev, uint32_t port,
 	return 0;
 }
 
-static long long mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
 /*
  * A caller that may not listen to the events group (without CAP_NET_ADMIN
  * the subscription is refused) looks at the group instead, first after
@@ -735,13 +727,13 @@ static long long mono_ms(void)
 static int join_poll(struct ibmcg *h, const char *dev, uint32_t port,
 		     struct join_reply *r)
 {
-	long long end = mono_ms() + ibmcg_join_wait_ms();
+	long long end = ibmcg_now_ms() + ibmcg_join_wait_ms();
 	struct timespec ts;
 	long delay = 5;
 	int err;
 
 	for (;;) {
-		if (mono_ms() >= end)
+		if (ibmcg_now_ms() >= end)
 			return 0;
 		ts.tv_sec = delay / 1000;
 		ts.tv_nsec = (delay % 1000) * 1000000;
