@@ -9,17 +9,8 @@ cd "$(dirname "$0")/.." || exit 1
 D=$(mktemp -d)
 trap 'rm -rf "$D"' EXIT
 CC=${CC:-cc}
-n=0
-fails=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fails=$((fails + 1))
-	fi
-}
+# shellcheck source=tests/ktap.sh
+. tests/ktap.sh
 # "name value" from the output of a test program
 val() { sed -n "s/^$1 //p" "$2"; }
 
@@ -103,4 +94,4 @@ sed 's/^/# /' "$D/out"
 	[ "$(val get_v1 "$D/out")" = -107 ] &&
 	[ "$(val event_v1 "$D/out")" = -107 ]
 ok $? "the LIBIBMCG_1 functions run: size-less arguments accepted, results cleared"
-[ "$fails" -eq 0 ]
+ktap_done

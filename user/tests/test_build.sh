@@ -9,17 +9,8 @@ cd "$(dirname "$0")/.." || exit 1
 D=$(mktemp -d /tmp/mcctl-build.XXXXXX)
 trap 'rm -rf "$D"' EXIT
 unset MAKEFLAGS MAKELEVEL MFLAGS
-n=0
-fails=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fails=$((fails + 1))
-	fi
-}
+# shellcheck source=tests/ktap.sh
+. tests/ktap.sh
 
 mkdir -p "$D/include" "$D/user"
 cp -r ../include/uapi "$D/include/" && cp ../VERSION "$D/" &&
@@ -54,4 +45,4 @@ ok $? "-Werror with WERROR=1"
 make -s -C "$D/user" -n -B check 2>/dev/null | grep -- '-c -o mcctl.o mcctl.c' |
 	grep -q -- '-Werror'
 ok $? "-Werror in make check (make -n check compiles with it)"
-[ "$fails" -eq 0 ]
+ktap_done

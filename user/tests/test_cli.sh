@@ -8,17 +8,8 @@ cd "$(dirname "$0")/.." || exit 1
 M=./mcctl
 D=$(mktemp -d /tmp/mcctl-cli.XXXXXX)
 trap 'rm -rf "$D"' EXIT
-n=0
-fails=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fails=$((fails + 1))
-	fi
-}
+# shellcheck source=tests/ktap.sh
+. tests/ktap.sh
 # run CMD...: exit status in $rc, stdout in $out, stderr in $err.
 run() {
 	"$@" >"$D/out" 2>"$D/err"
@@ -167,4 +158,4 @@ run $M -h
 r=$?; [ $r = 0 ] || show $M -h
 ok $r "mcctl -h: the whole usage"
 
-[ "$fails" -eq 0 ]
+ktap_done

@@ -7,8 +7,8 @@
 cd "$(dirname "$0")/.." || exit 1
 D=$(mktemp -d /tmp/mcctl-compl.XXXXXX)
 trap 'rm -rf "$D"' EXIT
-n=0
-fails=0
+# shellcheck source=tests/ktap.sh
+. tests/ktap.sh
 
 mkdir -p "$D/conf.d" "$D/sys/class/infiniband/mlx5_0/ports/1" \
 	"$D/sys/class/infiniband/mlx5_0/ports/2" \
@@ -35,14 +35,11 @@ expect() {
 	got=$(printf '%s\n' "${COMPREPLY[@]}" | sort | xargs)
 	# shellcheck disable=SC2086  # a list of words
 	want=$(printf '%s\n' $want | sort | xargs)
-	n=$((n + 1))
-	if [ "$got" = "$want" ]; then
-		echo "ok $n - '$line'"
-	else
-		echo "not ok $n - '$line'"
+	[ "$got" = "$want" ]
+	ok $? "'$line'"
+	if [ "$got" != "$want" ]; then
 		echo "#   want: $want"
 		echo "#   got:  $got"
-		fails=$((fails + 1))
 	fi
 }
 
@@ -83,4 +80,4 @@ expect "state qkey linger create pkey mtu rate sl flow_label tclass hop_limit sc
 _mcctl_hold_test_cmd() { :; }
 expect "_mcctl_hold_test_cmd" "mcctl hold coll0 -- _mcctl_hold_test_c"
 expect "$D/conf $D/conf.d" "mcctl hold coll0 -- mcctl $D/con"
-[ "$fails" -eq 0 ]
+ktap_done

@@ -12,17 +12,8 @@ RULES=$C/prometheus/ib_mcgroups.rules.yml
 DASH=$C/grafana/ib_mcgroups.json
 D=$(mktemp -d /tmp/test_contrib.XXXXXX)
 trap 'rm -rf "$D"' EXIT
-n=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	elif [ "$1" = skip ]; then
-		echo "ok $n - $2 # SKIP $3"
-	else
-		echo "not ok $n - $2"
-	fi
-}
+# shellcheck source=tests/ktap.sh
+. tests/ktap.sh
 # run CMD...: its output as diagnostics if it fails; its status.
 run() {
 	"$@" >"$D/out" 2>&1
@@ -66,3 +57,4 @@ fi
 bad=$(unknown "$DASH")
 [ -z "$bad" ] && grep -q 'ib_mcgroups_' "$DASH"
 ok $? "the dashboard uses only emitted metrics${bad:+ (not: $bad)}"
+ktap_done

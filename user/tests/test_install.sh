@@ -7,17 +7,8 @@
 cd "$(dirname "$0")/.." || exit 1
 D=$(mktemp -d)
 trap 'rm -rf "$D"' EXIT
-n=0
-fails=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fails=$((fails + 1))
-	fi
-}
+# shellcheck source=tests/ktap.sh
+. tests/ktap.sh
 
 echo "TAP version 13"
 echo "1..18"
@@ -114,4 +105,4 @@ bc=$D/2/opt/ibmcg/share/bash-completion/completions/mcctl
 bash -c ". '$bc' && complete -p mcctl" 2>/dev/null | grep -q '_mcctl'
 ok $? "the installed bash completion loads"
 rm -f "$D.log"
-[ "$fails" -eq 0 ]
+ktap_done

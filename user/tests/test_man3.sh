@@ -8,17 +8,8 @@
 cd "$(dirname "$0")/.." || exit 1
 D=$(mktemp -d)
 trap 'rm -rf "$D"' EXIT
-n=0
-fails=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fails=$((fails + 1))
-	fi
-}
+# shellcheck source=tests/ktap.sh
+. tests/ktap.sh
 
 echo "TAP version 13"
 echo "1..7"
@@ -55,4 +46,4 @@ ok $? "ibmcg_leave(3) shows the page of ibmcg_join, ibmcg_leave and ibmcg_rejoin
 v=$(cat ../VERSION)
 grep -q "^\.TH IBMCG_JOIN 3 [0-9-]* \"ib_mcgroups $v\"" "$M/man3/ibmcg_join.3"
 ok $? "the installed pages carry the version $v"
-[ "$fails" -eq 0 ]
+ktap_done
