@@ -133,8 +133,9 @@ rpm:
 	contrib/pkg/build.sh rpm build/pkg/rpm
 
 # --- DKMS and module installation -------------------------------------------
-# The module sources DKMS needs, as they sit in the repository; dkms-source
-# copies them to $(DKMS_SRC) with the version written into dkms.conf.
+# The module sources DKMS needs, as they sit in the repository, with the
+# licence texts their SPDX lines name; dkms-source copies them to
+# $(DKMS_SRC) with the version written into dkms.conf.
 PKG_NAME := ib_mcgroups
 PKG_VERSION := $(shell cat VERSION)
 DKMS ?= dkms
@@ -147,6 +148,7 @@ DKMS_KVER ?= $(KVER)
 DKMS_SRCTREE_ARG := $(if $(filter-out /usr/src,$(DKMS_SOURCE_TREE)),--sourcetree $(DKMS_SOURCE_TREE))
 DKMS_TARBALL := build/$(PKG_NAME)-$(PKG_VERSION)-source-only.dkms.tar.gz
 DKMS_FILES = dkms.conf VERSION include/uapi/ib_mcgroups.h \
+	COPYING $(wildcard LICENSES/*/*) \
 	kernel/Makefile kernel/Kbuild kernel/ofa.mk kernel/compat/probe.sh \
 	$(wildcard kernel/compat/probes/*.c) \
 	$(filter-out kernel/%.mod.c,$(wildcard kernel/*.c)) \
