@@ -8,6 +8,27 @@
  * multicast.c reports a lost membership (CLIENT_REREGISTER, PORT_ERR,
  * LID_CHANGE, a moved P_Key) with -ENETRESET and never re-joins.
  *
+ * At PORT_ACTIVE, PORT_ERR, LID_CHANGE, PKEY_CHANGE, SM_CHANGE and
+ * CLIENT_REREGISTER ib_sa drops its address handle for the SM and makes a
+ * new one in a work on ib_wq (update_sm_ah()); until that has run, every
+ * SA query fails with -EAGAIN, which multicast.c passes to our callback.
+ * Our own handling of the event (resync_work, ib_refresh(), the pacer)
+ * may well come first, on PREEMPT_RT in particular; after a re-register
+ * the settle time hides it, after a PORT_ACTIVE nothing does. Such a
+ * request never left the node: it is no answer of the SA. The membership
+ * is asked for again after 16 ms, doubled per try, MCG_IB_EAGAIN_TRIES
+ * times in a row (about 1 s in all; eagain_retry()), with the group left
+ * as it is (joining), counted nowhere and reported to nobody. It goes to
+ * the head of the retry list: paced like any retry, but not behind a
+ * re-join wave, and a fresh join stays ahead of the wave. Only after that
+ * is the -EAGAIN a failure like any other (retry-wait, reason error,
+ * EAGAIN, the backoff; an SA-assigned MGID's join fails): ib_sa could not
+ * make the address handle, and has none until the next port event. A
+ * membership's count restarts when the SA answers it; it is kept over a
+ * port down (no join is sent until the port is ACTIVE again), and dies
+ * with the group: a retry waiting is only the group's place on the retry
+ * list, which a release or the port's end takes it off.
+ *
  * The pacer (join_work) sends a port's SA requests, in this order:
  *
  *  - fresh joins, the join states a JOIN asked for (port->ib.fresh): at
@@ -280,6 +301,7 @@ static void join_succeeded(struct mcg_port *port, struct mcg_ib_memb *m,
 	struct mcg_group *g = m->g;
 
 	m->state = MCG_MEMB_JOINED;
+	m->eagain = 0;
 	mcg_ib(g)->held |= m->bit;
 	rec_from_sa(&g->rec, sa);
 	if (mcg_mgid_is_zero(&g->mgid) && mcg_group_rekey(g, &sa->mgid)) {
@@ -340,6 +362,43 @@ static bool refused_for_good(struct mcg_port *port, struct mcg_group *g)
 	return true;
 }
 
+/*
+ * -EAGAIN: ib_sa has no address handle for the SM yet (see the top
+ * comment). @m's join is asked for again soon, from the head of the retry
+ * list, without a word to anyone, MCG_IB_EAGAIN_TRIES times in a row;
+ * returns false after that, or for any other status (which restarts the
+ * count).
+ * @m has been freed: the group's retry goes like any other (issue()
+ * sends every bit wanted and not held); a group already on a list keeps
+ * its place there, and the earlier of the two retry times.
+ */
+static bool eagain_retry(struct mcg_port *port, struct mcg_ib_memb *m,
+			 int status)
+{
+	struct mcg_group *g = m->g;
+	unsigned int delay;
+	unsigned long when;
+
+	if (status != -EAGAIN) {
+		m->eagain = 0;
+		return false;
+	}
+	if (m->eagain <= MCG_IB_EAGAIN_TRIES)
+		m->eagain++;
+	delay = mcg_ib_eagain_delay_ms(m->eagain);
+	if (!delay)
+		return false;
+	when = jiffies + msecs_to_jiffies(delay);
+	if (list_empty(&mcg_ib(g)->retry_node)) {
+		list_add(&mcg_ib(g)->retry_node, &port->ib.retry);
+		mcg_ib(g)->retry_at = when;
+	} else if (time_after(mcg_ib(g)->retry_at, when)) {
+		mcg_ib(g)->retry_at = when;
+	}
+	arm(port, mcg_ib(g)->retry_at);
+	return true;
+}
+
 static void join_failed(struct mcg_port *port, struct mcg_ib_memb *m,
 			int status)
 {
@@ -355,6 +414,8 @@ static void join_failed(struct mcg_port *port, struct mcg_ib_memb *m,
 		mcg_ib(g)->stale &= ~m->bit;
 		return;
 	}
+	if (eagain_retry(port, m, status))
+		return;
 
 	switch (mcg_ib_failure(status, m->bit, mcg_ib(g)->held,
 			       mcg_mgid_is_zero(&g->mgid))) {

@@ -168,6 +168,9 @@ struct mcg_ib_memb {
 	int status;			/* callback's, under mcg_ib_lock */
 	u8 bit;
 	u8 state;			/* MCG_MEMB_* */
+	u8 eagain;			/* -EAGAIN answers in a row (no SM
+					 * address in ib_sa), under mcg_lock
+					 */
 };
 
 /* InfiniBand backend state of a group, under mcg_lock. */

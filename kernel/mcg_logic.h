@@ -387,6 +387,24 @@ static inline u64 mcg_tb_wait_ns(s64 credit, u64 interval_ns)
 	       (u64)((s64)interval_ns - credit);
 }
 
+/*
+ * ib_sa fails every query with -EAGAIN while it has no address handle for
+ * the SM: from a port event until its own work has made a new one
+ * (backend_ib.c). A join that met that is issued again after
+ * mcg_ib_eagain_delay_ms(@tries), @tries such answers in a row (1 for the
+ * first): MCG_IB_EAGAIN_MS, doubled per try, MCG_IB_EAGAIN_TRIES times,
+ * about 1 s in all; 0 after that (handled as any other failure).
+ */
+#define MCG_IB_EAGAIN_MS	16
+#define MCG_IB_EAGAIN_TRIES	6
+
+static inline unsigned int mcg_ib_eagain_delay_ms(unsigned int tries)
+{
+	if (!tries || tries > MCG_IB_EAGAIN_TRIES)
+		return 0;
+	return MCG_IB_EAGAIN_MS << (tries - 1);
+}
+
 /* What a failed SA join of one join state bit leads to (backend_ib.c). */
 enum mcg_ib_failure {
 	MCG_IB_RETRY,		/* join it again, after a backoff if refused */

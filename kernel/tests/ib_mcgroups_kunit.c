@@ -589,6 +589,26 @@ static void ib_failure_test(struct kunit *test)
 			MCG_IB_RETRY);
 }
 
+static void ib_eagain_test(struct kunit *test)
+{
+	unsigned int tries, total = 0;
+
+	/* not one yet: nothing to wait for */
+	KUNIT_EXPECT_EQ(test, mcg_ib_eagain_delay_ms(0), 0U);
+	/* short, doubling */
+	KUNIT_EXPECT_EQ(test, mcg_ib_eagain_delay_ms(1), 16U);
+	KUNIT_EXPECT_EQ(test, mcg_ib_eagain_delay_ms(2), 32U);
+	for (tries = 1; mcg_ib_eagain_delay_ms(tries); tries++)
+		total += mcg_ib_eagain_delay_ms(tries);
+	/* a few tries, about a second in all */
+	KUNIT_EXPECT_EQ(test, tries - 1, (unsigned int)MCG_IB_EAGAIN_TRIES);
+	KUNIT_EXPECT_GE(test, total, 800U);
+	KUNIT_EXPECT_LE(test, total, 1500U);
+	/* then done for good: the caller's count may go on */
+	KUNIT_EXPECT_EQ(test, mcg_ib_eagain_delay_ms(MCG_IB_EAGAIN_TRIES + 1), 0U);
+	KUNIT_EXPECT_EQ(test, mcg_ib_eagain_delay_ms(UINT_MAX), 0U);
+}
+
 static void ib_keep_stale_test(struct kunit *test)
 {
 	/* taken back send-only full: the held full member stays for now */
@@ -625,6 +645,7 @@ static struct kunit_case mcg_ib_states_cases[] = {
 	KUNIT_CASE(ib_failure_test),
 	KUNIT_CASE(ib_group_gone_test),
 	KUNIT_CASE(ib_keep_stale_test),
+	KUNIT_CASE(ib_eagain_test),
 	{}
 };
 

@@ -27,13 +27,23 @@
  *                       membership change (default 0)
  *   mft_program         write: program the MFT now (and wait for it)
  *   mft                 read: "mlid=0xC000 ports=1,2" per forwarding MLID
+ *   ah_delay_ms         a sleepable create_ah for the SM's LID (ib_sa's
+ *                       update_sm_ah() after a port event) sleeps this
+ *                       long first: until it returns, ib_sa has no SM
+ *                       address handle and every SA query fails with
+ *                       -EAGAIN (default 0)
+ *   ah_fail_next        fail the next N create_ah for the SM's LID (-EIO):
+ *                       ib_sa then has no SM address handle until the next
+ *                       port event
  *   ud                  the UD test helper (ud.c): write commands, read
  *                       per port "port N qpn Q received R bad B"
  *   sa_db               read: groups and members
  *   stats               read: counters (SA, events, switch); write: reset.
  *                       max_answers_pending: the most SA answers queued
  *                       to the host at once (with delay_ms, the requests
- *                       the host had unanswered at once)
+ *                       the host had unanswered at once);
+ *                       sm_ah_creates, sm_ah_fails: create_ah calls for
+ *                       the SM's LID, and those ah_fail_next failed
  *   port<N>/state       "up" or "down" (PORT_ACTIVE / PORT_ERR);
  *                       "up-silent", "down-silent": the same without the
  *                       event, as if a consumer had missed it
@@ -358,6 +368,8 @@ void simhca_debugfs_add(struct simhca_dev *sdev)
 	debugfs_create_u32("mft_delay_ms", 0600, d, &k->mft_delay_ms);
 	debugfs_create_file("mft_program", 0200, d, sdev, &mft_program_fops);
 	debugfs_create_file("mft", 0400, d, sdev, &mft_fops);
+	debugfs_create_u32("ah_delay_ms", 0600, d, &k->ah_delay_ms);
+	debugfs_create_u32("ah_fail_next", 0600, d, &k->ah_fail_next);
 	debugfs_create_file("ud", 0600, d, sdev, &simhca_udh_fops);
 	debugfs_create_file("sa_db", 0400, d, sdev, &sa_db_fops);
 	debugfs_create_file("stats", 0600, d, sdev, &stats_fops);

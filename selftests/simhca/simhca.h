@@ -172,7 +172,7 @@ struct simhca_dgram {
 	u8 data[];
 };
 
-/* Counters of the switch, under sdev->lock */
+/* Counters of the switch and of address handles, under sdev->lock */
 struct simhca_switch_stats {
 	u64 sent;		/* UD datagrams posted by the host */
 	u64 delivered;		/* receive completions, one per QP */
@@ -185,6 +185,8 @@ struct simhca_switch_stats {
 	u64 drop_no_grh;	/* multicast without a GRH */
 	u64 drop_unicast;	/* unicast UD is not modelled */
 	u64 mft_programs;
+	u64 sm_ah_creates;	/* create_ah calls for the SM's LID */
+	u64 sm_ah_fails;	/* ... failed by ah_fail_next */
 };
 
 struct simhca_member {
@@ -266,6 +268,8 @@ struct simhca_knobs {
 	u32 refuse_join;
 	u64 sa_key;
 	u32 mft_delay_ms;
+	u32 ah_delay_ms;
+	u32 ah_fail_next;
 };
 
 /* The in-kernel UD test helper of debugfs "ud" (ud.c): one QP per port */

@@ -15,6 +15,7 @@
  * attached to the MGID on every port the table lists, but the port it came
  * from. Unicast UD is not modelled (dropped and counted).
  */
+#include <linux/delay.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/jiffies.h>
@@ -129,12 +130,48 @@ static int simhca_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	return 0;
 }
 
+/*
+ * An address handle for the SM's LID (ib_sa's update_sm_ah() makes one
+ * after every port event, and has none until then) can be made slow
+ * (ah_delay_ms: only a sleepable create, as ib_sa's is, sleeps) or fail
+ * (ah_fail_next), to open or keep open the window in which SA queries
+ * fail with -EAGAIN.
+ */
+static int simhca_sm_ah_faults(struct simhca_dev *sdev,
+			       const struct rdma_ah_init_attr *init_attr)
+{
+	struct simhca_knobs *k = &sdev->knobs;
+	unsigned int delay = READ_ONCE(k->ah_delay_ms);
+	unsigned long flags;
+	bool fail = false;
+	u32 n;
+
+	if (rdma_ah_get_dlid(init_attr->ah_attr) != READ_ONCE(k->sm_lid))
+		return 0;
+	if (delay && (init_attr->flags & RDMA_CREATE_AH_SLEEPABLE))
+		msleep(delay);
+	spin_lock_irqsave(&sdev->lock, flags);
+	sdev->sw.sm_ah_creates++;
+	n = READ_ONCE(k->ah_fail_next);
+	if (n) {
+		WRITE_ONCE(k->ah_fail_next, n - 1);
+		sdev->sw.sm_ah_fails++;
+		fail = true;
+	}
+	spin_unlock_irqrestore(&sdev->lock, flags);
+	return fail ? -EIO : 0;
+}
+
 static int simhca_create_ah(struct ib_ah *ibah,
 			    struct rdma_ah_init_attr *init_attr,
 			    struct ib_udata *udata)
 {
 	struct simhca_ah *ah = container_of(ibah, struct simhca_ah, ibah);
+	int ret;
 
+	ret = simhca_sm_ah_faults(to_sdev(ibah->device), init_attr);
+	if (ret)
+		return ret;
 	ah->attr = *init_attr->ah_attr;
 	ah->attr.grh.sgid_attr = NULL;
 	return 0;
@@ -923,6 +960,8 @@ void simhca_switch_stats(struct simhca_dev *sdev, struct seq_file *m)
 	seq_printf(m, "ud_drop_no_grh %llu\n", st.drop_no_grh);
 	seq_printf(m, "ud_drop_unicast %llu\n", st.drop_unicast);
 	seq_printf(m, "mft_programs %llu\n", st.mft_programs);
+	seq_printf(m, "sm_ah_creates %llu\n", st.sm_ah_creates);
+	seq_printf(m, "sm_ah_fails %llu\n", st.sm_ah_fails);
 }
 
 void simhca_switch_stats_reset(struct simhca_dev *sdev)
