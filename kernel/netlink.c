@@ -244,6 +244,38 @@ static struct mcg_port *get_dev_port(struct nlattr **tb,
 }
 
 /*
+ * The group a request names by device, port and MGID (GROUP_GET's do and
+ * its dump of one group, REJOIN), or an ERR_PTR with the reason in
+ * @extack. With @rejoin, a port whose backend cannot re-join (RoCE) is
+ * refused before the group is looked for. Under mcg_lock.
+ */
+static struct mcg_group *nl_group(struct nlattr **tb, bool rejoin,
+				  struct netlink_ext_ack *extack)
+{
+	struct mcg_port *port;
+	struct mcg_group *g;
+	union ib_gid mgid;
+
+	if (require(tb, IB_MCG_A_MGID, "MGID is required", extack))
+		return ERR_PTR(-EINVAL);
+	port = get_dev_port(tb, extack);
+	if (IS_ERR(port))
+		return ERR_CAST(port);
+	if (rejoin && !port->backend->rejoin) {
+		NL_SET_ERR_MSG(extack,
+			       "REJOIN is for InfiniBand ports (SA memberships) only");
+		return ERR_PTR(-EOPNOTSUPP);
+	}
+	nla_memcpy(mgid.raw, tb[IB_MCG_A_MGID], sizeof(mgid.raw));
+	g = mcg_group_find(port, &mgid);
+	if (!g) {
+		NL_SET_ERR_MSG(extack, "no such group on this port");
+		return ERR_PTR(-ENOENT);
+	}
+	return g;
+}
+
+/*
  * An optional device and port that narrow a request (dumps, owner
  * release): *dev and *port stay NULL when not given. Under mcg_lock.
  */
@@ -784,35 +816,16 @@ out:
 static int mcg_nl_rejoin(struct sk_buff *skb, struct genl_info *info)
 {
 	struct netlink_ext_ack *extack = info->extack;
-	struct nlattr **tb = info->attrs;
-	struct mcg_port *port;
 	struct mcg_group *g;
-	union ib_gid mgid;
 	int err;
 
-	if (require(tb, IB_MCG_A_MGID, "MGID is required", extack))
-		return -EINVAL;
-	nla_memcpy(mgid.raw, tb[IB_MCG_A_MGID], sizeof(mgid.raw));
-
 	mutex_lock(&mcg_lock);
-	port = get_dev_port(tb, extack);
-	if (IS_ERR(port)) {
-		err = PTR_ERR(port);
+	g = nl_group(info->attrs, true, extack);
+	if (IS_ERR(g)) {
+		err = PTR_ERR(g);
 		goto out;
 	}
-	if (!port->backend->rejoin) {
-		NL_SET_ERR_MSG(extack,
-			       "REJOIN is for InfiniBand ports (SA memberships) only");
-		err = -EOPNOTSUPP;
-		goto out;
-	}
-	g = mcg_group_find(port, &mgid);
-	if (!g) {
-		NL_SET_ERR_MSG(extack, "no such group on this port");
-		err = -ENOENT;
-		goto out;
-	}
-	err = port->backend->rejoin(g, extack);
+	err = g->port->backend->rejoin(g, extack);
 	if (!err)
 		err = reply_group(info, g, IB_MCG_CMD_REJOIN, HOLDERS_NONE,
 				  NULL, NULL);
@@ -1107,27 +1120,13 @@ static int mcg_nl_group_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct mcg_caller who = nl_caller(skb);
 	struct mcg_reader rd = { .uid = who.uid };
-	struct netlink_ext_ack *extack = info->extack;
-	struct nlattr **tb = info->attrs;
-	struct mcg_port *port;
 	struct mcg_group *g;
-	union ib_gid mgid;
 	int err;
 
-	if (require(tb, IB_MCG_A_MGID, "MGID is required", extack))
-		return -EINVAL;
-	nla_memcpy(mgid.raw, tb[IB_MCG_A_MGID], sizeof(mgid.raw));
-
 	mutex_lock(&mcg_lock);
-	port = get_dev_port(tb, extack);
-	if (IS_ERR(port)) {
-		err = PTR_ERR(port);
-		goto out;
-	}
-	g = mcg_group_find(port, &mgid);
-	if (!g) {
-		NL_SET_ERR_MSG(extack, "no such group on this port");
-		err = -ENOENT;
+	g = nl_group(info->attrs, false, info->extack);
+	if (IS_ERR(g)) {
+		err = PTR_ERR(g);
 		goto out;
 	}
 	err = reply_group(info, g, IB_MCG_CMD_GROUP_GET, HOLDERS_ALL, NULL,
@@ -1211,19 +1210,13 @@ static int dump_init_mgid(struct netlink_callback *cb)
 {
 	struct nlattr **tb = dump_attrs(cb);
 	struct mcg_dump_ctx *ctx = dump_ctx(cb);
-	struct mcg_port *port;
-	union ib_gid mgid;
+	struct mcg_group *g;
 
 	if (!tb[IB_MCG_A_MGID])
 		return 0;
-	port = get_dev_port(tb, cb->extack);
-	if (IS_ERR(port))
-		return PTR_ERR(port);
-	nla_memcpy(mgid.raw, tb[IB_MCG_A_MGID], sizeof(mgid.raw));
-	if (!mcg_group_find(port, &mgid)) {
-		NL_SET_ERR_MSG(cb->extack, "no such group on this port");
-		return -ENOENT;
-	}
+	g = nl_group(tb, false, cb->extack);
+	if (IS_ERR(g))
+		return PTR_ERR(g);
 	ctx->has_filter_mgid = 1;
 	return 0;
 }
