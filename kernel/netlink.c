@@ -71,6 +71,7 @@ static const struct nla_policy mcg_join_policy[IB_MCG_A_MAX + 1] = {
 	[IB_MCG_A_TCLASS]	= { .type = NLA_U8 },
 	[IB_MCG_A_HOP_LIMIT]	= { .type = NLA_U8 },
 	[IB_MCG_A_SCOPE]	= NLA_POLICY_MAX(NLA_U8, 15),
+	[IB_MCG_A_REPLY_BRIEF]	= { .type = NLA_FLAG },
 };
 
 static const struct nla_policy mcg_owner_release_policy[IB_MCG_A_MAX + 1] = {
@@ -649,6 +650,43 @@ static int reply_group(struct genl_info *info, const struct mcg_group *g,
 	return genlmsg_reply(skb, info);
 }
 
+/*
+ * The brief reply to a JOIN (IB_MCG_A_REPLY_BRIEF): the group's id and
+ * state and the hold's id, all a requester that does not want the group
+ * needs to know whether, and for what, to wait.
+ */
+static int reply_join_brief(struct genl_info *info, const struct mcg_group *g,
+			    const struct mcg_holder *h)
+{
+	struct nlattr *list, *ho;
+	struct sk_buff *skb;
+	void *hdr;
+
+	skb = genlmsg_new(2 * nla_total_size_64bit(8) + nla_total_size(1) +
+			  2 * nla_total_size(0), GFP_KERNEL);
+	if (!skb)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(skb, info, &mcg_family, 0, IB_MCG_CMD_JOIN);
+	if (!hdr)
+		goto nospace;
+	if (nla_put_u64_64bit(skb, IB_MCG_A_GROUP_ID, g->id, IB_MCG_A_PAD) ||
+	    nla_put_u8(skb, IB_MCG_A_STATE, g->state))
+		goto nospace;
+	list = nla_nest_start(skb, IB_MCG_A_HOLDERS);
+	ho = list ? nla_nest_start(skb, IB_MCG_A_HOLDER) : NULL;
+	if (!ho || nla_put_u64_64bit(skb, IB_MCG_HOLDER_A_ID, h->id,
+				     IB_MCG_HOLDER_A_PAD))
+		goto nospace;
+	nla_nest_end(skb, ho);
+	nla_nest_end(skb, list);
+	genlmsg_end(skb, hdr);
+	return genlmsg_reply(skb, info);
+
+nospace:
+	nlmsg_free(skb);
+	return -EMSGSIZE;
+}
+
 /* Holder notifications list their holder; group notifications none. */
 void mcg_notify(struct mcg_group *g, u8 cmd, u8 reason,
 		const struct mcg_holder *h)
@@ -759,7 +797,9 @@ static int mcg_nl_join(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	}
 	err = mcg_join(&req, &g, &h, extack);
-	if (!err)
+	if (!err && tb[IB_MCG_A_REPLY_BRIEF])
+		err = reply_join_brief(info, g, h);
+	else if (!err)
 		err = reply_group(info, g, IB_MCG_CMD_JOIN, HOLDERS_ONE, h,
 				  NULL);
 out:
