@@ -37,6 +37,8 @@ bench_row "floor: genetlink round trip to ib_mcgroups doing nothing, median" \
 	"rdma_cm join on rxe" "$cm" "$floor" "us" 0.5
 bench_row "held join without the library (send + recv), median" \
 	"rdma_cm join on rxe" "$cm" "$raw" "us" 0.5
+rawb=$(bench_median mcg_bench heldjoin-raw $MCG_DEV0 1 ::ffff:239.2.0.4 $REPS brief 2>/dev/null)
+bench_info "held join without the library, brief reply (send + recv), median" "${rawb:-?} us"
 bench_info "CTRL_CMD_GETFAMILY ib_mcgroups round trip, median" "${getfam:-?} us"
 if [ -n "${BENCH_HELD_ONLY:-}" ]; then
 	check "benchmark ran" test -n "$held$cm$floor$raw"

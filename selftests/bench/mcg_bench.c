@@ -6,10 +6,11 @@
  *   mcg_bench heldjoin DEV PORT MGID COUNT
  *	owner bench:a holds MGID; COUNT times, owner bench:b joins it (the
  *	timed call, ibmcg_join() on an open handle) and leaves it again.
- *   mcg_bench heldjoin-raw DEV PORT MGID COUNT
+ *   mcg_bench heldjoin-raw DEV PORT MGID COUNT [brief]
  *	as heldjoin, but the timed JOIN is built once and sent with plain
  *	send() and recv() on a socket of its own (no libibmcg, no libnl):
- *	kernel and system calls only. Also prints "send_median_us" and
+ *	kernel and system calls only; with brief, it asks for the brief
+ *	reply (IB_MCG_A_REPLY_BRIEF). Also prints "send_median_us" and
  *	"recv_median_us", the two calls apart.
  *   mcg_bench floor COUNT
  *	the floor of any request to ib_mcgroups: COUNT round trips of a
@@ -156,7 +157,8 @@ static void raw_put(struct raw_msg *m, uint16_t type, const void *data,
 
 	a->nla_type = type;
 	a->nla_len = NLA_HDRLEN + len;
-	memcpy((char *)a + NLA_HDRLEN, data, len);
+	if (len)
+		memcpy((char *)a + NLA_HDRLEN, data, len);
 	m->len += NLA_ALIGN(a->nla_len);
 	m->nlh.nlmsg_len = m->len;
 }
@@ -288,7 +290,8 @@ static int held_join_raw(int argc, char **argv)
 	double *t, *ts, *tr;
 	int fd, err;
 
-	if (argc != 6 || parse_gid(argv[4], mgid))
+	if (argc < 6 || argc > 7 || parse_gid(argv[4], mgid) ||
+	    (argc == 7 && strcmp(argv[6], "brief")))
 		return 2;
 	n = strtoul(argv[5], NULL, 0);
 	port = strtoul(argv[3], NULL, 0);
@@ -302,6 +305,8 @@ static int held_join_raw(int argc, char **argv)
 	raw_put(&m, IB_MCG_A_PORT, &port, sizeof(port));
 	raw_put(&m, IB_MCG_A_MGID, mgid, sizeof(mgid));
 	raw_put(&m, IB_MCG_A_OWNER, "bench:b", sizeof("bench:b"));
+	if (argc == 7)
+		raw_put(&m, IB_MCG_A_REPLY_BRIEF, NULL, 0);
 	err = ibmcg_join(h, argv[2], port, mgid, &a, NULL);
 	for (i = 0; i < n && !err; i++) {
 		struct nlmsghdr *nlh = raw_rt(fd, &m, &ts[i], &tr[i]);
@@ -477,6 +482,6 @@ int main(int argc, char **argv)
 		ret = join_many(argc, argv);
 	if (ret == 2)
 		fprintf(stderr,
-			"usage: mcg_bench {heldjoin[-raw] DEV PORT MGID COUNT | floor COUNT | getfamily COUNT | spawn COUNT CMD... | close COUNT | joinmany [-4] DEV PORT COUNT OWNER FIRST [sendonly] [bound]}\n");
+			"usage: mcg_bench {heldjoin DEV PORT MGID COUNT | heldjoin-raw DEV PORT MGID COUNT [brief] | floor COUNT | getfamily COUNT | spawn COUNT CMD... | close COUNT | joinmany [-4] DEV PORT COUNT OWNER FIRST [sendonly] [bound]}\n");
 	return ret;
 }
