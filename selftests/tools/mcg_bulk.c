@@ -46,7 +46,7 @@ static void set_mgid(uint8_t mgid[16], unsigned long n)
 int main(int argc, char **argv)
 {
 	struct ibmcg_join_args args = { .size = sizeof(args), .create = true };
-	unsigned long i, r, count, rounds = 1, first = 0x1000;
+	unsigned long i, r, count, rounds = 1, first = 0x1000, bad = 0;
 	bool join, owners = false, churn = false, hold = false, rejoin;
 	char owner[IB_MCG_OWNER_MAX + 1];
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -102,15 +102,18 @@ int main(int argc, char **argv)
 			else
 				err = ibmcg_leave(h, argv[2], port, mgid,
 						  args.owner, 0, NULL);
+			bad = i;
 		}
 		for (i = 0; churn && i < count && !err; i++) {
 			set_mgid(mgid, first + i);
 			err = ibmcg_leave(h, argv[2], port, mgid, args.owner,
 					  0, NULL);
+			bad = i;
 		}
 	}
 	if (err) {
-		fprintf(stderr, "mcg_bulk: group %lu: %s\n", i - 1,
+		/* the index of the group that failed (the loops go on to 0) */
+		fprintf(stderr, "mcg_bulk: group %lu: %s\n", bad,
 			ibmcg_strerror(h, err));
 		ibmcg_close(h);
 		return 1;
