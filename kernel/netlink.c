@@ -71,6 +71,7 @@ static const struct nla_policy mcg_join_policy[IB_MCG_A_MAX + 1] = {
 	[IB_MCG_A_TCLASS]	= { .type = NLA_U8 },
 	[IB_MCG_A_HOP_LIMIT]	= { .type = NLA_U8 },
 	[IB_MCG_A_SCOPE]	= NLA_POLICY_MAX(NLA_U8, 15),
+	[IB_MCG_A_REPLY_BRIEF]	= { .type = NLA_FLAG },
 };
 
 static const struct nla_policy mcg_owner_release_policy[IB_MCG_A_MAX + 1] = {
@@ -241,6 +242,38 @@ static struct mcg_port *get_dev_port(struct nlattr **tb,
 	if (IS_ERR(dev))
 		return ERR_CAST(dev);
 	return get_port(dev, tb, extack);
+}
+
+/*
+ * The group a request names by device, port and MGID (GROUP_GET's do and
+ * its dump of one group, REJOIN), or an ERR_PTR with the reason in
+ * @extack. With @rejoin, a port whose backend cannot re-join (RoCE) is
+ * refused before the group is looked for. Under mcg_lock.
+ */
+static struct mcg_group *nl_group(struct nlattr **tb, bool rejoin,
+				  struct netlink_ext_ack *extack)
+{
+	struct mcg_port *port;
+	struct mcg_group *g;
+	union ib_gid mgid;
+
+	if (require(tb, IB_MCG_A_MGID, "MGID is required", extack))
+		return ERR_PTR(-EINVAL);
+	port = get_dev_port(tb, extack);
+	if (IS_ERR(port))
+		return ERR_CAST(port);
+	if (rejoin && !port->backend->rejoin) {
+		NL_SET_ERR_MSG(extack,
+			       "REJOIN is for InfiniBand ports (SA memberships) only");
+		return ERR_PTR(-EOPNOTSUPP);
+	}
+	nla_memcpy(mgid.raw, tb[IB_MCG_A_MGID], sizeof(mgid.raw));
+	g = mcg_group_find(port, &mgid);
+	if (!g) {
+		NL_SET_ERR_MSG(extack, "no such group on this port");
+		return ERR_PTR(-ENOENT);
+	}
+	return g;
 }
 
 /*
@@ -617,6 +650,43 @@ static int reply_group(struct genl_info *info, const struct mcg_group *g,
 	return genlmsg_reply(skb, info);
 }
 
+/*
+ * The brief reply to a JOIN (IB_MCG_A_REPLY_BRIEF): the group's id and
+ * state and the hold's id, all a requester that does not want the group
+ * needs to know whether, and for what, to wait.
+ */
+static int reply_join_brief(struct genl_info *info, const struct mcg_group *g,
+			    const struct mcg_holder *h)
+{
+	struct nlattr *list, *ho;
+	struct sk_buff *skb;
+	void *hdr;
+
+	skb = genlmsg_new(2 * nla_total_size_64bit(8) + nla_total_size(1) +
+			  2 * nla_total_size(0), GFP_KERNEL);
+	if (!skb)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(skb, info, &mcg_family, 0, IB_MCG_CMD_JOIN);
+	if (!hdr)
+		goto nospace;
+	if (nla_put_u64_64bit(skb, IB_MCG_A_GROUP_ID, g->id, IB_MCG_A_PAD) ||
+	    nla_put_u8(skb, IB_MCG_A_STATE, g->state))
+		goto nospace;
+	list = nla_nest_start(skb, IB_MCG_A_HOLDERS);
+	ho = list ? nla_nest_start(skb, IB_MCG_A_HOLDER) : NULL;
+	if (!ho || nla_put_u64_64bit(skb, IB_MCG_HOLDER_A_ID, h->id,
+				     IB_MCG_HOLDER_A_PAD))
+		goto nospace;
+	nla_nest_end(skb, ho);
+	nla_nest_end(skb, list);
+	genlmsg_end(skb, hdr);
+	return genlmsg_reply(skb, info);
+
+nospace:
+	nlmsg_free(skb);
+	return -EMSGSIZE;
+}
+
 /* Holder notifications list their holder; group notifications none. */
 void mcg_notify(struct mcg_group *g, u8 cmd, u8 reason,
 		const struct mcg_holder *h)
@@ -727,7 +797,9 @@ static int mcg_nl_join(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	}
 	err = mcg_join(&req, &g, &h, extack);
-	if (!err)
+	if (!err && tb[IB_MCG_A_REPLY_BRIEF])
+		err = reply_join_brief(info, g, h);
+	else if (!err)
 		err = reply_group(info, g, IB_MCG_CMD_JOIN, HOLDERS_ONE, h,
 				  NULL);
 out:
@@ -784,35 +856,16 @@ out:
 static int mcg_nl_rejoin(struct sk_buff *skb, struct genl_info *info)
 {
 	struct netlink_ext_ack *extack = info->extack;
-	struct nlattr **tb = info->attrs;
-	struct mcg_port *port;
 	struct mcg_group *g;
-	union ib_gid mgid;
 	int err;
 
-	if (require(tb, IB_MCG_A_MGID, "MGID is required", extack))
-		return -EINVAL;
-	nla_memcpy(mgid.raw, tb[IB_MCG_A_MGID], sizeof(mgid.raw));
-
 	mutex_lock(&mcg_lock);
-	port = get_dev_port(tb, extack);
-	if (IS_ERR(port)) {
-		err = PTR_ERR(port);
+	g = nl_group(info->attrs, true, extack);
+	if (IS_ERR(g)) {
+		err = PTR_ERR(g);
 		goto out;
 	}
-	if (!port->backend->rejoin) {
-		NL_SET_ERR_MSG(extack,
-			       "REJOIN is for InfiniBand ports (SA memberships) only");
-		err = -EOPNOTSUPP;
-		goto out;
-	}
-	g = mcg_group_find(port, &mgid);
-	if (!g) {
-		NL_SET_ERR_MSG(extack, "no such group on this port");
-		err = -ENOENT;
-		goto out;
-	}
-	err = port->backend->rejoin(g, extack);
+	err = g->port->backend->rejoin(g, extack);
 	if (!err)
 		err = reply_group(info, g, IB_MCG_CMD_REJOIN, HOLDERS_NONE,
 				  NULL, NULL);
@@ -1107,27 +1160,13 @@ static int mcg_nl_group_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct mcg_caller who = nl_caller(skb);
 	struct mcg_reader rd = { .uid = who.uid };
-	struct netlink_ext_ack *extack = info->extack;
-	struct nlattr **tb = info->attrs;
-	struct mcg_port *port;
 	struct mcg_group *g;
-	union ib_gid mgid;
 	int err;
 
-	if (require(tb, IB_MCG_A_MGID, "MGID is required", extack))
-		return -EINVAL;
-	nla_memcpy(mgid.raw, tb[IB_MCG_A_MGID], sizeof(mgid.raw));
-
 	mutex_lock(&mcg_lock);
-	port = get_dev_port(tb, extack);
-	if (IS_ERR(port)) {
-		err = PTR_ERR(port);
-		goto out;
-	}
-	g = mcg_group_find(port, &mgid);
-	if (!g) {
-		NL_SET_ERR_MSG(extack, "no such group on this port");
-		err = -ENOENT;
+	g = nl_group(info->attrs, false, info->extack);
+	if (IS_ERR(g)) {
+		err = PTR_ERR(g);
 		goto out;
 	}
 	err = reply_group(info, g, IB_MCG_CMD_GROUP_GET, HOLDERS_ALL, NULL,
@@ -1211,19 +1250,13 @@ static int dump_init_mgid(struct netlink_callback *cb)
 {
 	struct nlattr **tb = dump_attrs(cb);
 	struct mcg_dump_ctx *ctx = dump_ctx(cb);
-	struct mcg_port *port;
-	union ib_gid mgid;
+	struct mcg_group *g;
 
 	if (!tb[IB_MCG_A_MGID])
 		return 0;
-	port = get_dev_port(tb, cb->extack);
-	if (IS_ERR(port))
-		return PTR_ERR(port);
-	nla_memcpy(mgid.raw, tb[IB_MCG_A_MGID], sizeof(mgid.raw));
-	if (!mcg_group_find(port, &mgid)) {
-		NL_SET_ERR_MSG(cb->extack, "no such group on this port");
-		return -ENOENT;
-	}
+	g = nl_group(tb, false, cb->extack);
+	if (IS_ERR(g))
+		return PTR_ERR(g);
 	ctx->has_filter_mgid = 1;
 	return 0;
 }

@@ -570,6 +570,14 @@ BAD(owner_release_dump_with_join_state, EINVAL, "Unsupported attribute")
 	put_u8(r, IB_MCG_A_JOIN_STATE, 1);
 }
 
+/* Only JOIN knows IB_MCG_A_REPLY_BRIEF. */
+BAD(leave_reply_brief, EINVAL, "Unsupported attribute")
+{
+	join_req(r, family, 0);
+	((struct genlmsghdr *)NLMSG_DATA(&r->nlh))->cmd = IB_MCG_CMD_LEAVE;
+	put(r, IB_MCG_A_REPLY_BRIEF, NULL, 0);
+}
+
 TEST_F(bad, refused_without_change)
 {
 	long joins = mcg_sysfs_counter(DEV, "joins");
@@ -632,6 +640,91 @@ TEST_F(mcg, join_reply_carries_member_record)
 	a = reply_attr(&self->nl, IB_MCG_A_STATE);
 	ASSERT_NE(NULL, a);
 	EXPECT_EQ(IB_MCG_STATE_RELEASED, *(uint8_t *)(a + 1));
+}
+
+/* The hold id of the first holder in the last reply's holders, or 0. */
+static uint64_t reply_hold_id(struct nl *nl)
+{
+	struct nlattr *list = reply_attr(nl, IB_MCG_A_HOLDERS), *ho, *a;
+	int o1, o2;
+
+	if (!list)
+		return 0;
+	for (o1 = NLA_HDRLEN; o1 + NLA_HDRLEN <= list->nla_len;
+	     o1 += NLA_ALIGN(ho->nla_len)) {
+		ho = (void *)((char *)list + o1);
+		if (ho->nla_len < NLA_HDRLEN)
+			break;
+		for (o2 = NLA_HDRLEN; o2 + NLA_HDRLEN <= ho->nla_len;
+		     o2 += NLA_ALIGN(a->nla_len)) {
+			a = (void *)((char *)ho + o2);
+			if (a->nla_len < NLA_HDRLEN)
+				break;
+			if ((a->nla_type & NLA_TYPE_MASK) == IB_MCG_HOLDER_A_ID)
+				return *(uint64_t *)(a + 1);
+		}
+		return 0;
+	}
+	return 0;
+}
+
+/*
+ * IB_MCG_A_REPLY_BRIEF: the JOIN's reply is the group's id and state and
+ * the hold's id, nothing else; the group and the hold are those that
+ * GROUP_GET then shows in full.
+ */
+TEST_F(mcg, join_reply_brief)
+{
+	uint64_t gid, hid;
+	struct nlattr *a;
+	struct req r;
+	int off, n = 0;
+
+	join_req(&r, self->nl.family, 0);
+	put(&r, IB_MCG_A_REPLY_BRIEF, NULL, 0);
+	ASSERT_EQ(1, nl_talk(&self->nl, &r));
+	EXPECT_EQ(IB_MCG_CMD_JOIN,
+		  ((struct genlmsghdr *)NLMSG_DATA(self->nl.reply))->cmd);
+	a = reply_attr(&self->nl, IB_MCG_A_STATE);
+	ASSERT_NE(NULL, a);
+	EXPECT_EQ(IB_MCG_STATE_JOINED, *(uint8_t *)(a + 1));
+	a = reply_attr(&self->nl, IB_MCG_A_GROUP_ID);
+	ASSERT_NE(NULL, a);
+	gid = *(uint64_t *)(a + 1);
+	hid = reply_hold_id(&self->nl);
+	EXPECT_NE((uint64_t)0, hid);
+	/* GROUP_ID, STATE, HOLDERS and the 64-bit alignment pads only */
+	for (off = NLMSG_LENGTH(GENL_HDRLEN); off + NLA_HDRLEN <=
+	     self->nl.reply_len; off += NLA_ALIGN(a->nla_len)) {
+		a = (void *)(self->nl.reply + off);
+		if (a->nla_len < NLA_HDRLEN)
+			break;
+		if ((a->nla_type & NLA_TYPE_MASK) != IB_MCG_A_PAD)
+			n++;
+	}
+	EXPECT_EQ(3, n);
+	EXPECT_EQ(NULL, reply_attr(&self->nl, IB_MCG_A_MGID));
+	EXPECT_EQ(NULL, reply_attr(&self->nl, IB_MCG_A_QKEY));
+
+	req_init(&r, self->nl.family, IB_MCG_CMD_GROUP_GET, NLM_F_ACK);
+	put_str(&r, IB_MCG_A_DEV_NAME, DEV);
+	put_u32(&r, IB_MCG_A_PORT, 1);
+	put(&r, IB_MCG_A_MGID, mgid_239_1_1_9, 16);
+	ASSERT_EQ(1, nl_talk(&self->nl, &r));
+	a = reply_attr(&self->nl, IB_MCG_A_GROUP_ID);
+	ASSERT_NE(NULL, a);
+	EXPECT_EQ(gid, *(uint64_t *)(a + 1));
+	EXPECT_EQ(hid, reply_hold_id(&self->nl));
+
+	/* The same join again: idempotent, the same hold. */
+	join_req(&r, self->nl.family, 0);
+	put(&r, IB_MCG_A_REPLY_BRIEF, NULL, 0);
+	ASSERT_EQ(1, nl_talk(&self->nl, &r));
+	EXPECT_EQ(hid, reply_hold_id(&self->nl));
+
+	join_req(&r, self->nl.family, 0);
+	((struct genlmsghdr *)NLMSG_DATA(&r.nlh))->cmd = IB_MCG_CMD_LEAVE;
+	ASSERT_EQ(1, nl_talk(&self->nl, &r));
 }
 
 TEST_F(mcg, unprivileged_reads_but_cannot_join)
@@ -1218,7 +1311,7 @@ static const struct {
 	{ IB_MCG_CMD_JOIN,
 	  A_DEV | A(MGID) | A(OWNER) | A(JOIN_STATE) | A(FLAGS) | A(QKEY) |
 	  A(LINGER_MS) | A(PKEY) | A(MTU) | A(RATE) | A(SL) | A(FLOW_LABEL) |
-	  A(TCLASS) | A(HOP_LIMIT) | A(SCOPE), 0 },
+	  A(TCLASS) | A(HOP_LIMIT) | A(SCOPE) | A(REPLY_BRIEF), 0 },
 	{ IB_MCG_CMD_LEAVE, A_DEV | A(MGID) | A(OWNER) | A(JOIN_STATE), 0 },
 	{ IB_MCG_CMD_GROUP_GET, A_DEV | A(MGID), A_DEV | A(MGID) },
 	{ IB_MCG_CMD_PORT_GET, A_DEV, A_DEV },

@@ -136,10 +136,20 @@
  *   its SA-assigned MGID never lingers: nobody could take it back.
  *   A LEAVE that drops the only join state the group was still waiting
  *   for leaves it JOINED.
+ *     IB_MCG_A_REPLY_BRIEF  flag    optional: the brief reply below
  *   Reply: one IB_MCG_CMD_JOIN message in the group format below, whose
  *   IB_MCG_A_HOLDERS lists only the requester's hold (so the reply stays
  *   small however many holders the group has). On RoCE the member record
  *   is complete when the reply is sent (RoCE joins never wait).
+ *   With IB_MCG_A_REPLY_BRIEF the reply (an IB_MCG_CMD_JOIN message too)
+ *   carries only what tells whether and what to wait for:
+ *   IB_MCG_A_GROUP_ID, IB_MCG_A_STATE and IB_MCG_A_HOLDERS with the
+ *   requester's hold as an IB_MCG_A_HOLDER holding only its
+ *   IB_MCG_HOLDER_A_ID; GROUP_GET gives the whole group. Kernels before
+ *   it refuse the attribute (strict policy: "Unsupported attribute"); the
+ *   family's CTRL_ATTR_MAXATTR tells whether it is known (it is if
+ *   maxattr >= IB_MCG_A_REPLY_BRIEF). libibmcg's ibmcg_join() asks for it
+ *   when its caller does not want the group (out == NULL).
  *
  * IB_MCG_CMD_LEAVE (do; unprivileged: its own holds, owner "uid:N")
  *   Request: device, IB_MCG_A_PORT, IB_MCG_A_MGID, IB_MCG_A_OWNER as for
@@ -510,6 +520,7 @@ enum ib_mcg_attr {
 	IB_MCG_A_LAST_REJOIN_WAVE_MS,
 	IB_MCG_A_REJOIN_PENDING,
 	IB_MCG_A_GROUP_ID,
+	IB_MCG_A_REPLY_BRIEF,
 	__IB_MCG_A_MAX
 };
 

@@ -27,6 +27,24 @@ held=$(bench_median mcg_bench heldjoin $MCG_DEV0 1 ::ffff:239.2.0.1 $REPS)
 cm=$(bench_median rdmacm_join $MCG_IP0 239.2.0.2 $((REPS / 2)))
 bench_row "held join (library, second owner), median" \
 	"rdma_cm join on rxe" "$cm" "$held" "us" 0.5
+# The floor under it, same boot: a generic netlink round trip to the
+# family that does no work (a command it does not have, error ack), and
+# the same held JOIN without the library (plain send and recv).
+floor=$(bench_median mcg_bench floor $REPS)
+getfam=$(bench_median mcg_bench getfamily $REPS)
+raw=$(bench_median mcg_bench heldjoin-raw $MCG_DEV0 1 ::ffff:239.2.0.4 $REPS)
+bench_row "floor: genetlink round trip to ib_mcgroups doing nothing, median" \
+	"rdma_cm join on rxe" "$cm" "$floor" "us" 0.5
+bench_row "held join without the library (send + recv), median" \
+	"rdma_cm join on rxe" "$cm" "$raw" "us" 0.5
+rawb=$(bench_median mcg_bench heldjoin-raw $MCG_DEV0 1 ::ffff:239.2.0.4 $REPS brief 2>/dev/null)
+bench_info "held join without the library, brief reply (send + recv), median" "${rawb:-?} us"
+bench_info "CTRL_CMD_GETFAMILY ib_mcgroups round trip, median" "${getfam:-?} us"
+if [ -n "${BENCH_HELD_ONLY:-}" ]; then
+	check "benchmark ran" test -n "$held$cm$floor$raw"
+	ktap_finish
+	exit 0
+fi
 
 # 2. mcctl join as a process (a held join) vs spawning true
 mcctl join $MCG_DEV0/1 239.2.0.3 owner bench:a >/dev/null

@@ -6,6 +6,20 @@
  *   mcg_bench heldjoin DEV PORT MGID COUNT
  *	owner bench:a holds MGID; COUNT times, owner bench:b joins it (the
  *	timed call, ibmcg_join() on an open handle) and leaves it again.
+ *   mcg_bench heldjoin-raw DEV PORT MGID COUNT [brief]
+ *	as heldjoin, but the timed JOIN is built once and sent with plain
+ *	send() and recv() on a socket of its own (no libibmcg, no libnl):
+ *	kernel and system calls only; with brief, it asks for the brief
+ *	reply (IB_MCG_A_REPLY_BRIEF). Also prints "send_median_us" and
+ *	"recv_median_us", the two calls apart.
+ *   mcg_bench floor COUNT
+ *	the floor of any request to ib_mcgroups: COUNT round trips of a
+ *	generic netlink request the family refuses before parsing anything
+ *	(a command it does not have; answered by an error ack), plain
+ *	send() and recv().
+ *   mcg_bench getfamily COUNT
+ *	COUNT round trips of CTRL_CMD_GETFAMILY "ib_mcgroups" (the
+ *	controller's reply lists its commands and groups), send() and recv().
  *   mcg_bench spawn COUNT CMD [ARG...]
  *	COUNT times fork, exec CMD (stdout to /dev/null) and wait for it.
  *   mcg_bench close COUNT
@@ -20,6 +34,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/genetlink.h>
 #include <linux/netlink.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +122,212 @@ static int held_join(int argc, char **argv)
 		return 1;
 	}
 	report(t, n);
+	ibmcg_close(h);
+	return 0;
+}
+
+/* ---- raw generic netlink: no libnl, no libibmcg ----------------------- */
+
+struct raw_msg {
+	union {
+		struct nlmsghdr nlh;
+		char buf[512];
+	};
+	size_t len;
+};
+
+static void raw_start(struct raw_msg *m, uint16_t type, uint8_t cmd)
+{
+	struct genlmsghdr *g;
+
+	memset(m, 0, sizeof(*m));
+	m->nlh.nlmsg_type = type;
+	m->nlh.nlmsg_flags = NLM_F_REQUEST;
+	g = NLMSG_DATA(&m->nlh);
+	g->cmd = cmd;
+	g->version = IB_MCG_GENL_VERSION;
+	m->len = NLMSG_HDRLEN + GENL_HDRLEN;
+	m->nlh.nlmsg_len = m->len;
+}
+
+static void raw_put(struct raw_msg *m, uint16_t type, const void *data,
+		    size_t len)
+{
+	struct nlattr *a = (struct nlattr *)(m->buf + m->len);
+
+	a->nla_type = type;
+	a->nla_len = NLA_HDRLEN + len;
+	if (len)
+		memcpy((char *)a + NLA_HDRLEN, data, len);
+	m->len += NLA_ALIGN(a->nla_len);
+	m->nlh.nlmsg_len = m->len;
+}
+
+static int raw_socket(void)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	int one = 1;
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		perror("mcg_bench: genetlink socket");
+		exit(1);
+	}
+	/* Error acks without the request: as small as an answer gets. */
+	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+	return fd;
+}
+
+static char raw_rx[65536];
+
+/*
+ * One round trip: send @m, receive one datagram; *send_us and *recv_us
+ * the two calls' times. Returns the reply's first message (in raw_rx).
+ */
+static struct nlmsghdr *raw_rt(int fd, struct raw_msg *m, double *send_us,
+			       double *recv_us)
+{
+	double t0 = now_us(), t1;
+	ssize_t len;
+
+	m->nlh.nlmsg_seq++;
+	if (send(fd, m->buf, m->len, 0) != (ssize_t)m->len) {
+		perror("mcg_bench: send");
+		exit(1);
+	}
+	t1 = now_us();
+	len = recv(fd, raw_rx, sizeof(raw_rx), 0);
+	*recv_us = now_us() - t1;
+	*send_us = t1 - t0;
+	if (len < (ssize_t)NLMSG_HDRLEN) {
+		perror("mcg_bench: recv");
+		exit(1);
+	}
+	return (struct nlmsghdr *)raw_rx;
+}
+
+/* The family id of ib_mcgroups, by CTRL_CMD_GETFAMILY; @m the request. */
+static uint16_t raw_family(int fd, struct raw_msg *m)
+{
+	struct nlmsghdr *nlh;
+	struct nlattr *a;
+	double s, r;
+	int len;
+
+	raw_start(m, GENL_ID_CTRL, CTRL_CMD_GETFAMILY);
+	((struct genlmsghdr *)NLMSG_DATA(&m->nlh))->version = 1;
+	raw_put(m, CTRL_ATTR_FAMILY_NAME, IB_MCG_GENL_NAME,
+		sizeof(IB_MCG_GENL_NAME));
+	nlh = raw_rt(fd, m, &s, &r);
+	if (nlh->nlmsg_type != GENL_ID_CTRL) {
+		fprintf(stderr, "mcg_bench: no family %s\n", IB_MCG_GENL_NAME);
+		exit(1);
+	}
+	len = nlh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
+	for (a = (struct nlattr *)((char *)NLMSG_DATA(nlh) + GENL_HDRLEN);
+	     len >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN && a->nla_len <= len;
+	     len -= NLA_ALIGN(a->nla_len),
+	     a = (struct nlattr *)((char *)a + NLA_ALIGN(a->nla_len)))
+		if (a->nla_type == CTRL_ATTR_FAMILY_ID)
+			return *(uint16_t *)((char *)a + NLA_HDRLEN);
+	fprintf(stderr, "mcg_bench: no family id\n");
+	exit(1);
+}
+
+static void report_split(const char *what, double *t, unsigned long n)
+{
+	qsort(t, n, sizeof(*t), cmp_double);
+	printf("%s_median_us %.1f\n", what,
+	       n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2);
+}
+
+/* floor, getfamily: the round trips every request pays at least. */
+static int raw_floor(int argc, char **argv, bool getfamily)
+{
+	unsigned long i, n;
+	struct raw_msg m;
+	double *t, *ts, *tr;
+	uint16_t family;
+	int fd;
+
+	if (argc != 3)
+		return 2;
+	n = strtoul(argv[2], NULL, 0);
+	t = calloc(n ? n : 1, sizeof(*t));
+	ts = calloc(n ? n : 1, sizeof(*t));
+	tr = calloc(n ? n : 1, sizeof(*t));
+	fd = raw_socket();
+	family = raw_family(fd, &m);
+	if (!getfamily)
+		raw_start(&m, family, IB_MCG_CMD_MAX + 1);
+	for (i = 0; i < n; i++) {
+		struct nlmsghdr *nlh = raw_rt(fd, &m, &ts[i], &tr[i]);
+
+		t[i] = ts[i] + tr[i];
+		if (nlh->nlmsg_type != (getfamily ? GENL_ID_CTRL : NLMSG_ERROR)) {
+			fprintf(stderr, "mcg_bench: unexpected reply %u\n",
+				nlh->nlmsg_type);
+			return 1;
+		}
+	}
+	report(t, n);
+	report_split("send", ts, n);
+	report_split("recv", tr, n);
+	close(fd);
+	return 0;
+}
+
+/* heldjoin-raw: the JOIN of heldjoin without the library. */
+static int held_join_raw(int argc, char **argv)
+{
+	struct ibmcg_join_args a = { .size = sizeof(a), .owner = "bench:a",
+					  .create = true };
+	unsigned long i, n;
+	uint32_t port;
+	uint8_t mgid[16];
+	struct raw_msg m;
+	struct ibmcg *h;
+	double *t, *ts, *tr;
+	int fd, err;
+
+	if (argc < 6 || argc > 7 || parse_gid(argv[4], mgid) ||
+	    (argc == 7 && strcmp(argv[6], "brief")))
+		return 2;
+	n = strtoul(argv[5], NULL, 0);
+	port = strtoul(argv[3], NULL, 0);
+	t = calloc(n ? n : 1, sizeof(*t));
+	ts = calloc(n ? n : 1, sizeof(*t));
+	tr = calloc(n ? n : 1, sizeof(*t));
+	h = connect_or_die();
+	fd = raw_socket();
+	raw_start(&m, raw_family(fd, &m), IB_MCG_CMD_JOIN);
+	raw_put(&m, IB_MCG_A_DEV_NAME, argv[2], strlen(argv[2]) + 1);
+	raw_put(&m, IB_MCG_A_PORT, &port, sizeof(port));
+	raw_put(&m, IB_MCG_A_MGID, mgid, sizeof(mgid));
+	raw_put(&m, IB_MCG_A_OWNER, "bench:b", sizeof("bench:b"));
+	if (argc == 7)
+		raw_put(&m, IB_MCG_A_REPLY_BRIEF, NULL, 0);
+	err = ibmcg_join(h, argv[2], port, mgid, &a, NULL);
+	for (i = 0; i < n && !err; i++) {
+		struct nlmsghdr *nlh = raw_rt(fd, &m, &ts[i], &tr[i]);
+
+		t[i] = ts[i] + tr[i];
+		if (nlh->nlmsg_type == NLMSG_ERROR) {
+			err = ((struct nlmsgerr *)NLMSG_DATA(nlh))->error;
+			break;
+		}
+		err = ibmcg_leave(h, argv[2], port, mgid, "bench:b", 0, NULL);
+	}
+	if (!err)
+		err = ibmcg_leave(h, argv[2], port, mgid, a.owner, 0, NULL);
+	if (err) {
+		fprintf(stderr, "mcg_bench: %s\n", ibmcg_strerror(h, err));
+		return 1;
+	}
+	report(t, n);
+	report_split("send", ts, n);
+	report_split("recv", tr, n);
+	close(fd);
 	ibmcg_close(h);
 	return 0;
 }
@@ -247,6 +468,12 @@ int main(int argc, char **argv)
 
 	if (!strcmp(m, "heldjoin"))
 		ret = held_join(argc, argv);
+	else if (!strcmp(m, "heldjoin-raw"))
+		ret = held_join_raw(argc, argv);
+	else if (!strcmp(m, "floor"))
+		ret = raw_floor(argc, argv, false);
+	else if (!strcmp(m, "getfamily"))
+		ret = raw_floor(argc, argv, true);
 	else if (!strcmp(m, "spawn"))
 		ret = spawn(argc, argv);
 	else if (!strcmp(m, "close"))
@@ -255,6 +482,6 @@ int main(int argc, char **argv)
 		ret = join_many(argc, argv);
 	if (ret == 2)
 		fprintf(stderr,
-			"usage: mcg_bench {heldjoin DEV PORT MGID COUNT | spawn COUNT CMD... | close COUNT | joinmany [-4] DEV PORT COUNT OWNER FIRST [sendonly] [bound]}\n");
+			"usage: mcg_bench {heldjoin DEV PORT MGID COUNT | heldjoin-raw DEV PORT MGID COUNT [brief] | floor COUNT | getfamily COUNT | spawn COUNT CMD... | close COUNT | joinmany [-4] DEV PORT COUNT OWNER FIRST [sendonly] [bound]}\n");
 	return ret;
 }

@@ -12,12 +12,15 @@
 # deletes exactly port 1's stale member, never port 2's: checked in the
 # SA database (debugfs) and with saquery -m. An SA with another SM_Key
 # gets an untrusted query (groups only, exit 1) unless smkey names it.
+# REJOIN of a group nobody holds is refused (ENOENT) with the kernel's
+# message, and creates nothing.
 # timeout: 300
 . "$(dirname "$0")/../lib.sh"
 
 mcg_require_simhca
 command -v jq >/dev/null || ktap_skip_all "jq not installed"
 command -v sa_mcm >/dev/null || ktap_skip_all "sa_mcm not built"
+command -v mcg_bulk >/dev/null || ktap_skip_all "mcg_bulk not built"
 
 GOK=ff12:1234::1
 GLOST=ff12:1234::2
@@ -67,7 +70,7 @@ sq_port1() {
 		/ScopeState\./ {if (mg == m && pg == g) print substr($0, length($0))}'
 }
 
-ktap_plan 35
+ktap_plan 38
 modprobe ib_umad
 mcg_unload_simhca
 check "load simhca (2 ports)" modprobe simhca nports=2 || ktap_skip_all "no simhca"
@@ -157,4 +160,13 @@ check_eq "the groups listed untrusted, without members or classes" \
 check_eq "smkey 5: trusted, the lost group found: exit 4" 4 \
 	"$(rc mcctl fabric "$P" smkey 5)"
 echo 1 >$D/sa_key
+
+# REJOIN refusals, with the kernel's message as mcctl fabric --reconcile
+# prints it (libibmcg's error message): a group nobody holds
+ngroups=$(cat "$SYS/groups")
+out=$(mcg_bulk rejoin simhca0 1 1 - 0x7777 2>&1)
+check_eq "REJOIN of a group not held: refused" 1 $?
+check_eq "... with: no such group on this port" \
+	"mcg_bulk: group 0: no such group on this port" "$out"
+check_eq "... and nothing created" "$ngroups" "$(cat "$SYS/groups")"
 ktap_finish

@@ -12,6 +12,10 @@
  *   mcg_bulk churn DEV PORT COUNT OWNER [FIRST [ROUNDS]]
  *	ROUNDS times (default 1000000) joins then leaves the COUNT groups
  *	from FIRST, to change groups while something else reads them.
+ *   mcg_bulk rejoin DEV PORT COUNT - [FIRST]
+ *	asks the module to re-join the COUNT groups from FIRST (REJOIN, as
+ *	mcctl fabric --reconcile does); prints "rejoined N", or on the first
+ *	refusal the kernel's message, as mcctl prints it.
  *   mcg_bulk hold DEV PORT COUNT OWNER [FIRST]
  *	joins the COUNT groups from FIRST with bound holds, prints
  *	"joined N" and waits to be killed (the holds go with its socket).
@@ -42,8 +46,8 @@ static void set_mgid(uint8_t mgid[16], unsigned long n)
 int main(int argc, char **argv)
 {
 	struct ibmcg_join_args args = { .size = sizeof(args), .create = true };
-	unsigned long i, r, count, rounds = 1, first = 0x1000;
-	bool join, owners = false, churn = false, hold = false;
+	unsigned long i, r, count, rounds = 1, first = 0x1000, bad = 0;
+	bool join, owners = false, churn = false, hold = false, rejoin;
 	char owner[IB_MCG_OWNER_MAX + 1];
 	const char *mode = argc > 1 ? argv[1] : "";
 	struct ibmcg *h;
@@ -53,15 +57,16 @@ int main(int argc, char **argv)
 
 	if (argc < 6 || (strcmp(mode, "join") && strcmp(mode, "leave") &&
 			 strcmp(mode, "owners") && strcmp(mode, "churn") &&
-			 strcmp(mode, "hold"))) {
+			 strcmp(mode, "hold") && strcmp(mode, "rejoin"))) {
 		fprintf(stderr,
-			"usage: mcg_bulk {join|leave|owners|churn|hold} DEV PORT COUNT OWNER [FIRST [ROUNDS]]\n");
+			"usage: mcg_bulk {join|leave|owners|churn|hold|rejoin} DEV PORT COUNT OWNER [FIRST [ROUNDS]]\n");
 		return 2;
 	}
 	join = strcmp(mode, "leave") != 0;
 	owners = !strcmp(mode, "owners");
 	churn = !strcmp(mode, "churn");
 	hold = !strcmp(mode, "hold");
+	rejoin = !strcmp(mode, "rejoin");
 	if (hold)
 		args.flags = IB_MCG_F_BOUND;
 	port = strtoul(argv[3], NULL, 0);
@@ -88,26 +93,33 @@ int main(int argc, char **argv)
 					 i);
 				args.owner = owner;
 			}
-			if (join)
+			if (rejoin)
+				err = ibmcg_rejoin(h, argv[2], port, mgid,
+						   NULL);
+			else if (join)
 				err = ibmcg_join(h, argv[2], port, mgid, &args,
 						 NULL);
 			else
 				err = ibmcg_leave(h, argv[2], port, mgid,
 						  args.owner, 0, NULL);
+			bad = i;
 		}
 		for (i = 0; churn && i < count && !err; i++) {
 			set_mgid(mgid, first + i);
 			err = ibmcg_leave(h, argv[2], port, mgid, args.owner,
 					  0, NULL);
+			bad = i;
 		}
 	}
 	if (err) {
-		fprintf(stderr, "mcg_bulk: group %lu: %s\n", i - 1,
+		/* the index of the group that failed (the loops go on to 0) */
+		fprintf(stderr, "mcg_bulk: group %lu: %s\n", bad,
 			ibmcg_strerror(h, err));
 		ibmcg_close(h);
 		return 1;
 	}
-	printf("%s %lu\n", join ? "joined" : "left", count);
+	printf("%s %lu\n", rejoin ? "rejoined" : join ? "joined" : "left",
+	       count);
 	fflush(stdout);
 	while (hold)
 		pause();

@@ -37,6 +37,7 @@ struct ibmcg {
 	struct nl_sock *ev_sk;		/* notifications, once subscribed */
 	int family;			/* genl family id, -1 until connected */
 	int version;			/* the kernel's IB_MCG_GENL_VERSION */
+	int maxattr;			/* the family's CTRL_ATTR_MAXATTR */
 	bool dump_intr;			/* the last dump was inconsistent */
 	int events_grp;			/* "events" multicast group id */
 	void *rxbuf;

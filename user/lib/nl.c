@@ -104,6 +104,7 @@ struct ibmcg *ibmcg_alloc(void)
 struct family_info {
 	int id;			/* -1 until found */
 	int version;
+	int maxattr;		/* 0 if not told */
 	int events_grp;		/* -1 if the family has no such group */
 };
 
@@ -119,6 +120,8 @@ static int parse_family_cb(const struct nlmsghdr *nlh, void *arg)
 	fi->id = nla_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
 	if (tb[CTRL_ATTR_VERSION])
 		fi->version = nla_get_u32(tb[CTRL_ATTR_VERSION]);
+	if (tb[CTRL_ATTR_MAXATTR])
+		fi->maxattr = nla_get_u32(tb[CTRL_ATTR_MAXATTR]);
 	if (!tb[CTRL_ATTR_MCAST_GROUPS])
 		return 0;
 	nla_for_each_nested(grp, tb[CTRL_ATTR_MCAST_GROUPS], rem) {
@@ -154,6 +157,7 @@ static int resolve_family(struct ibmcg *h, struct family_info *fi)
 
 	fi->id = -1;
 	fi->version = 1;
+	fi->maxattr = 0;
 	fi->events_grp = -1;
 	if (!msg)
 		return -ENOMEM;
@@ -260,6 +264,7 @@ int ibmcg_connect(struct ibmcg *h)
 	h->family = fi.id;
 	h->events_grp = fi.events_grp;
 	h->version = fi.version ? fi.version : 1;
+	h->maxattr = fi.maxattr;
 
 	/*
 	 * Best effort, for version 1 kernels: room for a one-message reply
@@ -460,6 +465,95 @@ static int transact(struct ibmcg *h, struct nl_msg *msg, ibmcg_msg_cb cb,
 }
 
 /*
+ * A request built in place, on the caller's stack: the JOIN, whose fast
+ * path (a held join) allocates nothing (libnl's nl_msg is a calloc'ed
+ * page and a structure of its own, built and freed on every call). Big
+ * enough for a JOIN with every attribute: a device name and an owner of
+ * at most 64 bytes, an MGID and a dozen small values.
+ */
+struct req {
+	union {
+		struct nlmsghdr nlh;
+		char buf[512];
+	};
+	bool overflow;
+};
+
+static void req_init(const struct ibmcg *h, struct req *q, uint8_t cmd,
+		     int flags)
+{
+	struct genlmsghdr *g = (struct genlmsghdr *)(q->buf + NLMSG_HDRLEN);
+
+	memset(&q->nlh, 0, sizeof(q->nlh));
+	q->nlh.nlmsg_len = NLMSG_HDRLEN + GENL_HDRLEN;
+	q->nlh.nlmsg_type = h->family;
+	q->nlh.nlmsg_flags = NLM_F_REQUEST | flags;
+	memset(g, 0, sizeof(*g));
+	g->cmd = cmd;
+	g->version = IB_MCG_GENL_VERSION;
+	q->overflow = false;
+}
+
+static void req_put(struct req *q, uint16_t type, const void *data,
+		    size_t len)
+{
+	size_t off = NLMSG_ALIGN(q->nlh.nlmsg_len);
+	struct nlattr *a = (struct nlattr *)(q->buf + off);
+
+	if (q->overflow || len > sizeof(q->buf) ||
+	    off + NLA_HDRLEN + NLA_ALIGN(len) > sizeof(q->buf)) {
+		q->overflow = true;
+		return;
+	}
+	a->nla_type = type;
+	a->nla_len = NLA_HDRLEN + len;
+	if (len)
+		memcpy((char *)a + NLA_HDRLEN, data, len);
+	memset((char *)a + NLA_HDRLEN + len, 0, NLA_ALIGN(len) - len);
+	q->nlh.nlmsg_len = off + NLA_ALIGN(a->nla_len);
+}
+
+static void req_put_u8(struct req *q, uint16_t type, uint8_t v)
+{
+	req_put(q, type, &v, sizeof(v));
+}
+
+static void req_put_u16(struct req *q, uint16_t type, uint16_t v)
+{
+	req_put(q, type, &v, sizeof(v));
+}
+
+static void req_put_u32(struct req *q, uint16_t type, uint32_t v)
+{
+	req_put(q, type, &v, sizeof(v));
+}
+
+static void req_put_str(struct req *q, uint16_t type, const char *s)
+{
+	req_put(q, type, s, strlen(s) + 1);
+}
+
+/* Send q (again: a new sequence number each time) and read its replies. */
+static int req_transact(struct ibmcg *h, struct req *q, ibmcg_msg_cb cb,
+			void *arg)
+{
+	int fd = nl_socket_get_fd(h->sk);
+	ssize_t ret;
+
+	if (q->overflow)
+		return -EMSGSIZE;
+	q->nlh.nlmsg_seq = nl_socket_use_seq(h->sk);
+	q->nlh.nlmsg_pid = nl_socket_get_local_port(h->sk);
+	do {
+		ret = send(fd, q->buf, q->nlh.nlmsg_len, 0);
+	} while (ret < 0 && errno == EINTR);
+	if (ret < 0)
+		return -errno;
+	return recv_replies(h, fd, q->nlh.nlmsg_seq, cb, arg,
+			   !(q->nlh.nlmsg_flags & (NLM_F_ACK | NLM_F_DUMP)));
+}
+
+/*
  * The flags of a "do" whose success always has a reply (JOIN, LEAVE): a
  * version 2 kernel is not asked for an ack, so that the request is one
  * send and one receive (an error is acked anyway). Version 1 kernels are
@@ -552,6 +646,22 @@ static int do_one(struct ibmcg *h, struct nl_msg *msg,
 	return err;
 }
 
+/* do_one() of a request built in place; q stays the caller's. */
+static int do_one_req(struct ibmcg *h, struct req *q,
+		      int (*parse)(const struct nlmsghdr *, void *),
+		      void *obj, void (*release)(void *))
+{
+	struct one_ctx c = { .obj = obj, .parse = parse };
+	int err;
+
+	err = req_transact(h, q, one_cb, &c);
+	if (!err && !c.got)
+		err = ibmcg_set_errmsg(h, -EPROTO, "no reply from the kernel");
+	if (err && c.got)
+		release(obj);
+	return err;
+}
+
 static void release_group(void *obj)
 {
 	ibmcg_group_clear(obj);
@@ -621,6 +731,40 @@ static int parse_join_cb(const struct nlmsghdr *nlh, void *obj)
 		return err;
 	r->version = ((struct genlmsghdr *)nlmsg_data(nlh))->version;
 	r->has_id = !ibmcg_msg_group_id(nlh, &r->id);
+	if (ibmcg_msg_hold_id(nlh, &r->hold_id))
+		r->hold_id = 0;
+	return 0;
+}
+
+/*
+ * The brief JOIN reply (IB_MCG_A_REPLY_BRIEF): the group's id and state
+ * and the hold's id, read in place; r->g has nothing else (no holders, no
+ * MGID: the caller knows it).
+ */
+static int parse_join_brief_cb(const struct nlmsghdr *nlh, void *obj)
+{
+	struct join_reply *r = obj;
+	bool has_state = false;
+	struct nlattr *a;
+	int rem;
+
+	if (!genlmsg_valid_hdr((struct nlmsghdr *)nlh, 0))
+		return -EPROTO;
+	r->version = ((struct genlmsghdr *)nlmsg_data(nlh))->version;
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+		if (nla_type(a) == IB_MCG_A_STATE && nla_len(a) >= 1) {
+			r->g.state = nla_get_u8(a);
+			ibmcg_attr_set(r->g.present, IB_MCG_A_STATE);
+			has_state = true;
+		} else if (nla_type(a) == IB_MCG_A_GROUP_ID &&
+			   nla_len(a) == sizeof(r->id)) {
+			r->id = nla_get_u64(a);
+			r->has_id = true;
+		}
+	}
+	if (!has_state)
+		return -EPROTO;
 	if (ibmcg_msg_hold_id(nlh, &r->hold_id))
 		r->hold_id = 0;
 	return 0;
@@ -769,7 +913,7 @@ static int join_poll(struct ibmcg *h, const char *dev, uint32_t port,
  * names it: those JOINs subscribe before they are sent, as they always
  * did.
  */
-static int join_and_wait(struct ibmcg *h, struct nl_msg *msg,
+static int join_and_wait(struct ibmcg *h, struct req *q, bool brief,
 			 const char *dev, uint32_t port, const uint8_t *mgid,
 			 struct ibmcg_group *out)
 {
@@ -782,10 +926,10 @@ static int join_and_wait(struct ibmcg *h, struct nl_msg *msg,
 		ev = NULL;	/* then the reply is all we can report */
 again:
 	memset(&r, 0, sizeof(r));
-	/* The JOIN again (below) needs the message once more, new seq. */
-	nlmsg_get(msg);
-	nlmsg_hdr(msg)->nlmsg_seq = NL_AUTO_SEQ;
-	err = do_one(h, msg, parse_join_cb, &r, release_join);
+	err = do_one_req(h, q, brief ? parse_join_brief_cb : parse_join_cb,
+			 &r, release_join);
+	if (!err && brief)	/* what join_recheck() looks up */
+		memcpy(r.g.mgid, mgid, IBMCG_GID_LEN);
 	if (!err && r.g.state == IB_MCG_STATE_JOINING && r.version >= 2 &&
 	    r.has_id) {
 		if (!ev && !mgid_is_zero(mgid) && !resent) {
@@ -820,7 +964,6 @@ again:
 		}
 	}
 done:
-	nlmsg_free(msg);
 	if (ev)
 		nl_socket_free(ev);
 	if (err)
@@ -836,9 +979,9 @@ int ibmcg_join_rec(struct ibmcg *h, const char *dev, uint32_t port,
 	       const uint8_t mgid[IBMCG_GID_LEN],
 	       const struct ibmcg_join_args *args, struct ibmcg_group *out)
 {
-	struct nl_msg *msg;
 	const char *why;
-	bool send_qkey;
+	bool send_qkey, brief;
+	struct req q;
 	uint32_t qkey;
 	int err;
 
@@ -847,8 +990,10 @@ int ibmcg_join_rec(struct ibmcg *h, const char *dev, uint32_t port,
 
 	if (!args)
 		return ibmcg_set_errmsg(h, -EINVAL, "no join arguments");
-	err = target_req(h, IB_MCG_CMD_JOIN, do_flags(h), dev, port, mgid,
-			 &msg);
+	clear_errmsg(h);
+	if (h->family < 0)
+		return ibmcg_set_errmsg(h, -ENOTCONN, "not connected");
+	err = check_dev(h, dev);
 	if (err)
 		return err;
 	err = ibmcg_owner_check(args->owner, &why);
@@ -868,31 +1013,50 @@ int ibmcg_join_rec(struct ibmcg *h, const char *dev, uint32_t port,
 	/* "create" alone: the Q_Key is a create parameter too */
 	qkey = args->set_qkey ? args->qkey : IB_MCG_DEFAULT_QKEY;
 	send_qkey = args->set_qkey || (args->create && !has_create_param(args));
-	if (nla_put_string(msg, IB_MCG_A_OWNER, args->owner) ||
-	    (args->join_state &&
-	     nla_put_u8(msg, IB_MCG_A_JOIN_STATE, args->join_state)) ||
-	    (args->flags && nla_put_u32(msg, IB_MCG_A_FLAGS, args->flags)) ||
-	    (send_qkey && nla_put_u32(msg, IB_MCG_A_QKEY, qkey)) ||
-	    (args->set_linger &&
-	     nla_put_u32(msg, IB_MCG_A_LINGER_MS, args->linger_ms)) ||
-	    (args->set_pkey && nla_put_u16(msg, IB_MCG_A_PKEY, args->pkey)) ||
-	    (args->set_mtu && nla_put_u8(msg, IB_MCG_A_MTU, args->mtu)) ||
-	    (args->set_rate && nla_put_u8(msg, IB_MCG_A_RATE, args->rate)) ||
-	    (args->set_sl && nla_put_u8(msg, IB_MCG_A_SL, args->sl)) ||
-	    (args->set_flow_label &&
-	     nla_put_u32(msg, IB_MCG_A_FLOW_LABEL, args->flow_label)) ||
-	    (args->set_tclass &&
-	     nla_put_u8(msg, IB_MCG_A_TCLASS, args->tclass)) ||
-	    (args->set_hop_limit &&
-	     nla_put_u8(msg, IB_MCG_A_HOP_LIMIT, args->hop_limit)) ||
-	    (args->set_scope && nla_put_u8(msg, IB_MCG_A_SCOPE, args->scope))) {
-		nlmsg_free(msg);
+	/*
+	 * A caller that does not want the group gets the brief reply, if
+	 * the kernel knows it (its maxattr; older kernels refuse unknown
+	 * attributes). Not for an SA-assigned MGID: the group's outcome
+	 * names the MGID, and the caller does not know it.
+	 */
+	brief = !out && h->maxattr >= IB_MCG_A_REPLY_BRIEF &&
+		!mgid_is_zero(mgid);
+	req_init(h, &q, IB_MCG_CMD_JOIN, do_flags(h));
+	req_put_str(&q, IB_MCG_A_DEV_NAME, dev);
+	req_put_u32(&q, IB_MCG_A_PORT, port);
+	req_put(&q, IB_MCG_A_MGID, mgid, IBMCG_GID_LEN);
+	req_put_str(&q, IB_MCG_A_OWNER, args->owner);
+	if (args->join_state)
+		req_put_u8(&q, IB_MCG_A_JOIN_STATE, args->join_state);
+	if (args->flags)
+		req_put_u32(&q, IB_MCG_A_FLAGS, args->flags);
+	if (send_qkey)
+		req_put_u32(&q, IB_MCG_A_QKEY, qkey);
+	if (args->set_linger)
+		req_put_u32(&q, IB_MCG_A_LINGER_MS, args->linger_ms);
+	if (args->set_pkey)
+		req_put_u16(&q, IB_MCG_A_PKEY, args->pkey);
+	if (args->set_mtu)
+		req_put_u8(&q, IB_MCG_A_MTU, args->mtu);
+	if (args->set_rate)
+		req_put_u8(&q, IB_MCG_A_RATE, args->rate);
+	if (args->set_sl)
+		req_put_u8(&q, IB_MCG_A_SL, args->sl);
+	if (args->set_flow_label)
+		req_put_u32(&q, IB_MCG_A_FLOW_LABEL, args->flow_label);
+	if (args->set_tclass)
+		req_put_u8(&q, IB_MCG_A_TCLASS, args->tclass);
+	if (args->set_hop_limit)
+		req_put_u8(&q, IB_MCG_A_HOP_LIMIT, args->hop_limit);
+	if (args->set_scope)
+		req_put_u8(&q, IB_MCG_A_SCOPE, args->scope);
+	if (brief)
+		req_put(&q, IB_MCG_A_REPLY_BRIEF, NULL, 0);
+	if (q.overflow)
 		return -EMSGSIZE;
-	}
-	return join_and_wait(h, msg, dev, port, mgid, out);
+	return join_and_wait(h, &q, brief, dev, port, mgid, out);
 
 invalid:
-	nlmsg_free(msg);
 	return ibmcg_set_errmsg(h, -EINVAL, "%s", why);
 }
 
