@@ -108,6 +108,8 @@ enum { MCG_MEMB_NONE, MCG_MEMB_JOINING, MCG_MEMB_JOINED };
 
 static DEFINE_SPINLOCK(mcg_ib_lock);
 static struct ib_sa_client mcg_sa_client;
+/* Groups' memberships (struct mcg_ib_memb), allocated as they are wanted. */
+static struct kmem_cache *mcg_ib_memb_cache;
 
 /* A Delete counts as unanswered this long at most: its first timeout. */
 #define LEAVE_INFLIGHT_NS	(3500 * NSEC_PER_MSEC)
@@ -257,7 +259,8 @@ static bool all_joined(struct mcg_group *g)
 
 	for (i = 0; i < 4; i++)
 		if ((mcg_ib(g)->want & BIT(i)) &&
-		    mcg_ib(g)->m[i].state != MCG_MEMB_JOINED)
+		    (!mcg_ib(g)->m[i] ||
+		     mcg_ib(g)->m[i]->state != MCG_MEMB_JOINED))
 			return false;
 	return true;
 }
@@ -290,8 +293,8 @@ static void release_stale(struct mcg_port *port, struct mcg_group *g)
 	int i;
 
 	for (i = 0; i < 4; i++)
-		if (mcg_ib(g)->stale & BIT(i))
-			memb_leave(port, &mcg_ib(g)->m[i]);
+		if ((mcg_ib(g)->stale & BIT(i)) && mcg_ib(g)->m[i])
+			memb_leave(port, mcg_ib(g)->m[i]);
 	mcg_ib(g)->stale = 0;
 }
 
@@ -599,10 +602,12 @@ static unsigned int issue(struct mcg_port *port, struct mcg_group *g)
 	int i;
 
 	for (i = 0; i < 4; i++) {
-		struct mcg_ib_memb *m = &mcg_ib(g)->m[i];
+		struct mcg_ib_memb *m = mcg_ib(g)->m[i];
 		struct ib_sa_multicast *mc;
 
-		if (!(mcg_ib(g)->want & BIT(i)) || m->state != MCG_MEMB_NONE)
+		/* ib_update() allocated the memberships of wanted bits. */
+		if (!(mcg_ib(g)->want & BIT(i)) || !m ||
+		    m->state != MCG_MEMB_NONE)
 			continue;
 		mask = build_rec(g, m, &rec);
 		mc = ib_sa_join_multicast(&mcg_sa_client, port->dev->ibdev,
@@ -812,18 +817,27 @@ static int ib_update(struct mcg_group *g, u8 join_state,
 {
 	struct mcg_port *port = g->port;
 	u8 added = join_state & ~mcg_ib(g)->want;
+	struct mcg_ib_memb *m;
 	u8 stale = 0;
 	int i;
 
+	/* Memberships of bits never wanted before, while nothing changed. */
 	for (i = 0; i < 4; i++) {
-		struct mcg_ib_memb *m = &mcg_ib(g)->m[i];
-
-		if (!m->g) {
-			m->g = g;
-			m->bit = BIT(i);
-			INIT_LIST_HEAD(&m->done_node);
+		if (!(join_state & BIT(i)) || mcg_ib(g)->m[i])
+			continue;
+		m = kmem_cache_zalloc(mcg_ib_memb_cache, GFP_KERNEL);
+		if (!m) {
+			NL_SET_ERR_MSG(extack, "out of memory for the SA membership");
+			return -ENOMEM;
 		}
-		if (join_state & BIT(i))
+		m->g = g;
+		m->bit = BIT(i);
+		INIT_LIST_HEAD(&m->done_node);
+		mcg_ib(g)->m[i] = m;
+	}
+	for (i = 0; i < 4; i++) {
+		m = mcg_ib(g)->m[i];
+		if (!m || (join_state & BIT(i)))
 			continue;
 		if (mcg_ib_keep_stale(join_state, added, mcg_ib(g)->stale, BIT(i),
 				      m->state == MCG_MEMB_JOINED))
@@ -869,7 +883,8 @@ static void leave_and_rejoin(struct mcg_port *port, struct mcg_group *g,
 	int i;
 
 	for (i = 0; i < 4; i++)
-		memb_free(port, &mcg_ib(g)->m[i]);
+		if (mcg_ib(g)->m[i])
+			memb_free(port, mcg_ib(g)->m[i]);
 	mcg_ib(g)->stale = 0;
 	mcg_ib(g)->rejoining = true;
 	wave_start(port);
@@ -1004,6 +1019,24 @@ static void ib_group_init(struct mcg_group *g)
 	INIT_LIST_HEAD(&mcg_ib(g)->retry_node);
 }
 
+/*
+ * @g is about to be freed: update(g, 0) has let go of every membership
+ * (or a new group's first update failed), so none has an SA call left
+ * to wait for; memb_free() would finish one that had.
+ */
+static void ib_group_fini(struct mcg_group *g)
+{
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		if (!mcg_ib(g)->m[i])
+			continue;
+		memb_free(g->port, mcg_ib(g)->m[i]);
+		kmem_cache_free(mcg_ib_memb_cache, mcg_ib(g)->m[i]);
+		mcg_ib(g)->m[i] = NULL;
+	}
+}
+
 const struct mcg_backend_ops mcg_ib_backend = {
 	.id		= IB_MCG_BACKEND_IB_SA,
 	.name		= "ib-sa",
@@ -1015,10 +1048,16 @@ const struct mcg_backend_ops mcg_ib_backend = {
 	.rejoin		= ib_rejoin,
 	.group_cache	= &mcg_ib_group_cache,
 	.group_init	= ib_group_init,
+	.group_fini	= ib_group_fini,
 };
 
 int mcg_ib_init(void)
 {
+	mcg_ib_memb_cache = kmem_cache_create("mcg_ib_memb",
+					      sizeof(struct mcg_ib_memb), 0, 0,
+					      NULL);
+	if (!mcg_ib_memb_cache)
+		return -ENOMEM;
 	ib_sa_register_client(&mcg_sa_client);
 	return 0;
 }
@@ -1026,4 +1065,5 @@ int mcg_ib_init(void)
 void mcg_ib_exit(void)
 {
 	ib_sa_unregister_client(&mcg_sa_client);
+	kmem_cache_destroy(mcg_ib_memb_cache);
 }

@@ -5,9 +5,11 @@
  * multicast membership of the port's netdev: IGMP for IPv4-mapped MGIDs
  * (::ffff:a.b.c.d), MLD for IPv6 MGIDs. Send-only joins take none.
  *
- * Everything in struct mcg_roce_port and a group's ip_held/roce_node is
+ * Everything in struct mcg_roce_port and a group's struct mcg_roce_group
+ * (whether it holds its IP membership: on the port's list or not) is
  * protected by RTNL, so the netdevice notifier, which runs with RTNL held,
- * can drop memberships of a vanishing netdev without mcg_lock.
+ * can drop memberships of a vanishing netdev without mcg_lock. A RoCE
+ * group is a struct mcg_roce_group_obj, from mcg_roce_group_cache.
  *
  * The netdev's IPv4 and IPv6 state (in_device, inet6_dev) holds the
  * memberships, and it can go away while the netdev stays: an MTU below 68
@@ -153,18 +155,17 @@ static bool roce_forget_stale(struct mcg_roce_port *rp)
 {
 	struct net_device *ndev = rp->ndev;
 	bool v4_gone, v6_gone, lost = false;
-	struct mcg_group *g, *tmp;
+	struct mcg_roce_group_obj *o, *tmp;
 
 	ASSERT_RTNL();
 	v4_gone = rp->in_dev && (!ndev || rp->in_dev != __in_dev_get_rtnl(ndev));
 	v6_gone = rp->in6_dev && (!ndev || rp->in6_dev != __in6_dev_get(ndev));
 	if (!v4_gone && !v6_gone)
 		return false;
-	list_for_each_entry_safe(g, tmp, &rp->groups, roce_node) {
-		if (mcg_mgid_is_v4mapped(&g->mgid) ? !v4_gone : !v6_gone)
+	list_for_each_entry_safe(o, tmp, &rp->groups, roce.node) {
+		if (mcg_mgid_is_v4mapped(&o->g.mgid) ? !v4_gone : !v6_gone)
 			continue;
-		g->ip_held = false;
-		list_del_init(&g->roce_node);
+		list_del_init(&o->roce.node);
 		lost = true;
 	}
 	roce_put_ipdevs(rp, v4_gone, v6_gone);
@@ -207,8 +208,7 @@ static int ip_take(struct mcg_group *g, struct net_device *ndev,
 			rp->in6_dev = in6_dev;
 		}
 	}
-	g->ip_held = true;
-	list_add_tail(&g->roce_node, &rp->groups);
+	list_add_tail(&mcg_roce(g)->node, &rp->groups);
 	return 0;
 }
 
@@ -217,7 +217,7 @@ static void ip_drop(struct mcg_group *g, struct net_device *ndev)
 	struct mcg_roce_port *rp = &g->port->roce;
 
 	ASSERT_RTNL();
-	if (!g->ip_held)
+	if (!mcg_roce_ip_held(g))
 		return;
 	/*
 	 * Only from the IP state the membership was taken on: the netdev may
@@ -231,8 +231,7 @@ static void ip_drop(struct mcg_group *g, struct net_device *ndev)
 			ipv6_dev_mc_dec(ndev,
 					(const struct in6_addr *)g->mgid.raw);
 	}
-	g->ip_held = false;
-	list_del_init(&g->roce_node);
+	list_del_init(&mcg_roce(g)->node);
 }
 
 static int roce_update(struct mcg_group *g, u8 join_state,
@@ -260,7 +259,7 @@ static int roce_update(struct mcg_group *g, u8 join_state,
 	}
 
 	if (join_state & MCG_RECV_STATES) {
-		if (!g->ip_held) {
+		if (!mcg_roce_ip_held(g)) {
 			err = ip_take(g, rp->ndev, extack);
 			if (err)
 				goto out;
@@ -316,6 +315,12 @@ static void roce_port_fini(struct mcg_port *port)
 	rtnl_unlock();
 }
 
+/* Holds no IP membership (mcg_roce_ip_held()) until ip_take(). */
+static void roce_group_init(struct mcg_group *g)
+{
+	INIT_LIST_HEAD(&mcg_roce(g)->node);
+}
+
 const struct mcg_backend_ops mcg_roce_backend = {
 	.id		= IB_MCG_BACKEND_ROCE,
 	.name		= "roce",
@@ -324,7 +329,8 @@ const struct mcg_backend_ops mcg_roce_backend = {
 	.check		= roce_check,
 	.update		= roce_update,
 	.refresh	= roce_refresh,
-	.group_cache	= &mcg_group_cache,
+	.group_cache	= &mcg_roce_group_cache,
+	.group_init	= roce_group_init,
 };
 
 /*
@@ -339,8 +345,8 @@ static int mcg_roce_netdev_event(struct notifier_block *nb,
 				 unsigned long event, void *ptr)
 {
 	struct net_device *ndev = netdev_notifier_info_to_dev(ptr);
+	struct mcg_roce_group_obj *o, *tmp;
 	struct mcg_roce_port *rp;
-	struct mcg_group *g, *tmp;
 
 	list_for_each_entry(rp, &mcg_roce_ports, node) {
 		struct mcg_port *port = container_of(rp, struct mcg_port,
@@ -350,8 +356,8 @@ static int mcg_roce_netdev_event(struct notifier_block *nb,
 		case NETDEV_UNREGISTER:
 			if (rp->ndev != ndev)
 				continue;
-			list_for_each_entry_safe(g, tmp, &rp->groups, roce_node)
-				ip_drop(g, ndev);
+			list_for_each_entry_safe(o, tmp, &rp->groups, roce.node)
+				ip_drop(&o->g, ndev);
 			roce_put_ipdevs(rp, true, true);
 			dev_put(ndev);
 			rp->ndev = NULL;

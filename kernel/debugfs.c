@@ -32,9 +32,12 @@ static void show_group(struct seq_file *m, const struct mcg_group *g, u64 now)
 	if (g->error)
 		seq_printf(m, " error=%d reason=%u", -g->error, g->reason);
 	if (g->rec.valid)
-		seq_printf(m, " mlid=0x%04x qkey=0x%08x pkey=0x%04x mtu=%u sgid_index=%u ip_held=%d",
+		seq_printf(m, " mlid=0x%04x qkey=0x%08x pkey=0x%04x mtu=%u sgid_index=%u",
 			   g->rec.mlid, g->rec.qkey, g->rec.pkey, g->rec.mtu,
-			   g->rec.sgid_index, g->ip_held);
+			   g->rec.sgid_index);
+	/* RTNL's; read without it, as a hint for people. */
+	if (g->rec.valid && g->port->backend == &mcg_roce_backend)
+		seq_printf(m, " ip_held=%d", mcg_roce_ip_held(g));
 	seq_putc(m, '\n');
 	list_for_each_entry(h, &g->holders, node)
 		seq_printf(m, "\t%s join_state=0x%x%s age_ms=%llu\n", h->o->name,

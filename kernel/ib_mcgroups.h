@@ -12,8 +12,13 @@
  *                never sleeps with one (nothing in the kernel waits for
  *                the fabric: libibmcg waits for the notifications).
  *                From its backend's slab cache (ops->group_cache): an
- *                InfiniBand group is a struct mcg_ib_group_obj, the group
- *                followed by its IB state; other groups have none.
+ *                InfiniBand group is a struct mcg_ib_group_obj, a RoCE
+ *                group a struct mcg_roce_group_obj, the group followed
+ *                by its backend's state; other groups have none.
+ *   mcg_ib_memb  one SA membership (join state bit) of an InfiniBand
+ *                group, from the cache mcg_ib_memb: allocated when the
+ *                group first wants that bit, freed with the group
+ *                (ops->group_fini), so a group has only the ones it used.
  *   mcg_holder   (owner, join state) on a group; also listed on its
  *                mcg_owner, which lives while the owner holds anything.
  *
@@ -59,6 +64,9 @@
 #include "../include/uapi/ib_mcgroups.h"
 
 #define MCG_RECV_STATES (IB_MCG_JOIN_FULL | IB_MCG_JOIN_NON_MEMBER)
+
+/* Bytes of our memory a group held once may take (mcg_cache_init()). */
+#define MCG_GROUP_BUDGET 512
 
 extern struct mutex mcg_lock;
 extern struct list_head mcg_devices;
@@ -137,6 +145,12 @@ struct mcg_backend_ops {
 	int (*rejoin)(struct mcg_group *g, struct netlink_ext_ack *extack);
 	struct kmem_cache **group_cache;	/* its groups' slab cache */
 	void (*group_init)(struct mcg_group *g);	/* optional */
+	/*
+	 * Optional: frees what the backend allocated for @g, once @g holds
+	 * nothing (update(g, 0) has run, or the update of a new group
+	 * failed); under mcg_lock, just before @g is freed.
+	 */
+	void (*group_fini)(struct mcg_group *g);
 };
 
 extern const struct mcg_backend_ops mcg_roce_backend;
@@ -159,7 +173,11 @@ struct mcg_roce_port {
 /*
  * One SA membership of a group: one join state bit. The record of a
  * successful join is read from mc->rec, which multicast.c writes before
- * the callback and not again for the membership's life.
+ * the callback and not again for the membership's life. Allocated by
+ * ib_update() when its group first wants the bit, kept (unused, mc NULL,
+ * off the done list) when the bit is given up, and freed with the group:
+ * SA callbacks reach it through mc->context, and join_failed() still
+ * reads it after memb_free().
  */
 struct mcg_ib_memb {
 	struct mcg_group *g;
@@ -173,9 +191,13 @@ struct mcg_ib_memb {
 					 */
 };
 
-/* InfiniBand backend state of a group, under mcg_lock. */
+/*
+ * InfiniBand backend state of a group, under mcg_lock. A group usually
+ * holds one join state: only the memberships it has wanted are allocated
+ * (NULL in m[] for the others).
+ */
 struct mcg_ib_group {
-	struct mcg_ib_memb m[4];	/* by join state bit */
+	struct mcg_ib_memb *m[4];	/* by join state bit, or NULL */
 	struct list_head retry_node;	/* on port->ib.fresh or ib.retry */
 	unsigned long retry_at;		/* jiffies */
 	unsigned int failures;		/* in a row, for the backoff */
@@ -269,43 +291,72 @@ struct mcg_port {
 	struct mcg_ib_port ib;
 };
 
+/*
+ * Only state every backend uses; a backend's own follows in its group
+ * object (struct mcg_ib_group_obj, struct mcg_roce_group_obj).
+ */
 struct mcg_group {
-	struct kref ref;		/* the port's */
-	u64 id;				/* unique while the module is loaded */
-	struct rb_node node;		/* in port->groups, or ... */
-	struct list_head unkeyed_node;	/* ... on port->unkeyed (MGID 0) */
+	union {
+		struct rb_node node;	/* in port->groups, or, while its
+					 * MGID is 0 (waiting for the SA's) ...
+					 */
+		struct list_head unkeyed_node;	/* ... on port->unkeyed */
+	};
 	struct mcg_port *port;
+	u64 id;				/* unique while the module is loaded */
 	union ib_gid mgid;
 	struct list_head holders;	/* in mcg_holder.id order */
+	struct kref ref;		/* the port's */
 	unsigned int nholders;
 	unsigned int gen;		/* mcg_generation at its last change */
+	int error;			/* last error, positive errno */
+	u32 linger_ms;			/* kept this long without holders */
 	u8 join_state;			/* union of the holders' states */
 	u8 state;			/* enum ib_mcg_state */
 	u8 reason;			/* enum ib_mcg_reason */
-	int error;			/* last error, positive errno */
-	u32 linger_ms;			/* kept this long without holders */
-	struct mcg_create create;	/* parameters to (re)create it with */
 	u8 create_js;			/* join states a holder asked for with
 					 * create parameters (or MGID 0): the
 					 * ones that re-join as creators; kept
 					 * while lingering
 					 */
+	struct mcg_create create;	/* parameters to (re)create it with */
 	unsigned long linger_until;	/* jiffies; IB_MCG_STATE_LINGERING */
 	struct mcg_rec rec;
-	/* RoCE backend, under RTNL. */
-	struct list_head roce_node;	/* on port->roce.groups if ip_held */
-	bool ip_held;
-	/* A backend's own state follows (struct mcg_ib_group_obj). */
 };
 
 /*
  * A group of an InfiniBand port, from the cache mcg_ib_group_cache: the
- * IB state only where it is used; RoCE groups are plain struct mcg_group.
+ * IB state only where it is used.
  */
 struct mcg_ib_group_obj {
 	struct mcg_group g;
 	struct mcg_ib_group ib;
 };
+
+/* RoCE backend state of a group, under RTNL (backend_roce.c). */
+struct mcg_roce_group {
+	struct list_head node;		/* on port->roce.groups while the
+					 * group holds an IP membership
+					 */
+};
+
+/* A group of a RoCE port, from the cache mcg_roce_group_cache. */
+struct mcg_roce_group_obj {
+	struct mcg_group g;
+	struct mcg_roce_group roce;
+};
+
+static inline struct mcg_roce_group *mcg_roce(struct mcg_group *g)
+{
+	return &container_of(g, struct mcg_roce_group_obj, g)->roce;
+}
+
+/* Does RoCE group @g hold its IP multicast membership? Under RTNL. */
+static inline bool mcg_roce_ip_held(const struct mcg_group *g)
+{
+	return !list_empty(&container_of(g, const struct mcg_roce_group_obj,
+					 g)->roce.node);
+}
 
 static inline struct mcg_ib_group *mcg_ib(struct mcg_group *g)
 {
@@ -329,24 +380,34 @@ struct mcg_owner {
 	char name[IB_MCG_OWNER_MAX + 1];
 };
 
-struct mcg_bound;
+/*
+ * The bound holds of one netlink socket (group.c): an entry of the index
+ * of bound holds by socket, from the socket's first bound hold to its
+ * last. Its holds name their socket through it.
+ */
+struct mcg_bound {
+	struct hlist_node node;		/* in mcg_bound_hash */
+	struct list_head holders;	/* mcg_holder.bound_node */
+	const struct net *net;		/* compared only */
+	u32 portid;
+};
 
 struct mcg_holder {
 	struct list_head node;		/* in group->holders */
 	struct list_head owner_node;	/* in owner->holders */
 	struct list_head bound_node;	/* BOUND: in bound->holders */
-	struct mcg_bound *bound;	/* BOUND: its socket's index entry */
+	struct mcg_bound *bound;	/* BOUND: its socket (net, portid),
+					 * set when the hold is linked
+					 */
 	struct mcg_group *group;
 	u64 id;				/* unique, growing: a dump cursor */
 	struct mcg_owner *o;		/* its name is the holder's owner */
+	u64 since_ns;			/* ktime_get_boottime_ns() at join */
 	u8 join_state;
+	u8 flags;			/* IB_MCG_F_* (all fit in a u8) */
 	bool create;			/* joined with create parameters */
 	bool unpriv;			/* taken without CAP_NET_ADMIN ... */
 	kuid_t uid;			/* ... by this user (owner "uid:N") */
-	u32 flags;			/* IB_MCG_F_* */
-	u32 nl_portid;			/* BOUND: the owning socket ... */
-	const struct net *nl_net;	/* ... and its netns (compared only) */
-	u64 since_ns;			/* ktime_get_boottime_ns() at join */
 };
 
 struct mcg_join_req {
@@ -376,6 +437,7 @@ struct mcg_device *mcg_device_find(const char *name, bool by_name,
 /* group.c */
 extern struct kmem_cache *mcg_group_cache;
 extern struct kmem_cache *mcg_ib_group_cache;
+extern struct kmem_cache *mcg_roce_group_cache;
 int mcg_cache_init(void);
 void mcg_cache_exit(void);
 int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,

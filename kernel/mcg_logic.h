@@ -273,7 +273,8 @@ static inline int mcg_rejoin_check(const struct mcg_holder *h,
 		return -EBUSY;
 	}
 	if ((h->flags & IB_MCG_F_BOUND) &&
-	    (h->nl_portid != req->nl_portid || h->nl_net != req->nl_net)) {
+	    (h->bound->portid != req->nl_portid ||
+	     h->bound->net != req->nl_net)) {
 		NL_SET_ERR_MSG(extack,
 			       "owner's bound hold on this group belongs to another socket");
 		return -EBUSY;

@@ -503,7 +503,7 @@ static int put_holder(struct sk_buff *skb, const struct mcg_holder *h, u64 now,
 	    nla_put_u8(skb, IB_MCG_HOLDER_A_JOIN_STATE, h->join_state) ||
 	    nla_put_u32(skb, IB_MCG_HOLDER_A_FLAGS, h->flags) ||
 	    (!anon && (h->flags & IB_MCG_F_BOUND) &&
-	     nla_put_u32(skb, IB_MCG_HOLDER_A_NL_PORTID, h->nl_portid)) ||
+	     nla_put_u32(skb, IB_MCG_HOLDER_A_NL_PORTID, h->bound->portid)) ||
 	    nla_put_u64_64bit(skb, IB_MCG_HOLDER_A_AGE_MS,
 			      div_u64(now - h->since_ns, NSEC_PER_MSEC),
 			      IB_MCG_HOLDER_A_PAD) ||

@@ -269,6 +269,8 @@ static void user_limit_test(struct kunit *test)
 static void rejoin_check_test(struct kunit *test)
 {
 	static int net_a, net_b;	/* netns pointers are only compared */
+	struct mcg_bound b = { .net = (const struct net *)&net_a,
+			       .portid = 42 };
 	struct mcg_holder h = { .flags = 0 };
 	struct mcg_join_req req = { .flags = 0 };
 	struct netlink_ext_ack ext = {};
@@ -282,8 +284,7 @@ static void rejoin_check_test(struct kunit *test)
 	expect_msg(test, &ext, "unbound hold");
 	ext._msg = NULL;
 	h.flags = IB_MCG_F_BOUND;
-	h.nl_portid = 42;
-	h.nl_net = (const struct net *)&net_a;
+	h.bound = &b;	/* the socket (net_a, 42) */
 	req.flags = 0;
 	KUNIT_EXPECT_EQ(test, mcg_rejoin_check(&h, &req, &ext), -EBUSY);
 	expect_msg(test, &ext, "a bound hold");

@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # make bench, InfiniBand scenario on simhca: re-join waves of N groups at
 # cap C (rejoin_rate) against N / C, SA Deletes when N groups are released
-# at once against N, kernel memory per IB group.
+# at once against N, kernel memory per IB group: ours, ib_core's and
+# simhca's.
 # timeout: 1500
 . "$(dirname "$0")/../bench/bench_lib.sh"
 
 mcg_require_simhca
 NS=${BENCH_WAVE_N:-"1024 16383"}
 CS=${BENCH_WAVE_C:-"20 100 1000 5000"}
+[ "$CS" = none ] && CS=		# BENCH_WAVE_C=none: no waves
 # Waves longer than this (N / C, seconds) are left out: 16,383 at 20/s
 # would take 14 minutes.
 MAX_WAVE_S=${BENCH_MAX_WAVE_S:-200}
@@ -35,6 +37,7 @@ deadline=$((SECONDS + BUDGET_S))
 sync
 echo 3 >/proc/sys/vm/drop_caches
 s0=$(slab_kb)
+slab_snap /tmp/bench.slab0
 for n in $NS; do
 	first=$((0x1000 + held))
 	echo 5000 >/sys/module/ib_mcgroups/parameters/rejoin_rate
@@ -45,8 +48,11 @@ for n in $NS; do
 	wait_for -t 300 sa_has $n
 	held=$n
 	# Memory of the most groups (the last N), after its joins
-	[ "$n" = "${NS##* }" ] && bench_row "kernel memory per group (IB on simhca, N=$n; Slab delta / N, simhca's SA records included)" \
-		"budget" 512 "$(( ($(slab_kb) - s0) * 1024 / n ))" "B" 1
+	if [ "$n" = "${NS##* }" ]; then
+		slab_snap /tmp/bench.slab1
+		bench_mem_rows "IB on simhca" "$n" /tmp/bench.slab0 \
+			/tmp/bench.slab1 "$s0" "$(slab_kb)" ib
+	fi
 	for c in $CS; do
 		want=$((n * 11 / c / 10 + 1))
 		left=$((deadline - SECONDS))

@@ -59,10 +59,12 @@ mcctl leave owner bench:b all >/dev/null
 sync
 echo 3 >/proc/sys/vm/drop_caches
 s0=$(slab_kb)
+slab_snap /tmp/bench.slab0
 mcg_bench joinmany -4 $MCG_DEV0 1 $N bench:mem 0x10000 sendonly >/dev/null
 s1=$(slab_kb)
-bench_row "kernel memory per group (RoCE, send-only, N=$N; Slab delta / N)" \
-	"budget" 512 "$(( (s1 - s0) * 1024 / N ))" "B" 1
+slab_snap /tmp/bench.slab1
+bench_mem_rows "RoCE, send-only" "$N" /tmp/bench.slab0 /tmp/bench.slab1 \
+	"$s0" "$s1"
 
 # 4. genetlink socket close with N groups and one bound hold
 mcg_bench joinmany -4 $MCG_DEV0 1 1 bench:bound 0x30000 bound >/tmp/bench.bound &

@@ -11,7 +11,9 @@
 # Environment: KVER (as for selftests/vm/run.sh), O (default
 # build/bench), and the scenarios' knobs: BENCH_N (RoCE groups, 16384),
 # BENCH_REPS (timed repetitions, 400), BENCH_WAVE_N ("1024 16383"),
-# BENCH_WAVE_C ("20 100 1000 5000"), BENCH_MAX_WAVE_S (200).
+# BENCH_WAVE_C ("20 100 1000 5000"; none: no waves), BENCH_MAX_WAVE_S
+# (200). The VMs boot with slab_nomerge (added to KERNEL_APPEND), so that
+# the memory figures can tell our slab caches from the kernel's.
 set -uo pipefail
 
 DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -29,7 +31,9 @@ for s in "${SCENARIOS[@]}"; do
 	t=$DIR/bench_$s.sh
 	[ -f "$t" ] || { echo "bench: no scenario $s" >&2; rc=1; continue; }
 	echo "bench: scenario $s (one VM boot)" >&2
+	# slab_nomerge: our caches show as themselves in /proc/slabinfo.
 	env O="$O/$s" EXTRA_TESTS="$t" GUEST_FILES="/usr/bin/true $O/bench.env" \
+		KERNEL_APPEND="${KERNEL_APPEND:+$KERNEL_APPEND }slab_nomerge" \
 		"$TOP/selftests/vm/run.sh" --timeout 1800 "bench_$s" >"$O/$s.log" 2>&1
 	tail -n 1 "$O/$s.log" >&2
 	grep -q '^1 passed, 0 failed' "$O/$s.log" || rc=1
