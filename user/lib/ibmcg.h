@@ -271,7 +271,7 @@ void ibmcg_close(struct ibmcg *h);
 const char *ibmcg_strerror(const struct ibmcg *h, int err);
 const char *ibmcg_errmsg(const struct ibmcg *h);	/* NULL if none */
 
-/* The library's version, VERSION of the source tree ("0.2.0"). */
+/* The library's version, VERSION of the source tree (for example "0.3.0"). */
 const char *ibmcg_version(void);
 
 /* Requests. "dev" is an rdma device name; "out" may be NULL for join and
