@@ -22,6 +22,14 @@ stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
 waves() { cat $SYS/rejoin_waves; }
 waves_are() { [ "$(waves)" = "$1" ]; }
 sa_has() { [ "$(sa_groups)" = "$1" ]; }
+# simhca's own cost since the last stats reset: SA time per MCMemberRecord
+# Set/Delete and MFT programming time per programming, in microseconds
+sa_cost() {
+	awk '{ v[$1] = $2 }
+	     END { printf "SA %.1f us per Set/Delete (%d), MFT %.1f us per programming (%d)",
+		   v["mcm_updates"] ? v["mcm_update_ns"] / v["mcm_updates"] / 1000 : 0, v["mcm_updates"],
+		   v["mft_programs"] ? v["mft_program_ns"] / v["mft_programs"] / 1000 : 0, v["mft_programs"] }' $D/stats
+}
 
 ktap_plan 1
 modprobe ib_umad
@@ -44,6 +52,7 @@ for n in $NS; do
 	fi
 	wait_for -t 300 sa_has $n
 	held=$n
+	bench_info "simhca, joins of groups $((first - 0x1000 + 1))..$n" "$(sa_cost)"
 	# Memory of the most groups (the last N), after its joins
 	[ "$n" = "${NS##* }" ] && bench_row "kernel memory per group (IB on simhca, N=$n; Slab delta / N, simhca's SA records included)" \
 		"budget" 512 "$(( ($(slab_kb) - s0) * 1024 / n ))" "B" 1
@@ -56,6 +65,7 @@ for n in $NS; do
 		fi
 		echo "$c" >/sys/module/ib_mcgroups/parameters/rejoin_rate
 		w=$(waves)
+		echo 1 >$D/stats
 		echo 1 >$D/client_reregister
 		limit=$((n * 3 / c + 60))
 		[ "$limit" -le "$left" ] || limit=$left
@@ -65,6 +75,7 @@ for n in $NS; do
 		fi
 		bench_row "re-join wave, N=$n, C=$c/s (last_rejoin_wave_ms)" \
 			"N / C" "$((n * 1000 / c))" "$(cat $SYS/last_rejoin_wave_ms)" ms 1.10
+		bench_info "simhca, wave N=$n C=$c/s" "$(sa_cost)"
 	done
 done
 

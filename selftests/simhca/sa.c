@@ -975,6 +975,7 @@ static void sa_mcm(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
 {
 	const struct ib_sa_mad *req = (const void *)pkt->mad;
 	struct simhca_mcmr out = {};
+	ktime_t t0 = ktime_get();
 	u16 status;
 
 	switch (req->mad_hdr.method) {
@@ -988,13 +989,12 @@ static void sa_mcm(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
 		mcm_query(sdev, pkt);
 		return;
 	}
-	if (status) {
-		sa_reply(sdev, pkt, status, NULL, 0);
-		return;
-	}
-	/* before the answer: the switch is programmed when the host hears */
-	simhca_sa_changed(sdev);
-	sa_reply(sdev, pkt, 0, &out, sizeof(out));
+	if (!status)
+		/* before the answer: the switch is programmed when the host hears */
+		simhca_sa_changed(sdev);
+	sdev->sa.st.mcm_updates++;
+	sdev->sa.st.mcm_update_ns += ktime_to_ns(ktime_sub(ktime_get(), t0));
+	sa_reply(sdev, pkt, status, status ? NULL : &out, sizeof(out));
 }
 
 /* --- request dispatch ---------------------------------------------------- */
@@ -1189,6 +1189,7 @@ void simhca_mft_work(struct work_struct *work)
 					       struct simhca_dev, mft_work);
 	struct simhca_group *g;
 	struct simhca_member *m;
+	ktime_t t0 = ktime_get();
 	unsigned long flags;
 	u8 *mft, *old;
 
@@ -1216,6 +1217,9 @@ void simhca_mft_work(struct work_struct *work)
 	sdev->sw.mft_programs++;
 	spin_unlock_irqrestore(&sdev->lock, flags);
 	kvfree(old);
+	mutex_lock(&sdev->sa.lock);
+	sdev->sa.st.mft_ns += ktime_to_ns(ktime_sub(ktime_get(), t0));
+	mutex_unlock(&sdev->sa.lock);
 }
 
 /* --- debugfs views ------------------------------------------------------- */
@@ -1271,6 +1275,9 @@ void simhca_sa_stats(struct simhca_dev *sdev, struct seq_file *s)
 	seq_printf(s, "rmpp_acks %llu\n", st->rmpp_acks);
 	seq_printf(s, "rmpp_aborts %llu\n", st->rmpp_aborts);
 	seq_printf(s, "max_per_100ms %llu\n", st->max_per_100ms);
+	seq_printf(s, "mcm_updates %llu\n", st->mcm_updates);
+	seq_printf(s, "mcm_update_ns %llu\n", st->mcm_update_ns);
+	seq_printf(s, "mft_program_ns %llu\n", st->mft_ns);
 	spin_lock_irq(&sdev->lock);
 	max_pending = sdev->max_answers_pending;
 	spin_unlock_irq(&sdev->lock);

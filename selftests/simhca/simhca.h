@@ -233,6 +233,9 @@ struct simhca_stats {
 	u64 rmpp_acks;
 	u64 rmpp_aborts;
 	u64 max_per_100ms;
+	u64 mcm_updates;	/* MCMemberRecord Sets and Deletes handled */
+	u64 mcm_update_ns;	/* time spent on them */
+	u64 mft_ns;		/* time spent programming the MFT */
 };
 
 struct simhca_sa {
