@@ -12,6 +12,8 @@ CS=${BENCH_WAVE_C:-"20 100 1000 5000"}
 # Waves longer than this (N / C, seconds) are left out: 16,383 at 20/s
 # would take 14 minutes.
 MAX_WAVE_S=${BENCH_MAX_WAVE_S:-200}
+# rejoin_inflight for the waves (default: the module's own)
+INFLIGHT=${BENCH_INFLIGHT:-}
 # The waves together get this long (seconds): a wave that would not fit
 # (at N / C, 10 % over) is left out, one that does not end in what is left
 # is reported so and ends the waves.
@@ -36,6 +38,8 @@ modprobe ib_umad
 modprobe simhca || ktap_skip_all "no simhca"
 mcg_load rejoin_rate=5000 settle_ms=0 max_groups=0 || ktap_skip_all "cannot load ib_mcgroups"
 defer mcg_unload_simhca
+[ -n "$INFLIGHT" ] && echo "$INFLIGHT" >/sys/module/ib_mcgroups/parameters/rejoin_inflight
+inflight=$(cat /sys/module/ib_mcgroups/parameters/rejoin_inflight)
 
 held=0
 broken=0
@@ -56,6 +60,9 @@ for n in $NS; do
 	# Memory of the most groups (the last N), after its joins
 	[ "$n" = "${NS##* }" ] && bench_row "kernel memory per group (IB on simhca, N=$n; Slab delta / N, simhca's SA records included)" \
 		"budget" 512 "$(( ($(slab_kb) - s0) * 1024 / n ))" "B" 1
+	# of which simhca's own SA records (its slab cache simhca_mcm)
+	[ "$n" = "${NS##* }" ] && bench_info "simhca's SA records per group (slab cache simhca_mcm, in the Slab delta above)" \
+		"$(awk -v n=$n '$1 == "simhca_mcm" {printf "%d B", $3 * $4 / n}' /proc/slabinfo)"
 	for c in $CS; do
 		want=$((n * 11 / c / 10 + 1))
 		left=$((deadline - SECONDS))
@@ -73,7 +80,7 @@ for n in $NS; do
 			bench_info "re-join wave, N=$n, C=$c/s" "did not end in $limit s (N / C = $((n * 1000 / c)) ms)"
 			break 2
 		fi
-		bench_row "re-join wave, N=$n, C=$c/s (last_rejoin_wave_ms)" \
+		bench_row "re-join wave, N=$n, C=$c/s, rejoin_inflight=$inflight (last_rejoin_wave_ms)" \
 			"N / C" "$((n * 1000 / c))" "$(cat $SYS/last_rejoin_wave_ms)" ms 1.10
 		bench_info "simhca, wave N=$n C=$c/s" "$(sa_cost)"
 	done
