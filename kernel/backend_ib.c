@@ -48,7 +48,12 @@
  * sweep). Re-joins and leaves together go at most rejoin_rate per second,
  * by a token bucket (mcg_tb_refill()): each run sends as many as the time
  * elapsed since the last one pays for, so the rate holds however late the
- * work runs. All three together have at most rejoin_inflight requests
+ * work runs. Credit keeps growing (up to its cap) while paced requests
+ * wait, whether for credit or for the in-flight limit: a wave held back
+ * by the limit must not lose the time it waited, or at a high rate every
+ * answer would find the credit clamped to one request and the pacer
+ * would wait a jiffy for the next. All three together have at most
+ * rejoin_inflight requests
  * unanswered: a join until its callback, a leave until multicast.c has
  * dropped its group (ib_sa_get_mcmember_rec() no longer finds it, after
  * the Delete's answer), or LEAVE_INFLIGHT_NS at most (the SA may be gone,
@@ -724,6 +729,8 @@ static void ib_join_work(struct work_struct *work)
 		g = mcg_ib_group_of(ig);
 		if (mcg_inflight_full(port_inflight(port), limit)) {
 			ib->need_slot = true;
+			/* re-joins wait behind them: credit keeps growing */
+			ib->backlog = !list_empty(&ib->retry);
 			goto leaves;
 		}
 		if (!pkey_present(port, g)) {
@@ -737,6 +744,7 @@ static void ib_join_work(struct work_struct *work)
 		g = mcg_ib_group_of(ig);
 		if (mcg_inflight_full(port_inflight(port), limit)) {
 			ib->need_slot = true;
+			ib->backlog = true;
 			break;
 		}
 		if (time_before(now, mcg_ib(g)->retry_at)) {
@@ -760,6 +768,7 @@ leaves:
 	list_for_each_entry_safe(l, ltmp, &ib->leaves, node) {
 		if (mcg_inflight_full(port_inflight(port), limit)) {
 			ib->need_slot = true;
+			ib->backlog = true;
 			break;
 		}
 		if (!mcg_tb_may_send(ib->credit, interval)) {
@@ -775,7 +784,8 @@ leaves:
 		ib->credit = mcg_tb_take(ib->credit, interval, 1);
 	}
 
-	if (ib->backlog)
+	/* Waiting for credit: the next token. For a slot: done_work. */
+	if (ib->backlog && !mcg_tb_may_send(ib->credit, interval))
 		arm(port, now + max(1UL, nsecs_to_jiffies(mcg_tb_wait_ns(ib->credit, interval) +
 						       TICK_NSEC - 1)));
 	if (later)

@@ -240,7 +240,9 @@ struct mcg_ib_port {
 	unsigned long settle_until;	/* jiffies: no joins before */
 	s64 credit;			/* pacer's token bucket, ns */
 	u64 credit_ns;			/* ktime_get_ns() of its last refill */
-	bool backlog;			/* requests waited for credit */
+	bool backlog;			/* paced requests waited for credit
+					 * or for the in-flight limit
+					 */
 	bool need_slot;			/* requests waited for the in-flight
 					 * limit: done_work runs the pacer
 					 */

@@ -14,6 +14,8 @@ CS=${BENCH_WAVE_C:-"20 100 1000 5000"}
 # Waves longer than this (N / C, seconds) are left out: 16,383 at 20/s
 # would take 14 minutes.
 MAX_WAVE_S=${BENCH_MAX_WAVE_S:-200}
+# rejoin_inflight for the waves (default: the module's own)
+INFLIGHT=${BENCH_INFLIGHT:-}
 # The waves together get this long (seconds): a wave that would not fit
 # (at N / C, 10 % over) is left out, one that does not end in what is left
 # is reported so and ends the waves.
@@ -24,12 +26,22 @@ stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
 waves() { cat $SYS/rejoin_waves; }
 waves_are() { [ "$(waves)" = "$1" ]; }
 sa_has() { [ "$(sa_groups)" = "$1" ]; }
+# simhca's own cost since the last stats reset: SA time per MCMemberRecord
+# Set/Delete and MFT programming time per programming, in microseconds
+sa_cost() {
+	awk '{ v[$1] = $2 }
+	     END { printf "SA %.1f us per Set/Delete (%d), MFT %.1f us per programming (%d)",
+		   v["mcm_updates"] ? v["mcm_update_ns"] / v["mcm_updates"] / 1000 : 0, v["mcm_updates"],
+		   v["mft_programs"] ? v["mft_program_ns"] / v["mft_programs"] / 1000 : 0, v["mft_programs"] }' $D/stats
+}
 
 ktap_plan 1
 modprobe ib_umad
 modprobe simhca || ktap_skip_all "no simhca"
 mcg_load rejoin_rate=5000 settle_ms=0 max_groups=0 || ktap_skip_all "cannot load ib_mcgroups"
 defer mcg_unload_simhca
+[ -n "$INFLIGHT" ] && echo "$INFLIGHT" >/sys/module/ib_mcgroups/parameters/rejoin_inflight
+inflight=$(cat /sys/module/ib_mcgroups/parameters/rejoin_inflight)
 
 held=0
 broken=0
@@ -47,6 +59,7 @@ for n in $NS; do
 	fi
 	wait_for -t 300 sa_has $n
 	held=$n
+	bench_info "simhca, joins of groups $((first - 0x1000 + 1))..$n" "$(sa_cost)"
 	# Memory of the most groups (the last N), after its joins
 	if [ "$n" = "${NS##* }" ]; then
 		slab_snap /tmp/bench.slab1
@@ -62,6 +75,7 @@ for n in $NS; do
 		fi
 		echo "$c" >/sys/module/ib_mcgroups/parameters/rejoin_rate
 		w=$(waves)
+		echo 1 >$D/stats
 		echo 1 >$D/client_reregister
 		limit=$((n * 3 / c + 60))
 		[ "$limit" -le "$left" ] || limit=$left
@@ -69,8 +83,9 @@ for n in $NS; do
 			bench_info "re-join wave, N=$n, C=$c/s" "did not end in $limit s (N / C = $((n * 1000 / c)) ms)"
 			break 2
 		fi
-		bench_row "re-join wave, N=$n, C=$c/s (last_rejoin_wave_ms)" \
+		bench_row "re-join wave, N=$n, C=$c/s, rejoin_inflight=$inflight (last_rejoin_wave_ms)" \
 			"N / C" "$((n * 1000 / c))" "$(cat $SYS/last_rejoin_wave_ms)" ms 1.10
+		bench_info "simhca, wave N=$n C=$c/s" "$(sa_cost)"
 	done
 done
 

@@ -108,7 +108,9 @@ static struct simhca_dev *simhca_dev_create(u32 index)
 	sdev->knobs.fail_status = SIMHCA_SA_ERR_NO_RESOURCES;
 	sdev->knobs.mlid_capacity = SIMHCA_MLID_MAX - SIMHCA_MLID_BASE + 1;
 	sdev->knobs.sa_key = 1;
-	simhca_sa_init(sdev);
+	ret = simhca_sa_init(sdev);
+	if (ret)
+		goto err_sa;
 
 	sdev->wq = alloc_ordered_workqueue("simhca%u", 0, index);
 	if (!sdev->wq) {
@@ -137,6 +139,7 @@ err_wq:
 	destroy_workqueue(sdev->wq);
 err_dealloc:
 	simhca_sa_fini(sdev);
+err_sa:
 	mutex_destroy(&sdev->udh.lock);
 	ib_dealloc_device(&sdev->ibdev);
 	return ERR_PTR(ret);
@@ -191,6 +194,8 @@ static int __init simhca_init(void)
 		return -EINVAL;
 	}
 
+	if (simhca_sa_module_init())
+		return -ENOMEM;
 	simhca_debugfs_init();
 	for (i = 0; i < ndevs; i++) {
 		struct simhca_dev *sdev = simhca_dev_create(i);
@@ -199,6 +204,7 @@ static int __init simhca_init(void)
 			while (i--)
 				simhca_dev_destroy(simhca_devs[i]);
 			simhca_debugfs_fini();
+			simhca_sa_module_exit();
 			return PTR_ERR(sdev);
 		}
 		simhca_devs[i] = sdev;
@@ -213,6 +219,7 @@ static void __exit simhca_exit(void)
 	for (i = ndevs; i--;)
 		simhca_dev_destroy(simhca_devs[i]);
 	simhca_debugfs_fini();
+	simhca_sa_module_exit();
 }
 
 module_init(simhca_init);

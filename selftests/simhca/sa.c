@@ -10,6 +10,7 @@
  * runs on the device's ordered workqueue.
  */
 #include <linux/bitmap.h>
+#include <linux/jhash.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/seq_file.h>
@@ -95,27 +96,94 @@ static int attr_idx(__be16 attr)
 	}
 }
 
-void simhca_sa_init(struct simhca_dev *sdev)
+/* The groups of every device; see simhca_sa_module_init() */
+static struct kmem_cache *simhca_mcm_cache;
+
+/*
+ * A constructor keeps the cache from being merged with another of the
+ * same size (SLAB_NO_MERGE is not in every kernel we build for), so that
+ * /proc/slabinfo shows simhca's SA records apart from everyone else's.
+ * Every allocation initialises the group itself (group_create()).
+ */
+static void simhca_mcm_ctor(void *obj)
+{
+}
+
+int simhca_sa_module_init(void)
+{
+	simhca_mcm_cache = kmem_cache_create("simhca_mcm",
+					     sizeof(struct simhca_group), 0, 0,
+					     simhca_mcm_ctor);
+	return simhca_mcm_cache ? 0 : -ENOMEM;
+}
+
+void simhca_sa_module_exit(void)
+{
+	kmem_cache_destroy(simhca_mcm_cache);
+}
+
+static void sa_free_tables(struct simhca_sa *sa)
+{
+	kvfree(sa->by_mgid);
+	kvfree(sa->by_mlid);
+	bitmap_free(sa->mlid_used);
+	kvfree(sa->mft_dirty);
+	bitmap_free(sa->mft_dirty_map);
+}
+
+int simhca_sa_init(struct simhca_dev *sdev)
 {
 	struct simhca_sa *sa = &sdev->sa;
+	u32 i;
 
+	sa->by_mgid = kvmalloc_array(1U << SIMHCA_SA_HASH_BITS,
+				     sizeof(*sa->by_mgid), GFP_KERNEL);
+	sa->by_mlid = kvcalloc(SIMHCA_MLID_NUM, sizeof(*sa->by_mlid),
+			       GFP_KERNEL);
+	sa->mlid_used = bitmap_zalloc(SIMHCA_MLID_NUM, GFP_KERNEL);
+	sa->mft_dirty = kvmalloc_array(SIMHCA_MLID_NUM, sizeof(*sa->mft_dirty),
+				       GFP_KERNEL);
+	sa->mft_dirty_map = bitmap_zalloc(SIMHCA_MLID_NUM, GFP_KERNEL);
+	if (!sa->by_mgid || !sa->by_mlid || !sa->mlid_used ||
+	    !sa->mft_dirty || !sa->mft_dirty_map) {
+		sa_free_tables(sa);
+		return -ENOMEM;
+	}
+	for (i = 0; i < 1U << SIMHCA_SA_HASH_BITS; i++)
+		INIT_HLIST_HEAD(&sa->by_mgid[i]);
 	mutex_init(&sa->lock);
 	INIT_LIST_HEAD(&sa->groups);
 	INIT_LIST_HEAD(&sa->rmpp);
 	sa->rate_start = jiffies;
 	sa->mgid_counter = 1;
+	return 0;
+}
+
+static struct hlist_head *mgid_bucket(struct simhca_sa *sa, const u8 *mgid)
+{
+	return &sa->by_mgid[jhash(mgid, 16, 0) &
+			    ((1U << SIMHCA_SA_HASH_BITS) - 1)];
+}
+
+/* The MFT entry of @mlid (an index from 0xC000) is to be programmed. */
+static void mft_mark(struct simhca_sa *sa, u32 mlid)
+{
+	if (!__test_and_set_bit(mlid, sa->mft_dirty_map))
+		sa->mft_dirty[sa->mft_ndirty++] = mlid;
 }
 
 static void group_free(struct simhca_sa *sa, struct simhca_group *g)
 {
-	struct simhca_member *m, *tmp;
+	u32 i = be16_to_cpu(g->rec.mlid) - SIMHCA_MLID_BASE;
 
-	list_for_each_entry_safe(m, tmp, &g->members, list) {
-		list_del(&m->list);
-		kfree(m);
+	if (i < SIMHCA_MLID_NUM && sa->by_mlid[i] == g) {
+		sa->by_mlid[i] = NULL;
+		__clear_bit(i, sa->mlid_used);
+		mft_mark(sa, i);
 	}
+	hlist_del(&g->hnode);
 	list_del(&g->list);
-	kfree(g);
+	kmem_cache_free(simhca_mcm_cache, g);
 	sa->ngroups--;
 }
 
@@ -152,6 +220,7 @@ void simhca_sa_fini(struct simhca_dev *sdev)
 		rmpp_free(r);
 	mutex_unlock(&sdev->sa.lock);
 	mutex_destroy(&sdev->sa.lock);
+	sa_free_tables(&sdev->sa);
 }
 
 void simhca_sa_start_sweep(struct simhca_dev *sdev)
@@ -468,10 +537,41 @@ static struct simhca_group *group_by_mgid(struct simhca_sa *sa, const u8 *mgid)
 {
 	struct simhca_group *g;
 
-	list_for_each_entry(g, &sa->groups, list)
+	hlist_for_each_entry(g, mgid_bucket(sa, mgid), hnode)
 		if (!memcmp(g->rec.mgid, mgid, 16))
 			return g;
 	return NULL;
+}
+
+static struct simhca_group *group_by_mlid(struct simhca_sa *sa, __be16 mlid)
+{
+	u32 i = be16_to_cpu(mlid) - SIMHCA_MLID_BASE;
+
+	return i < SIMHCA_MLID_NUM ? sa->by_mlid[i] : NULL;
+}
+
+/* A free member slot of @g (there is one for each port of the device). */
+static struct simhca_member *member_add(struct simhca_group *g)
+{
+	u32 i;
+
+	for (i = 0; i < SIMHCA_MAX_PORTS; i++) {
+		struct simhca_member *m = &g->slot[i];
+
+		if (list_empty(&m->list)) {
+			list_add_tail(&m->list, &g->members);
+			return m;
+		}
+	}
+	return NULL;
+}
+
+static void member_del(struct simhca_member *m)
+{
+	list_del_init(&m->list);
+	memset(m->port_gid, 0, sizeof(m->port_gid));
+	m->join_state = 0;
+	m->proxy_join = 0;
 }
 
 static struct simhca_member *member_by_gid(struct simhca_group *g,
@@ -624,29 +724,19 @@ static u16 mlid_alloc(struct simhca_dev *sdev, const struct simhca_mcmr *rec,
 		      ib_sa_comp_mask cm)
 {
 	u32 cap = min_t(u32, READ_ONCE(sdev->knobs.mlid_capacity),
-			SIMHCA_MLID_MAX - SIMHCA_MLID_BASE + 1);
-	struct simhca_group *g;
-	unsigned long *used;
+			SIMHCA_MLID_NUM);
+	unsigned long *used = sdev->sa.mlid_used;
 	u32 want = be16_to_cpu(rec->mlid), bit;
 
 	if (!cap)
 		return 0;
-	used = bitmap_zalloc(cap, GFP_KERNEL);
-	if (!used)
-		return 0;
-	list_for_each_entry(g, &sdev->sa.groups, list) {
-		u32 m = be16_to_cpu(g->rec.mlid) - SIMHCA_MLID_BASE;
-
-		if (m < cap)
-			__set_bit(m, used);
-	}
+	/* the requested MLID if it is free, else the lowest free one */
 	if ((cm & IB_SA_MCMEMBER_REC_MLID) && want >= SIMHCA_MLID_BASE &&
 	    want - SIMHCA_MLID_BASE < cap &&
 	    !test_bit(want - SIMHCA_MLID_BASE, used))
 		bit = want - SIMHCA_MLID_BASE;
 	else
 		bit = find_first_zero_bit(used, cap);
-	bitmap_free(used);
 	return bit < cap ? SIMHCA_MLID_BASE + bit : 0;
 }
 
@@ -693,10 +783,13 @@ static u16 group_create(struct simhca_dev *sdev, const struct simhca_mcmr *rec,
 	if (!mlid)
 		return SIMHCA_SA_ERR_NO_RESOURCES;
 
-	g = kzalloc(sizeof(*g), GFP_KERNEL);
+	g = kmem_cache_alloc(simhca_mcm_cache, GFP_KERNEL);
 	if (!g)
 		return SIMHCA_SA_ERR_NO_RESOURCES;
+	memset(g, 0, sizeof(*g));
 	INIT_LIST_HEAD(&g->members);
+	for (i = 0; i < SIMHCA_MAX_PORTS; i++)
+		INIT_LIST_HEAD(&g->slot[i].list);
 	memset(n.port_gid, 0, sizeof(n.port_gid));
 	n.mlid = cpu_to_be16(mlid);
 	if (!(cm & IB_SA_MCMEMBER_REC_PACKET_LIFE_TIME))
@@ -709,6 +802,9 @@ static u16 group_create(struct simhca_dev *sdev, const struct simhca_mcmr *rec,
 	memset(n.reserved, 0, sizeof(n.reserved));
 	g->rec = n;
 	list_add_tail(&g->list, &sa->groups);
+	hlist_add_head(&g->hnode, mgid_bucket(sa, g->rec.mgid));
+	sa->by_mlid[mlid - SIMHCA_MLID_BASE] = g;
+	__set_bit(mlid - SIMHCA_MLID_BASE, sa->mlid_used);
 	sa->ngroups++;
 	*out = g;
 	return 0;
@@ -819,7 +915,7 @@ static u16 mcm_join(struct simhca_dev *sdev, const struct simhca_pkt *pkt,
 	}
 
 	if (!m) {
-		m = kzalloc(sizeof(*m), GFP_KERNEL);
+		m = member_add(g);
 		if (!m) {
 			if (created)
 				group_free(&sdev->sa, g);
@@ -827,9 +923,9 @@ static u16 mcm_join(struct simhca_dev *sdev, const struct simhca_pkt *pkt,
 		}
 		memcpy(m->port_gid, rec->port_gid, 16);
 		m->proxy_join = proxy;
-		list_add_tail(&m->list, &g->members);
 	}
 	m->join_state |= join;
+	mft_mark(&sdev->sa, be16_to_cpu(g->rec.mlid) - SIMHCA_MLID_BASE);
 	group_record(g, m, out);
 	return 0;
 }
@@ -862,11 +958,10 @@ static u16 mcm_leave(struct simhca_dev *sdev, const struct simhca_pkt *pkt,
 		return SIMHCA_SA_ERR_REQ_INVALID;
 
 	m->join_state &= ~join;
+	mft_mark(&sdev->sa, be16_to_cpu(g->rec.mlid) - SIMHCA_MLID_BASE);
 	group_record(g, m, out);
-	if (!m->join_state) {
-		list_del(&m->list);
-		kfree(m);
-	}
+	if (!m->join_state)
+		member_del(m);
 	if (!group_has_full_member(g))
 		group_free(&sdev->sa, g);
 	return 0;
@@ -942,12 +1037,22 @@ static void mcm_query(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
 	const struct simhca_mcmr *q = (const void *)req->data;
 	bool trusted = req->sa_hdr.sm_key != 0;
 	struct simhca_port *rp = &sdev->port[pkt->port - 1];
+	ib_sa_comp_mask cm = req->sa_hdr.comp_mask;
 	struct simhca_group *g;
 	struct recbuf b = {};
 	u32 i;
 
-	list_for_each_entry(g, &sdev->sa.groups, list)
-		mcm_match(g, q, req->sa_hdr.comp_mask, rp, trusted, &b);
+	/* an MGID or MLID names at most one group: no walk for those */
+	if (cm & (IB_SA_MCMEMBER_REC_MGID | IB_SA_MCMEMBER_REC_MLID)) {
+		g = cm & IB_SA_MCMEMBER_REC_MGID ?
+			group_by_mgid(&sdev->sa, q->mgid) :
+			group_by_mlid(&sdev->sa, q->mlid);
+		if (g)
+			mcm_match(g, q, cm, rp, trusted, &b);
+	} else {
+		list_for_each_entry(g, &sdev->sa.groups, list)
+			mcm_match(g, q, cm, rp, trusted, &b);
+	}
 	if (b.oom) {
 		kfree(b.r);
 		sa_reply(sdev, pkt, SIMHCA_SA_ERR_NO_RESOURCES, NULL, 0);
@@ -975,6 +1080,7 @@ static void sa_mcm(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
 {
 	const struct ib_sa_mad *req = (const void *)pkt->mad;
 	struct simhca_mcmr out = {};
+	ktime_t t0 = ktime_get();
 	u16 status;
 
 	switch (req->mad_hdr.method) {
@@ -988,13 +1094,12 @@ static void sa_mcm(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
 		mcm_query(sdev, pkt);
 		return;
 	}
-	if (status) {
-		sa_reply(sdev, pkt, status, NULL, 0);
-		return;
-	}
-	/* before the answer: the switch is programmed when the host hears */
-	simhca_sa_changed(sdev);
-	sa_reply(sdev, pkt, 0, &out, sizeof(out));
+	if (!status)
+		/* before the answer: the switch is programmed when the host hears */
+		simhca_sa_changed(sdev);
+	sdev->sa.st.mcm_updates++;
+	sdev->sa.st.mcm_update_ns += ktime_to_ns(ktime_sub(ktime_get(), t0));
+	sa_reply(sdev, pkt, status, status ? NULL : &out, sizeof(out));
 }
 
 /* --- request dispatch ---------------------------------------------------- */
@@ -1178,44 +1283,63 @@ void simhca_sa_changed(struct simhca_dev *sdev)
 	spin_unlock_irqrestore(&sdev->lock, flags);
 }
 
+/* The ports @mlid (an index from 0xC000) forwards to, as the SA has it. */
+static u8 mft_ports(struct simhca_dev *sdev, u32 mlid)
+{
+	struct simhca_group *g = sdev->sa.by_mlid[mlid];
+	struct simhca_member *m;
+	u8 ports = 0;
+
+	if (!g)
+		return 0;
+	list_for_each_entry(m, &g->members, list) {
+		struct simhca_port *p = port_by_gid(sdev, m->port_gid);
+
+		if (p && (m->join_state & (JOIN_FULL | JOIN_NON)))
+			ports |= BIT(p->num - 1);
+	}
+	return ports;
+}
+
 /*
  * One switch for the device's ports: an MLID forwards to every port that
  * is a receiving member (full or non-member, IBA 15.2.5.17: send-only
- * members only send) of its group.
+ * members only send) of its group. Only the MLIDs whose membership
+ * changed since the last programming are written (sa.mft_dirty); the
+ * first programming starts from an empty table, in which every MLID ever
+ * used is among those.
  */
 void simhca_mft_work(struct work_struct *work)
 {
 	struct simhca_dev *sdev = container_of(to_delayed_work(work),
 					       struct simhca_dev, mft_work);
-	struct simhca_group *g;
-	struct simhca_member *m;
+	struct simhca_sa *sa = &sdev->sa;
+	ktime_t t0 = ktime_get();
 	unsigned long flags;
-	u8 *mft, *old;
+	u8 *mft = NULL;
+	u32 i;
 
-	mft = kvzalloc(SIMHCA_MLID_NUM, GFP_KERNEL);
-	if (!mft)
-		return;
-	mutex_lock(&sdev->sa.lock);
-	list_for_each_entry(g, &sdev->sa.groups, list) {
-		u32 i = be16_to_cpu(g->rec.mlid) - SIMHCA_MLID_BASE;
-
-		if (i >= SIMHCA_MLID_NUM)
-			continue;
-		list_for_each_entry(m, &g->members, list) {
-			struct simhca_port *p = port_by_gid(sdev, m->port_gid);
-
-			if (p && (m->join_state & (JOIN_FULL | JOIN_NON)))
-				mft[i] |= BIT(p->num - 1);
-		}
+	/* Only this work sets sdev->mft, so it may be read unlocked here. */
+	if (!sdev->mft) {
+		mft = kvzalloc(SIMHCA_MLID_NUM, GFP_KERNEL);
+		if (!mft)
+			return;
 	}
-	mutex_unlock(&sdev->sa.lock);
-
+	mutex_lock(&sa->lock);
 	spin_lock_irqsave(&sdev->lock, flags);
-	old = sdev->mft;
-	sdev->mft = mft;
+	if (mft)
+		sdev->mft = mft;
+	for (i = 0; i < sa->mft_ndirty; i++) {
+		u32 mlid = sa->mft_dirty[i];
+
+		sdev->mft[mlid] = mft_ports(sdev, mlid);
+		__clear_bit(mlid, sa->mft_dirty_map);
+	}
+	sa->mft_ndirty = 0;
 	sdev->sw.mft_programs++;
 	spin_unlock_irqrestore(&sdev->lock, flags);
-	kvfree(old);
+	sa->st.mft_ns += ktime_to_ns(ktime_sub(ktime_get(), t0));
+	mutex_unlock(&sa->lock);
 }
 
 /* --- debugfs views ------------------------------------------------------- */
@@ -1271,6 +1395,9 @@ void simhca_sa_stats(struct simhca_dev *sdev, struct seq_file *s)
 	seq_printf(s, "rmpp_acks %llu\n", st->rmpp_acks);
 	seq_printf(s, "rmpp_aborts %llu\n", st->rmpp_aborts);
 	seq_printf(s, "max_per_100ms %llu\n", st->max_per_100ms);
+	seq_printf(s, "mcm_updates %llu\n", st->mcm_updates);
+	seq_printf(s, "mcm_update_ns %llu\n", st->mcm_update_ns);
+	seq_printf(s, "mft_program_ns %llu\n", st->mft_ns);
 	spin_lock_irq(&sdev->lock);
 	max_pending = sdev->max_answers_pending;
 	spin_unlock_irq(&sdev->lock);

@@ -189,6 +189,7 @@ struct simhca_switch_stats {
 	u64 sm_ah_fails;	/* ... failed by ah_fail_next */
 };
 
+/* A port's membership: a slot of its group, on members while in use */
 struct simhca_member {
 	struct list_head list;
 	u8 port_gid[16];
@@ -196,11 +197,21 @@ struct simhca_member {
 	u8 proxy_join;
 };
 
+/*
+ * An MCMemberRecord group, from the "simhca_mcm" slab cache. A member is
+ * a port of the device (found by GUID), so a group has at most
+ * SIMHCA_MAX_PORTS members: they live in slot[], listed on members in
+ * the order they joined.
+ */
 struct simhca_group {
-	struct list_head list;
+	struct list_head list;		/* sa.groups, in creation order */
+	struct hlist_node hnode;	/* sa.by_mgid */
 	struct simhca_mcmr rec;
 	struct list_head members;
+	struct simhca_member slot[SIMHCA_MAX_PORTS];
 };
+
+#define SIMHCA_SA_HASH_BITS	14	/* as many buckets as MLIDs */
 
 /* An RMPP send in progress (a multi-segment GetTableResp) */
 struct simhca_rmpp {
@@ -235,12 +246,26 @@ struct simhca_stats {
 	u64 rmpp_acks;
 	u64 rmpp_aborts;
 	u64 max_per_100ms;
+	u64 mcm_updates;	/* MCMemberRecord Sets and Deletes handled */
+	u64 mcm_update_ns;	/* time spent on them */
+	u64 mft_ns;		/* time spent programming the MFT */
 };
 
 struct simhca_sa {
 	struct mutex lock;	/* everything below */
 	struct list_head groups;
 	u32 ngroups;
+	/* the groups by MGID (jhash) and by MLID (index from 0xC000) */
+	struct hlist_head *by_mgid;
+	struct simhca_group **by_mlid;
+	unsigned long *mlid_used;	/* SIMHCA_MLID_NUM bits */
+	/*
+	 * MLIDs whose forwarding may have changed since the MFT was last
+	 * programmed: each once in mft_dirty[] (its bit in mft_dirty_map).
+	 */
+	u16 *mft_dirty;
+	unsigned long *mft_dirty_map;
+	u32 mft_ndirty;
 	struct list_head rmpp;
 	u32 mgid_counter;
 	unsigned long sweep_end;
@@ -313,7 +338,8 @@ struct simhca_dev {
 	/*
 	 * The switch's multicast forwarding table: for each MLID from
 	 * SIMHCA_MLID_BASE a bitmap of the ports (bit 0: port 1) it forwards
-	 * to. NULL until first programmed. Replaced whole by mft_work.
+	 * to. NULL until first programmed. mft_work writes the entries of
+	 * the MLIDs that changed (sa.mft_dirty) under sdev->lock.
 	 */
 	u8 *mft;
 	struct simhca_qp *ud[SIMHCA_MAX_UD_QP];
@@ -351,7 +377,9 @@ void simhca_switch_stats_reset(struct simhca_dev *sdev);
 void simhca_mft_dump(struct simhca_dev *sdev, struct seq_file *m);
 
 /* sa.c */
-void simhca_sa_init(struct simhca_dev *sdev);
+int simhca_sa_module_init(void);
+void simhca_sa_module_exit(void);
+int simhca_sa_init(struct simhca_dev *sdev);
 void simhca_sa_fini(struct simhca_dev *sdev);
 void simhca_sa_work(struct work_struct *work);
 void simhca_sa_wipe(struct simhca_dev *sdev);

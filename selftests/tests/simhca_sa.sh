@@ -30,7 +30,7 @@ held() {
 		sub("join=", "", $5); print $5 }' $D/sa_db
 }
 
-ktap_plan 35
+ktap_plan 41
 modprobe ib_umad
 unload
 check "load simhca with 2 ports" modprobe simhca nports=2 || ktap_skip_all "no simhca"
@@ -103,5 +103,20 @@ check_eq "port 1 leaves again: not held" 0x0200 "$(st S delete mgid=$G port_gid=
 check_eq "last full member leaves" 0x0000 "$(st S delete mgid=$G port_gid=self join=1)"
 check "group deleted although port 2 is still a non-member" \
 	__lib_not grep -q "mgid=$G " $D/sa_db
+check "MFT: 0xc000 forwards nowhere once its group is gone" \
+	__lib_not grep -q '^mlid=0xc000 ' $D/mft
+check_eq "a new group gets the freed MLID 0xc000" 0xc000 \
+	"$(field mlid S set create mgid=ff12:401b:ffff::a)"
+check_eq "MFT: 0xc000 forwards to port 1 only (its new group's member)" \
+	"mlid=0xc000 ports=1" "$(grep '^mlid=0xc000 ' $D/mft)"
+check_eq "Get by MLID alone finds that group" ff12:401b:ffff::a \
+	"$(field mgid S get mlid=0xc000)"
+check_eq "Get by an MLID no group has: no records" 0x0300 \
+	"$(st S get mlid=0xc0ff)"
+# The SA's groups are in a slab cache of their own, not merged with
+# another, so that a benchmark can tell simhca's memory from others'.
+check "slab cache simhca_mcm holds the SA's $(awk '$1 == "groups" {print $2}' $D/stats) groups" \
+	awk -v n="$(awk '$1 == "groups" {print $2}' $D/stats)" \
+	'$1 == "simhca_mcm" {found = 1; ok = $3 >= n} END {exit !(found && ok)}' /proc/slabinfo
 ktap_diag "$(cat $D/sa_db)"
 ktap_finish
