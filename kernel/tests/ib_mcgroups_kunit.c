@@ -486,6 +486,26 @@ static void tb_take_test(struct kunit *test)
 }
 
 /*
+ * No second holds more than @rate requests plus what the credit cap
+ * lets out at once: at[0..n) are the send times, in order, so a
+ * window's end only moves forward.
+ */
+static void tb_check_windows(struct kunit *test, const u64 *at,
+			     unsigned int n, unsigned int rate, u64 cap,
+			     u64 iv)
+{
+	unsigned int i, j;
+
+	for (i = 0, j = 0; i < n; i++) {
+		while (j < n && at[j] < at[i] + NSEC_PER_SEC)
+			j++;
+		KUNIT_EXPECT_LE_MSG(test, j - i,
+				    rate + (unsigned int)div64_u64(cap, iv) + 1,
+				    "rate %u: window at %llu ns", rate, at[i]);
+	}
+}
+
+/*
  * join_work as a port runs it with a backlog of @total requests: woken
  * on jiffies (4 ms), late by up to 7 ms at random, it refills and sends
  * what the credit pays for. Returns how many went out in @dur_ms; checks
@@ -497,7 +517,7 @@ static unsigned int tb_run(struct kunit *test, unsigned int rate,
 	const u64 iv = mcg_pace_interval_ns(rate), ms = NSEC_PER_MSEC;
 	const u64 cap = MCG_TB_CAP_NS;
 	u64 tick, t, last = 0, *at;
-	unsigned int n = 0, i, j, max_n = rate * dur_ms / 1000 + 64;
+	unsigned int n = 0, max_n = rate * dur_ms / 1000 + 64;
 	s64 credit = 0;
 	u32 rnd = 1;
 
@@ -514,14 +534,7 @@ static unsigned int tb_run(struct kunit *test, unsigned int rate,
 			credit = mcg_tb_take(credit, iv, 1);
 		}
 	}
-	/* at[] is in order: the window's end only moves forward */
-	for (i = 0, j = 0; i < n; i++) {
-		while (j < n && at[j] < at[i] + NSEC_PER_SEC)
-			j++;
-		KUNIT_EXPECT_LE_MSG(test, j - i,
-				    rate + (unsigned int)div64_u64(cap, iv) + 1,
-				    "rate %u: window at %llu ns", rate, at[i]);
-	}
+	tb_check_windows(test, at, n, rate, cap, iv);
 	return n;
 }
 
@@ -556,7 +569,7 @@ static unsigned int tb_paced_run(struct kunit *test, unsigned int rate,
 {
 	const u64 iv = mcg_pace_interval_ns(rate), ms = NSEC_PER_MSEC;
 	const u64 jiffy = 4 * ms, cap = MCG_TB_CAP_NS;
-	unsigned int n = 0, i, j, max_n = rate * dur_ms / 1000 + 64;
+	unsigned int n = 0, i, max_n = rate * dur_ms / 1000 + 64;
 	u64 t = 0, last = 0, *at, next, wait;
 	bool backlog = false, slot;
 	s64 credit = 0;
@@ -595,13 +608,7 @@ static unsigned int tb_paced_run(struct kunit *test, unsigned int rate,
 		}
 		t = next;
 	}
-	for (i = 0, j = 0; i < n; i++) {
-		while (j < n && at[j] < at[i] + NSEC_PER_SEC)
-			j++;
-		KUNIT_EXPECT_LE_MSG(test, j - i,
-				    rate + (unsigned int)div64_u64(cap, iv) + 1,
-				    "rate %u: window at %llu ns", rate, at[i]);
-	}
+	tb_check_windows(test, at, n, rate, cap, iv);
 	return n;
 }
 
