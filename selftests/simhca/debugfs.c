@@ -41,7 +41,14 @@
  *   stats               read: counters (SA, events, switch); write: reset.
  *                       max_answers_pending: the most SA answers queued
  *                       to the host at once (with delay_ms, the requests
- *                       the host had unanswered at once);
+ *                       the host had unanswered at once, a request the
+ *                       host sent again counted twice);
+ *                       max_requests_pending: the same, but a request
+ *                       counted once however often the host sent it
+ *                       (ib_mad resends a request whose answer is late,
+ *                       with the same TID: the SA answers it again, and
+ *                       counts that in answers_resent); a request is
+ *                       known by its TID among the last 1024 answered
  *                       sm_ah_creates, sm_ah_fails: create_ah calls for
  *                       the SM's LID, and those ah_fail_next failed
  *   port<N>/state       "up" or "down" (PORT_ACTIVE / PORT_ERR);

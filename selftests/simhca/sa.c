@@ -240,8 +240,9 @@ void simhca_sa_start_sweep(struct simhca_dev *sdev)
 
 /* --- answers ------------------------------------------------------------ */
 
+/* @first: the first answer to @req (not an RMPP segment after the first) */
 static void sa_send(struct simhca_dev *sdev, const struct simhca_pkt *req,
-		    const struct ib_sa_mad *mad)
+		    const struct ib_sa_mad *mad, bool first)
 {
 	struct simhca_pkt *pkt;
 
@@ -252,6 +253,7 @@ static void sa_send(struct simhca_dev *sdev, const struct simhca_pkt *req,
 	pkt->pkey_index = req->pkey_index;
 	pkt->slid = READ_ONCE(sdev->knobs.sm_lid);
 	pkt->due = jiffies + msecs_to_jiffies(READ_ONCE(sdev->knobs.delay_ms));
+	pkt->first = first;
 	memcpy(pkt->mad, mad, sizeof(pkt->mad));
 	simhca_to_host(sdev, pkt);
 }
@@ -292,7 +294,7 @@ static void sa_reply(struct simhca_dev *sdev, const struct simhca_pkt *pkt,
 		memcpy(resp->data, data, min(len, sizeof(resp->data)));
 	}
 	sa_count_answer(sdev, req);
-	sa_send(sdev, pkt, resp);
+	sa_send(sdev, pkt, resp, true);
 	kfree(resp);
 }
 
@@ -327,7 +329,7 @@ static void rmpp_send_seg(struct simhca_dev *sdev, struct simhca_rmpp *r,
 	mad->rmpp_hdr.seg_num = cpu_to_be32(seg);
 	mad->rmpp_hdr.paylen_newwin = cpu_to_be32(paylen);
 	sdev->sa.st.rmpp_segments++;
-	sa_send(sdev, req, mad);
+	sa_send(sdev, req, mad, seg == 1);
 	kfree(mad);
 }
 
@@ -1373,7 +1375,8 @@ void simhca_sa_stats(struct simhca_dev *sdev, struct seq_file *s)
 {
 	struct simhca_sa *sa = &sdev->sa;
 	struct simhca_stats *st = &sa->st;
-	u32 max_pending;
+	u32 max_pending, max_requests;
+	u64 resent;
 	int m, a;
 
 	mutex_lock(&sa->lock);
@@ -1400,8 +1403,12 @@ void simhca_sa_stats(struct simhca_dev *sdev, struct seq_file *s)
 	seq_printf(s, "mft_program_ns %llu\n", st->mft_ns);
 	spin_lock_irq(&sdev->lock);
 	max_pending = sdev->max_answers_pending;
+	max_requests = sdev->max_requests_pending;
+	resent = sdev->answers_resent;
 	spin_unlock_irq(&sdev->lock);
 	seq_printf(s, "max_answers_pending %u\n", max_pending);
+	seq_printf(s, "max_requests_pending %u\n", max_requests);
+	seq_printf(s, "answers_resent %llu\n", resent);
 	seq_printf(s, "groups %u\n", sa->ngroups);
 	for (m = 0; m < ARRAY_SIZE(event_names); m++)
 		if (event_names[m])
@@ -1418,6 +1425,8 @@ void simhca_sa_stats_reset(struct simhca_dev *sdev)
 	sdev->sa.ring_count = 0;
 	spin_lock_irq(&sdev->lock);
 	sdev->max_answers_pending = sdev->answers_pending;
+	sdev->max_requests_pending = sdev->requests_pending;
+	sdev->answers_resent = 0;
 	spin_unlock_irq(&sdev->lock);
 	mutex_unlock(&sdev->sa.lock);
 }

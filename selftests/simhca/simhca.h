@@ -29,6 +29,7 @@ extern u64 simhca_subnet_prefix;
 #define SIMHCA_MLID_BASE	0xc000
 #define SIMHCA_MLID_MAX		0xfffe
 #define SIMHCA_RATE_RING	1024
+#define SIMHCA_TID_RING		1024
 #define SIMHCA_MLID_NUM		(SIMHCA_MLID_MAX - SIMHCA_MLID_BASE + 1)
 /* UD QPs of kernel consumers: QPNs from 0x10, a few per device */
 #define SIMHCA_MAX_UD_QP	12
@@ -152,6 +153,8 @@ struct simhca_pkt {
 	u32 port;
 	u16 slid;
 	u16 pkey_index;
+	bool first;		/* the first answer to its request (see to_host) */
+	bool counted;		/* in requests_pending */
 	u8 mad[IB_MGMT_MAD_SIZE];
 };
 
@@ -320,7 +323,8 @@ struct simhca_dev {
 	struct simhca_port port[SIMHCA_MAX_PORTS];
 
 	/* port[].qp[], ud[], UD QP attributes, to_sa, to_host, to_switch,
-	 * answers_pending, max_answers_pending, mft, sw, dying
+	 * answers_pending, max_answers_pending, requests_pending,
+	 * max_requests_pending, answers_resent, answered_tids, mft, sw, dying
 	 */
 	spinlock_t lock;
 	struct list_head to_sa;
@@ -328,6 +332,18 @@ struct simhca_dev {
 	struct list_head to_switch;
 	u32 answers_pending;		/* on to_host */
 	u32 max_answers_pending;	/* the most since the stats reset */
+	/*
+	 * Requests whose first answer is on to_host, each counted once
+	 * however often the host sent it (simhca_to_host()), the most since
+	 * the stats reset, and the answers to requests answered already.
+	 */
+	u32 requests_pending;
+	u32 max_requests_pending;
+	u64 answers_resent;
+	/* TIDs of the last SIMHCA_TID_RING requests answered, a ring */
+	__be64 answered_tids[SIMHCA_TID_RING];
+	u32 answered_tid_next;
+	u32 answered_tid_count;		/* entries filled */
 	bool dying;
 	struct workqueue_struct *wq;	/* ordered: SA, MFT, switch, host */
 	struct work_struct sa_work;

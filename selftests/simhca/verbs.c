@@ -699,6 +699,50 @@ static void simhca_deliver(struct simhca_dev *sdev, struct simhca_pkt *pkt)
 	simhca_cq_add(rcq, &wc);
 }
 
+/* Whether a request with @tid has been answered (recently); under lock. */
+static bool simhca_tid_answered(struct simhca_dev *sdev, __be64 tid)
+{
+	unsigned int i;
+
+	for (i = 0; i < sdev->answered_tid_count; i++)
+		if (sdev->answered_tids[i] == tid)
+			return true;
+	return false;
+}
+
+/*
+ * Counts @pkt, the first answer to its request (not an RMPP segment after
+ * the first), in requests_pending unless a request with its TID has been
+ * answered already: the host sent that request again. ib_mad resends a
+ * request whose answer it has not had after its timeout (ib_sa's: a tenth
+ * of the query's, 300 ms for multicast.c's), with the same TID; when the
+ * machine is slow the first answer may well be on its way then, and the
+ * SA answers the request twice. requests_pending is what the host has
+ * unanswered at the SA, each request once; answers_pending counts every
+ * answer queued. A request dropped unanswered (drop_next, ...) and sent
+ * again is answered once, and counted. Under lock.
+ */
+static void simhca_count_request(struct simhca_dev *sdev,
+				 struct simhca_pkt *pkt)
+{
+	__be64 tid = ((const struct ib_mad_hdr *)pkt->mad)->tid;
+
+	if (!pkt->first)
+		return;
+	if (simhca_tid_answered(sdev, tid)) {
+		sdev->answers_resent++;
+		return;
+	}
+	sdev->answered_tids[sdev->answered_tid_next] = tid;
+	sdev->answered_tid_next = (sdev->answered_tid_next + 1) %
+				  SIMHCA_TID_RING;
+	if (sdev->answered_tid_count < SIMHCA_TID_RING)
+		sdev->answered_tid_count++;
+	pkt->counted = true;
+	if (++sdev->requests_pending > sdev->max_requests_pending)
+		sdev->max_requests_pending = sdev->requests_pending;
+}
+
 /* Queue a MAD from the SM to the host, sorted by due time. */
 void simhca_to_host(struct simhca_dev *sdev, struct simhca_pkt *pkt)
 {
@@ -717,6 +761,7 @@ void simhca_to_host(struct simhca_dev *sdev, struct simhca_pkt *pkt)
 	list_add(&pkt->list, &pos->list);
 	if (++sdev->answers_pending > sdev->max_answers_pending)
 		sdev->max_answers_pending = sdev->answers_pending;
+	simhca_count_request(sdev, pkt);
 	if (sdev->to_host.next == &pkt->list) {
 		long d = (long)(pkt->due - jiffies);
 
@@ -744,6 +789,8 @@ void simhca_host_work(struct work_struct *work)
 		simhca_deliver(sdev, pkt);
 		list_move_tail(&pkt->list, &done);
 		sdev->answers_pending--;
+		if (pkt->counted)
+			sdev->requests_pending--;
 	}
 	spin_unlock_irqrestore(&sdev->lock, flags);
 
