@@ -48,7 +48,10 @@
  *                       (ib_mad resends a request whose answer is late,
  *                       with the same TID: the SA answers it again, and
  *                       counts that in answers_resent); a request is
- *                       known by its TID among the last 1024 answered
+ *                       known by its TID among the last 1024 answered;
+ *                       answers_rq_empty: answers dropped because the
+ *                       port's QP1 had no receive buffer posted (the
+ *                       host's MAD receive queue overflowed)
  *                       sm_ah_creates, sm_ah_fails: create_ah calls for
  *                       the SM's LID, and those ah_fail_next failed
  *   port<N>/state       "up" or "down" (PORT_ACTIVE / PORT_ERR);

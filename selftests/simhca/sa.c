@@ -1376,7 +1376,7 @@ void simhca_sa_stats(struct simhca_dev *sdev, struct seq_file *s)
 	struct simhca_sa *sa = &sdev->sa;
 	struct simhca_stats *st = &sa->st;
 	u32 max_pending, max_requests;
-	u64 resent;
+	u64 resent, rq_empty;
 	int m, a;
 
 	mutex_lock(&sa->lock);
@@ -1405,10 +1405,12 @@ void simhca_sa_stats(struct simhca_dev *sdev, struct seq_file *s)
 	max_pending = sdev->max_answers_pending;
 	max_requests = sdev->max_requests_pending;
 	resent = sdev->answers_resent;
+	rq_empty = sdev->answers_rq_empty;
 	spin_unlock_irq(&sdev->lock);
 	seq_printf(s, "max_answers_pending %u\n", max_pending);
 	seq_printf(s, "max_requests_pending %u\n", max_requests);
 	seq_printf(s, "answers_resent %llu\n", resent);
+	seq_printf(s, "answers_rq_empty %llu\n", rq_empty);
 	seq_printf(s, "groups %u\n", sa->ngroups);
 	for (m = 0; m < ARRAY_SIZE(event_names); m++)
 		if (event_names[m])
@@ -1427,6 +1429,7 @@ void simhca_sa_stats_reset(struct simhca_dev *sdev)
 	sdev->max_answers_pending = sdev->answers_pending;
 	sdev->max_requests_pending = sdev->requests_pending;
 	sdev->answers_resent = 0;
+	sdev->answers_rq_empty = 0;
 	spin_unlock_irq(&sdev->lock);
 	mutex_unlock(&sdev->sa.lock);
 }

@@ -5,6 +5,7 @@
 #ifndef _SIMHCA_H
 #define _SIMHCA_H
 
+#include <linux/hashtable.h>
 #include <linux/kernel.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -156,6 +157,12 @@ struct simhca_pkt {
 	bool first;		/* the first answer to its request (see to_host) */
 	bool counted;		/* in requests_pending */
 	u8 mad[IB_MGMT_MAD_SIZE];
+};
+
+/* The TID of a request answered, in simhca_dev's ring and hash */
+struct simhca_tid {
+	struct hlist_node node;
+	__be64 tid;
 };
 
 /* A UD datagram on its way through the simulated switch */
@@ -324,7 +331,8 @@ struct simhca_dev {
 
 	/* port[].qp[], ud[], UD QP attributes, to_sa, to_host, to_switch,
 	 * answers_pending, max_answers_pending, requests_pending,
-	 * max_requests_pending, answers_resent, answered_tids, mft, sw, dying
+	 * max_requests_pending, answers_resent, answers_rq_empty, answered*,
+	 * mft, sw, dying
 	 */
 	spinlock_t lock;
 	struct list_head to_sa;
@@ -340,10 +348,16 @@ struct simhca_dev {
 	u32 requests_pending;
 	u32 max_requests_pending;
 	u64 answers_resent;
-	/* TIDs of the last SIMHCA_TID_RING requests answered, a ring */
-	__be64 answered_tids[SIMHCA_TID_RING];
-	u32 answered_tid_next;
-	u32 answered_tid_count;		/* entries filled */
+	/* answers dropped: QP1's receive queue of their port was empty */
+	u64 answers_rq_empty;
+	/*
+	 * The TIDs of the last SIMHCA_TID_RING requests answered: a ring
+	 * (the oldest is reused), hashed by TID.
+	 */
+	struct simhca_tid answered[SIMHCA_TID_RING];
+	DECLARE_HASHTABLE(answered_hash, 10);
+	u32 answered_next;
+	u32 answered_count;		/* entries in use */
 	bool dying;
 	struct workqueue_struct *wq;	/* ordered: SA, MFT, switch, host */
 	struct work_struct sa_work;

@@ -671,8 +671,11 @@ static void simhca_deliver(struct simhca_dev *sdev, struct simhca_pkt *pkt)
 		got = true;
 	}
 	spin_unlock(&qp->rq_lock);
-	if (!got)
+	if (!got) {
+		/* ib_mad had not posted receive buffers fast enough */
+		sdev->answers_rq_empty++;
 		return;
+	}
 
 	wc.wr_id = wqe.wr_id;
 	wc.qp = &qp->ibqp;
@@ -702,12 +705,26 @@ static void simhca_deliver(struct simhca_dev *sdev, struct simhca_pkt *pkt)
 /* Whether a request with @tid has been answered (recently); under lock. */
 static bool simhca_tid_answered(struct simhca_dev *sdev, __be64 tid)
 {
-	unsigned int i;
+	struct simhca_tid *t;
 
-	for (i = 0; i < sdev->answered_tid_count; i++)
-		if (sdev->answered_tids[i] == tid)
+	hash_for_each_possible(sdev->answered_hash, t, node, (__force u64)tid)
+		if (t->tid == tid)
 			return true;
 	return false;
+}
+
+/* Remembers @tid, forgetting the oldest when the ring is full; under lock. */
+static void simhca_tid_add(struct simhca_dev *sdev, __be64 tid)
+{
+	struct simhca_tid *t = &sdev->answered[sdev->answered_next];
+
+	if (sdev->answered_count == SIMHCA_TID_RING)
+		hash_del(&t->node);
+	else
+		sdev->answered_count++;
+	t->tid = tid;
+	hash_add(sdev->answered_hash, &t->node, (__force u64)tid);
+	sdev->answered_next = (sdev->answered_next + 1) % SIMHCA_TID_RING;
 }
 
 /*
@@ -733,11 +750,7 @@ static void simhca_count_request(struct simhca_dev *sdev,
 		sdev->answers_resent++;
 		return;
 	}
-	sdev->answered_tids[sdev->answered_tid_next] = tid;
-	sdev->answered_tid_next = (sdev->answered_tid_next + 1) %
-				  SIMHCA_TID_RING;
-	if (sdev->answered_tid_count < SIMHCA_TID_RING)
-		sdev->answered_tid_count++;
+	simhca_tid_add(sdev, tid);
 	pkt->counted = true;
 	if (++sdev->requests_pending > sdev->max_requests_pending)
 		sdev->max_requests_pending = sdev->requests_pending;
