@@ -19,8 +19,86 @@ modprobe rdma_ucm
 mcg_setup_rxe || ktap_skip_all "no soft-RoCE"
 mcg_load max_groups=0 || ktap_skip_all "cannot load ib_mcgroups"
 
-# Anchors that need an idle module first.
-close0=$(bench_median mcg_bench close $REPS)
+# 4. genetlink socket close with N groups and one bound hold vs with none
+# (run after 3, which joins the groups; defined here for BENCH_CLOSE_ONLY).
+# A close costs microseconds, and the load on the machine moves that by as
+# much: the two are measured in turns, CLOSE_ROUNDS rounds of REPS closes
+# each way (one mcg_bench close each), the state changed between them (the
+# N groups and the bound hold let go of, or taken again), in the order
+# B A, A B, B A, ... so that a drift of the load, and the time since the
+# state changed, hit both alike. The figure: the median of the rounds'
+# medians each way; next to it the ratio of each round (its two halves
+# measured one after the other): lowest, median, highest.
+CLOSE_ROUNDS=${BENCH_CLOSE_ROUNDS:-6}
+bound_hold() {
+	mcg_bench joinmany -4 $MCG_DEV0 1 1 bench:bound 0x30000 bound \
+		>/tmp/bench.bound &
+	bpid=$!
+	wait_for -t 30 grep -q joined /tmp/bench.bound
+}
+no_groups() { [ "$(mcctl -j list | jq length)" = 0 ]; }
+close_toggle() {
+	if [ "$cstate" = held ]; then
+		kill $bpid
+		wait $bpid 2>/dev/null
+		mcctl leave owner bench:mem all >/dev/null
+		wait_for -t 120 no_groups
+		cstate=none
+	else
+		mcg_bench joinmany -4 $MCG_DEV0 1 $N bench:mem 0x10000 \
+			sendonly >/dev/null
+		bound_hold
+		cstate=held
+	fi
+}
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { if (NR)
+		print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+# With the N groups of bench:mem held; returns with them held again.
+close_figure() {
+	local r k t spread
+
+	bound_hold
+	cstate=held
+	: >/tmp/bench.close
+	for r in $(seq 1 "$CLOSE_ROUNDS"); do
+		for k in 1 2; do
+			t=$(bench_median mcg_bench close $REPS)
+			echo "$r $cstate ${t:-?}" >>/tmp/bench.close
+			[ $k = 2 ] || close_toggle
+		done
+	done
+	[ "$cstate" = held ] || close_toggle
+	kill $bpid
+	wait $bpid 2>/dev/null
+	ktap_diag "close rounds (round, state, median_us):" \
+		"$(tr '\n' ';' </tmp/bench.close)"
+	close0=$(awk '$2 == "none" && $3 != "?" {print $3}' /tmp/bench.close |
+		 median)
+	close1=$(awk '$2 == "held" && $3 != "?" {print $3}' /tmp/bench.close |
+		 median)
+	bench_row "genetlink socket close, $N groups + 1 bound hold, median of $CLOSE_ROUNDS rounds x $REPS" \
+		"with none" "$close0" "$close1" "us" 1.1
+	spread=$(awk '$3 != "?" { t[$1, $2] = $3 } END {
+		for (r = 1; t[r, "held"] != ""; r++)
+			if (t[r, "none"] > 0)
+				printf "%.2f\n", t[r, "held"] / t[r, "none"] }' \
+		/tmp/bench.close | sort -g | awk '{ v[NR] = $1 } END {
+		m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		if (NR) printf "%.2fx %.2fx %.2fx", v[1], m, v[NR] }')
+	bench_info "genetlink socket close, ratio per round (lowest, median, highest)" \
+		"${spread:-?}"
+}
+
+if [ -n "${BENCH_CLOSE_ONLY:-}" ]; then
+	mcg_bench joinmany -4 $MCG_DEV0 1 $N bench:mem 0x10000 sendonly >/dev/null
+	close_figure
+	mcctl leave owner bench:mem all >/dev/null
+	check "benchmark ran" test -n "$close0$close1"
+	ktap_finish
+	exit 0
+fi
 
 # 1. held join (second owner) vs rdma_cm join on the same port
 held=$(bench_median mcg_bench heldjoin $MCG_DEV0 1 ::ffff:239.2.0.1 $REPS)
@@ -66,14 +144,8 @@ slab_snap /tmp/bench.slab1
 bench_mem_rows "RoCE, send-only" "$N" /tmp/bench.slab0 /tmp/bench.slab1 \
 	"$s0" "$s1"
 
-# 4. genetlink socket close with N groups and one bound hold
-mcg_bench joinmany -4 $MCG_DEV0 1 1 bench:bound 0x30000 bound >/tmp/bench.bound &
-bpid=$!
-wait_for -t 30 grep -q joined /tmp/bench.bound
-close1=$(bench_median mcg_bench close $REPS)
-bench_row "genetlink socket close, $N groups + 1 bound hold, median" \
-	"with none" "$close0" "$close1" "us" 1.1
-kill $bpid; wait $bpid 2>/dev/null
+# 4. genetlink socket close with N groups and one bound hold (above)
+close_figure
 
 # 5. mcctl -j list of N groups vs ip -j route show of N routes
 modprobe dummy
