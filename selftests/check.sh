@@ -58,7 +58,7 @@ part() {
 # generic kernels run every VM test and the DKMS test; PREEMPT_RT kernels
 # run the membership core (RT_TESTS), which is what differs under RT
 # (threaded interrupts, sleeping spinlocks in the RDMA and IGMP paths).
-RT_TESTS=${RT_TESTS:-roce_membership datapath ib_datapath bound_holds ib_join ib_sm_ah ib_failover lifecycle}
+RT_TESTS=${RT_TESTS:-roce_membership datapath ib_datapath bound_holds ib_join ib_sm_ah ib_failover ib_pacer lifecycle}
 if [ -n "${KVER:-}" ]; then
 	KVERS=$KVER
 else
