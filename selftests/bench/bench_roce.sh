@@ -26,10 +26,14 @@ mcg_load max_groups=0 || ktap_skip_all "cannot load ib_mcgroups"
 # each way (one mcg_bench close each), the state changed between them (the
 # N groups and the bound hold let go of, or taken again), in the order
 # B A, A B, B A, ... so that a drift of the load, and the time since the
-# state changed, hit both alike. The figure: the median of the rounds'
-# medians each way; next to it the ratio of each round (its two halves
-# measured one after the other): lowest, median, highest.
-CLOSE_ROUNDS=${BENCH_CLOSE_ROUNDS:-6}
+# state changed, hit both alike. The closes run on CPU 0 (taskset): a
+# vCPU whose host thread is busier than the other's does not land on one
+# side only. The figure: the median of the rounds' medians each way; next
+# to it the ratio of each round (its two halves measured one after the
+# other): lowest, median, highest.
+CLOSE_ROUNDS=${BENCH_CLOSE_ROUNDS:-12}
+PIN=
+! command -v taskset >/dev/null || PIN="taskset -c 0"
 bound_hold() {
 	mcg_bench joinmany -4 $MCG_DEV0 1 1 bench:bound 0x30000 bound \
 		>/tmp/bench.bound &
@@ -64,7 +68,7 @@ close_figure() {
 	: >/tmp/bench.close
 	for r in $(seq 1 "$CLOSE_ROUNDS"); do
 		for k in 1 2; do
-			t=$(bench_median mcg_bench close $REPS)
+			t=$(bench_median $PIN mcg_bench close $REPS)
 			echo "$r $cstate ${t:-?}" >>/tmp/bench.close
 			[ $k = 2 ] || close_toggle
 		done
