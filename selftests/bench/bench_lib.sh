@@ -12,18 +12,19 @@ bench_median() {
 	"$@" | awk '$1 == "median_us" {print $2}'
 }
 
-# bench_row FIGURE ANCHOR_TEXT ANCHOR NOW UNIT TARGET_RATIO
-# The ratio NOW / ANCHOR against TARGET_RATIO (met if at most).
+# bench_row FIGURE ANCHOR_TEXT ANCHOR NOW UNIT TARGET_RATIO [RATIO]
+# The ratio NOW / ANCHOR against TARGET_RATIO (met if at most); RATIO,
+# if given, is the ratio instead (a median of ratios measured in pairs).
 bench_row() {
-	local fig=$1 atext=$2 a=$3 now=$4 unit=$5 target=$6
+	local fig=$1 atext=$2 a=$3 now=$4 unit=$5 target=$6 ratio=${7:-}
 
 	if [ -z "$a" ] || [ -z "$now" ]; then
 		echo "BENCH|$fig|$atext ${a:-?}|${now:-?}|-|<= ${target}x|broken"
 		return
 	fi
 	awk -v f="$fig" -v at="$atext" -v a="$a" -v n="$now" -v u="$unit" \
-	    -v t="$target" 'BEGIN {
-		r = a > 0 ? n / a : 0
+	    -v t="$target" -v rr="$ratio" 'BEGIN {
+		r = rr != "" ? rr + 0 : a > 0 ? n / a : 0
 		printf "BENCH|%s|%s %s %s|%s %s|%.2fx|<= %sx|%s\n", f, at, a, u,
 		       n, u, r, t, (a > 0 && r <= t + 0) ? "met" : "not met"
 	}'
