@@ -39,70 +39,75 @@ static struct {
 
 /* ---- plain JSON, streamed --------------------------------------------- */
 
-static void s_reserve(size_t n)
+/* Room for @n more bytes; false (and out.failed) if there is none. */
+static bool s_grow(size_t n)
 {
 	size_t cap;
 	char *p;
 
-	if (out.failed || out.len + n <= out.cap)
-		return;
+	if (out.failed)
+		return false;
 	cap = out.cap ? out.cap : 65536;
 	while (cap < out.len + n)
 		cap *= 2;
 	p = realloc(out.buf, cap);
 	if (!p) {
 		out.failed = true;
-		return;
+		return false;
 	}
 	out.buf = p;
 	out.cap = cap;
+	return true;
 }
 
-static void s_put(const char *p, size_t n)
+static inline void s_put(const char *p, size_t n)
 {
-	s_reserve(n);
-	if (out.failed)
+	if (out.len + n > out.cap && !s_grow(n))
 		return;
 	memcpy(out.buf + out.len, p, n);
 	out.len += n;
 }
 
-/* A JSON string, escaped as json-c does without escaping "/". */
+/*
+ * The escape of each byte in a JSON string, as json-c writes it (without
+ * escaping "/"): 0 for none, 'u' for \u00XX, else the letter after '\'.
+ */
+static const char json_esc[256] = {
+	/* 0x00 - 0x1f: \b \t \n \f \r by name, the others as \u00XX */
+	'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u',
+	'b', 't', 'n', 'u', 'f', 'r', 'u', 'u',
+	'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u',
+	'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u',
+	['"'] = '"', ['\\'] = '\\',
+};
+
+/* A JSON string, escaped as json-c does. */
 static void s_string(const char *v)
 {
 	static const char hex[] = "0123456789abcdef";
-	const unsigned char *c;
-	size_t run = 0;
-	char esc[7];
+	const unsigned char *c = (const unsigned char *)v, *run = c;
+	char esc[6] = { '\\', 'u', '0', '0' };
 
 	s_put("\"", 1);
-	for (c = (const unsigned char *)v; *c; c++) {
-		const char *e = NULL;
+	for (;; c++) {
+		char e = json_esc[*c];
 
-		switch (*c) {
-		case '"':  e = "\\\""; break;
-		case '\\': e = "\\\\"; break;
-		case '\b': e = "\\b"; break;
-		case '\f': e = "\\f"; break;
-		case '\n': e = "\\n"; break;
-		case '\r': e = "\\r"; break;
-		case '\t': e = "\\t"; break;
-		default:
-			if (*c >= 0x20) {
-				run++;
-				continue;
-			}
-			memcpy(esc, "\\u00", 4);
+		if (!e && *c)
+			continue;
+		s_put((const char *)run, c - run);
+		if (!*c)
+			break;
+		run = c + 1;
+		if (e == 'u') {
 			esc[4] = hex[*c >> 4];
 			esc[5] = hex[*c & 15];
-			esc[6] = '\0';
-			e = esc;
+			s_put(esc, 6);
+		} else {
+			esc[1] = e;
+			s_put(esc, 2);
+			esc[1] = 'u';
 		}
-		s_put((const char *)c - run, run);
-		run = 0;
-		s_put(e, strlen(e));
 	}
-	s_put((const char *)c - run, run);
 	s_put("\"", 1);
 }
 
@@ -160,15 +165,17 @@ static void s_close(void)
 	out.len = 0;
 }
 
-static void s_number(const char *key, const char *fmt, uint64_t v)
+static void s_number(const char *key, uint64_t v)
 {
-	char num[24];
-	int n;
+	char num[20], *p = num + sizeof(num);
 
 	if (!s_key(key))
 		return;
-	n = snprintf(num, sizeof(num), fmt, v);
-	s_put(num, n);
+	do {
+		*--p = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	s_put(p, num + sizeof(num) - p);
 }
 
 void json_print_init(FILE *fp, bool json, bool pretty)
@@ -315,7 +322,7 @@ void print_uint(enum output_type t, const char *key, const char *fmt,
 		unsigned int val)
 {
 	if (want_json(t) && out.stream)
-		s_number(key, "%" PRIu64, val);
+		s_number(key, val);
 	else if (want_json(t))
 		add(key, json_object_new_int64(val));
 	else if (want_fp(t, fmt))
@@ -326,7 +333,7 @@ void print_u64(enum output_type t, const char *key, const char *fmt,
 	       uint64_t val)
 {
 	if (want_json(t) && out.stream)
-		s_number(key, "%" PRIu64, val);
+		s_number(key, val);
 	else if (want_json(t))
 		add(key, json_object_new_uint64(val));
 	else if (want_fp(t, fmt))
