@@ -111,6 +111,28 @@ static void s_string(const char *v)
 	s_put("\"", 1);
 }
 
+/* A member's name and its colon; one copy when it needs no escape. */
+static void s_name(const char *key)
+{
+	const unsigned char *c = (const unsigned char *)key;
+	size_t n;
+
+	while (!json_esc[*c])
+		c++;
+	if (*c) {
+		s_string(key);
+		s_put(":", 1);
+		return;
+	}
+	n = c - (const unsigned char *)key;
+	if (out.len + n + 3 > out.cap && !s_grow(n + 3))
+		return;
+	out.buf[out.len] = '"';
+	memcpy(out.buf + out.len + 1, key, n);
+	memcpy(out.buf + out.len + 1 + n, "\":", 2);
+	out.len += n + 3;
+}
+
 /* Start a value in the open container: a comma, and the key in objects. */
 static bool s_key(const char *key)
 {
@@ -123,10 +145,8 @@ static bool s_key(const char *key)
 	if (out.nonempty[d])
 		s_put(",", 1);
 	out.nonempty[d] = true;
-	if (!out.is_array[d]) {
-		s_string(key ? key : "");
-		s_put(":", 1);
-	}
+	if (!out.is_array[d])
+		s_name(key ? key : "");
 	return true;
 }
 
