@@ -256,6 +256,18 @@ int ibmcg_join_state_parse(const char *s, uint8_t *join_state,
 	return fail(why, "join state must be full, nonmember, sendonly or sendonly-full");
 }
 
+/* @text into @buf (@len > 0), cut to fit as snprintf() would. */
+static char *copy_out_trunc(const char *text, char *buf, size_t len)
+{
+	size_t n = strlen(text);
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, text, n);
+	buf[n] = '\0';
+	return buf;
+}
+
 /* Names joined by ",", truncated to @len as snprintf() would. */
 char *ibmcg_join_state_format(uint8_t join_state, char *buf, size_t len)
 {
@@ -264,6 +276,10 @@ char *ibmcg_join_state_format(uint8_t join_state, char *buf, size_t len)
 
 	if (!len)
 		return buf;
+	if (!(join_state & (join_state - 1)) &&
+	    ibmcg_join_state_name(join_state))	/* one known state */
+		return copy_out_trunc(ibmcg_join_state_name(join_state), buf,
+				      len);
 	if (!join_state)
 		p = stpcpy(p, "none");
 	for (i = 0; i < 8; i++) {
@@ -281,11 +297,8 @@ char *ibmcg_join_state_format(uint8_t join_state, char *buf, size_t len)
 			p = put_hex16(p, bit);
 		}
 	}
-	if ((size_t)(p - text) >= len)
-		p = text + len - 1;
-	memcpy(buf, text, p - text);
-	buf[p - text] = '\0';
-	return buf;
+	*p = '\0';
+	return copy_out_trunc(text, buf, len);
 }
 
 static const char *lookup(const char * const *names, size_t n, unsigned int v)
