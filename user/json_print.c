@@ -3,11 +3,13 @@
  * Text/JSON output; see json_print.h. Not thread safe, one output at a
  * time.
  *
- * Plain JSON (mcctl -j) is written as it is printed, into a buffer that
- * is written out when the outermost container closes: "mcctl -j list"
- * of 16k groups would otherwise build a json-c tree of some 400,000
- * objects, one hash table each, only to serialize it. Pretty JSON
- * (mcctl -p) is still built with json-c and printed by it.
+ * Plain JSON (mcctl -j) is written as it is printed, through a buffer of
+ * S_BUF bytes that is written out when it is full and when the outermost
+ * container closes: "mcctl -j list" of 16k groups would otherwise build
+ * a json-c tree of some 400,000 objects, one hash table each, only to
+ * serialize it (and a buffer of the whole document would be megabytes
+ * of fresh memory). Pretty JSON (mcctl -p) is still built with json-c
+ * and printed by it.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -39,31 +41,44 @@ static struct {
 
 /* ---- plain JSON, streamed --------------------------------------------- */
 
-/* Room for @n more bytes; false (and out.failed) if there is none. */
+#define S_BUF	65536
+
+/* Write out what the buffer holds. */
+static void s_flush(void)
+{
+	if (out.len && !out.failed)
+		fwrite(out.buf, 1, out.len, out.fp);
+	out.len = 0;
+}
+
+/*
+ * Makes room for @n more bytes by writing the buffer out (allocating it
+ * the first time). False if @n bytes do not fit even in an empty buffer
+ * (s_put() then writes them directly), or if there is no buffer.
+ */
 static bool s_grow(size_t n)
 {
-	size_t cap;
-	char *p;
-
 	if (out.failed)
 		return false;
-	cap = out.cap ? out.cap : 65536;
-	while (cap < out.len + n)
-		cap *= 2;
-	p = realloc(out.buf, cap);
-	if (!p) {
-		out.failed = true;
-		return false;
+	if (!out.buf) {
+		out.buf = malloc(S_BUF);
+		if (!out.buf) {
+			out.failed = true;
+			return false;
+		}
+		out.cap = S_BUF;
 	}
-	out.buf = p;
-	out.cap = cap;
-	return true;
+	s_flush();
+	return n <= out.cap;
 }
 
 static inline void s_put(const char *p, size_t n)
 {
-	if (out.len + n > out.cap && !s_grow(n))
+	if (out.len + n > out.cap && !s_grow(n)) {
+		if (!out.failed)
+			fwrite(p, 1, n, out.fp);
 		return;
+	}
 	memcpy(out.buf + out.len, p, n);
 	out.len += n;
 }
@@ -125,8 +140,12 @@ static void s_name(const char *key)
 		return;
 	}
 	n = c - (const unsigned char *)key;
-	if (out.len + n + 3 > out.cap && !s_grow(n + 3))
+	if (out.len + n + 3 > out.cap && !s_grow(n + 3)) {
+		s_put("\"", 1);
+		s_put(key, n);
+		s_put("\":", 2);
 		return;
+	}
 	out.buf[out.len] = '"';
 	memcpy(out.buf + out.len + 1, key, n);
 	memcpy(out.buf + out.len + 1 + n, "\":", 2);
@@ -180,9 +199,7 @@ static void s_close(void)
 	if (out.depth)
 		return;
 	s_put("\n", 1);
-	if (!out.failed)
-		fwrite(out.buf, 1, out.len, out.fp);
-	out.len = 0;
+	s_flush();
 }
 
 static void s_number(const char *key, uint64_t v)
