@@ -146,9 +146,14 @@ static bool attr_valid(const struct nlattr *a, const struct nla_policy *pt)
 	return pt->type != NLA_STRING || !((char *)attr_data(a))[len - 1];
 }
 
-/* nla_parse() of @len bytes of attributes at @head into tb[0..@max]. */
-static int attrs_parse(struct nlattr **tb, int max, struct nlattr *head,
-		       int len, const struct nla_policy *policy)
+/*
+ * nla_parse() of @len bytes of attributes at @head into tb[0..@max]; the
+ * types found are added to @present, if given.
+ */
+static int attrs_parse_present(struct nlattr **tb, int max,
+			       struct nlattr *head, int len,
+			       const struct nla_policy *policy,
+			       uint64_t *present)
 {
 	struct nlattr *a;
 	int rem, type;
@@ -161,8 +166,16 @@ static int attrs_parse(struct nlattr **tb, int max, struct nlattr *head,
 		if (policy && type && !attr_valid(a, &policy[type]))
 			return -EPROTO;
 		tb[type] = a;
+		if (present && type)
+			ibmcg_attr_set(present, type);
 	}
 	return 0;
+}
+
+static int attrs_parse(struct nlattr **tb, int max, struct nlattr *head,
+		       int len, const struct nla_policy *policy)
+{
+	return attrs_parse_present(tb, max, head, len, policy, NULL);
 }
 
 static int attrs_parse_nested(struct nlattr **tb, int max,
@@ -253,24 +266,21 @@ static int parse_attrs_list(const struct nlmsghdr *nlh, struct nlattr **tb,
 		return -EPROTO;
 	head = genl_attrs(nlh, &alen);
 	end = (char *)head + alen;
-	if (!list) {
-		if (attrs_parse(tb, IB_MCG_A_MAX, head, alen, group_policy))
-			return -EPROTO;
-	} else {
-		if (attrs_parse(tb, IB_MCG_A_MAX, head,
-				(char *)list - (char *)head, group_policy) ||
-		    attrs_parse(tail, IB_MCG_A_MAX,
-				(struct nlattr *)((char *)list + len),
-				end - ((char *)list + len), group_policy))
-			return -EPROTO;
-		for (i = 1; i <= IB_MCG_A_MAX; i++)
-			if (tail[i])
-				tb[i] = tail[i];
-	}
 	memset(present, 0, IBMCG_ATTR_WORDS * sizeof(*present));
+	if (!list)
+		return attrs_parse_present(tb, IB_MCG_A_MAX, head, alen,
+					   group_policy, present) ? -EPROTO : 0;
+	if (attrs_parse_present(tb, IB_MCG_A_MAX, head,
+				(char *)list - (char *)head, group_policy,
+				present) ||
+	    attrs_parse_present(tail, IB_MCG_A_MAX,
+				(struct nlattr *)((char *)list + len),
+				end - ((char *)list + len), group_policy,
+				present))
+		return -EPROTO;
 	for (i = 1; i <= IB_MCG_A_MAX; i++)
-		if (tb[i])
-			ibmcg_attr_set(present, i);
+		if (tail[i])
+			tb[i] = tail[i];
 	return 0;
 }
 
