@@ -158,6 +158,14 @@ struct mcg_group *mcg_group_next(struct mcg_port *port,
 	return best;
 }
 
+/* The group after @g, which is in its port's tree, in MGID order. */
+struct mcg_group *mcg_group_after(struct mcg_group *g)
+{
+	struct rb_node *n = rb_next(&g->node);
+
+	return n ? rb_entry(n, struct mcg_group, node) : NULL;
+}
+
 static void group_tree_insert(struct mcg_port *port, struct mcg_group *g)
 {
 	struct rb_node **link = &port->groups.rb_node, *parent = NULL;

@@ -474,6 +474,7 @@ struct mcg_group *mcg_group_find(struct mcg_port *port,
 				 const union ib_gid *mgid);
 struct mcg_group *mcg_group_next(struct mcg_port *port,
 				 const union ib_gid *after);
+struct mcg_group *mcg_group_after(struct mcg_group *g);
 void mcg_port_release_all(struct mcg_port *port, u8 reason);
 void mcg_port_resync(struct mcg_port *port);
 void mcg_release_bound(const struct net *net, u32 portid);

@@ -492,6 +492,20 @@ static bool holder_visible(const struct mcg_holder *h,
 	return !rd || rd->anon || (h->unpriv && uid_eq(h->uid, rd->uid));
 }
 
+/*
+ * What a group message lists of its holders: @which of them (none, just
+ * @one, or all), those @rd may see (NULL: all), with their ages as of
+ * @now; @after is the cursor of a list spanning messages (fill_group()).
+ * A dump takes the time once per message, not once per group.
+ */
+struct mcg_holders_sel {
+	int which;
+	const struct mcg_holder *one;
+	const struct mcg_reader *rd;
+	u64 *after;
+	u64 now;
+};
+
 static int put_holder(struct sk_buff *skb, const struct mcg_holder *h, u64 now,
 		      bool anon)
 {
@@ -551,13 +565,12 @@ static u32 linger_left_ms(const struct mcg_group *g)
 }
 
 /*
- * One group message listing @which holders: none, just @one, or all of
- * them (none when @g is a released snapshot, whose holder list is empty),
- * as @rd may see them (see struct mcg_reader).
+ * One group message listing the holders @sel selects (none when @g is a
+ * released snapshot, whose holder list is empty).
  *
- * With @after (HOLDERS_ALL), holders are listed from the first whose id
- * is above *@after (0: from the first), and if the rest do not fit, the
- * message ends after those that do: *@after is the id of the last one
+ * With sel->after (HOLDERS_ALL), holders are listed from the first whose
+ * id is above *after (0: from the first), and if the rest do not fit, the
+ * message ends after those that do: *after is the id of the last one
  * listed and -EAGAIN says the group continues in the next message. The
  * cursor is an id, not a position, so holders that come and go between
  * the messages neither repeat nor hide the others. Returns -EMSGSIZE if
@@ -565,11 +578,11 @@ static u32 linger_left_ms(const struct mcg_group *g)
  */
 static int fill_group(struct sk_buff *skb, const struct mcg_group *g,
 		      u32 portid, u32 seq, int flags, u8 cmd, u8 reason,
-		      int which, const struct mcg_holder *one, u64 *after,
-		      const struct mcg_reader *rd)
+		      const struct mcg_holders_sel *sel)
 {
+	const struct mcg_reader *rd = sel->rd;
 	bool anon = rd && rd->anon;
-	u64 now = ktime_get_boottime_ns();
+	u64 *after = sel->after;
 	const struct mcg_holder *h;
 	unsigned int n = 0;
 	struct nlattr *nest;
@@ -596,15 +609,16 @@ static int fill_group(struct sk_buff *skb, const struct mcg_group *g,
 	nest = nla_nest_start(skb, IB_MCG_A_HOLDERS);
 	if (!nest)
 		goto cancel;
-	if (which == HOLDERS_ONE) {
-		if (put_holder(skb, one, now, anon))
+	if (sel->which == HOLDERS_ONE) {
+		if (put_holder(skb, sel->one, sel->now, anon))
 			goto cancel;
-	} else if (which == HOLDERS_ALL && g->state != IB_MCG_STATE_RELEASED) {
+	} else if (sel->which == HOLDERS_ALL &&
+		   g->state != IB_MCG_STATE_RELEASED) {
 		list_for_each_entry(h, &g->holders, node) {
 			if (h->id <= *after || !holder_visible(h, rd))
 				continue;
 			if (nest_full(skb, nest) ||
-			    put_holder(skb, h, now, anon)) {
+			    put_holder(skb, h, sel->now, anon)) {
 				if (!n)
 					goto cancel;
 				nla_nest_end(skb, nest);
@@ -632,15 +646,19 @@ static int reply_group(struct genl_info *info, const struct mcg_group *g,
 {
 	size_t size = min_t(size_t, group_msg_size(g, which, one),
 			    MCG_DO_REPLY_MAX);
-	struct sk_buff *skb;
 	u64 after = 0;
+	struct mcg_holders_sel sel = {
+		.which = which, .one = one, .rd = rd, .after = &after,
+		.now = ktime_get_boottime_ns(),
+	};
+	struct sk_buff *skb;
 	int err;
 
 	skb = genlmsg_new(size, GFP_KERNEL);
 	if (!skb)
 		return -ENOMEM;
 	err = fill_group(skb, g, info->snd_portid, info->snd_seq, 0, cmd,
-			 g->reason, which, one, &after, rd);
+			 g->reason, &sel);
 	if (err == -EAGAIN)	/* the holders that fit; see MCG_DO_REPLY_MAX */
 		err = 0;
 	if (err) {
@@ -692,16 +710,19 @@ void mcg_notify(struct mcg_group *g, u8 cmd, u8 reason,
 		const struct mcg_holder *h)
 {
 	static const struct mcg_reader listeners = { .anon = true };
-	int which = h ? HOLDERS_ONE : HOLDERS_NONE;
+	struct mcg_holders_sel sel = {
+		.which = h ? HOLDERS_ONE : HOLDERS_NONE, .one = h,
+		.rd = MCG_EVENTS_ANON ? &listeners : NULL,
+	};
 	struct sk_buff *skb;
 
 	if (!genl_has_listeners(&mcg_family, &init_net, MCG_MCGRP_EVENTS))
 		return;
-	skb = genlmsg_new(group_msg_size(g, which, h), GFP_KERNEL);
+	skb = genlmsg_new(group_msg_size(g, sel.which, h), GFP_KERNEL);
 	if (!skb)
 		return;
-	if (fill_group(skb, g, 0, 0, 0, cmd, reason, which, h, NULL,
-		       MCG_EVENTS_ANON ? &listeners : NULL)) {
+	sel.now = ktime_get_boottime_ns();
+	if (fill_group(skb, g, 0, 0, 0, cmd, reason, &sel)) {
 		nlmsg_free(skb);
 		return;
 	}
@@ -1311,6 +1332,10 @@ static int mcg_nl_group_get_dumpit(struct sk_buff *skb,
 {
 	struct mcg_dump_ctx *ctx = dump_ctx(cb);
 	struct mcg_reader rd = { .uid = NETLINK_CB(cb->skb).creds.uid };
+	struct mcg_holders_sel sel = {
+		.which = HOLDERS_ALL, .after = &ctx->holder_last,
+		.now = ktime_get_boottime_ns(),
+	};
 	struct mcg_device *dev;
 	struct mcg_group *g;
 	bool cont;
@@ -1323,6 +1348,7 @@ static int mcg_nl_group_get_dumpit(struct sk_buff *skb,
 		if (err)
 			goto out;
 	}
+	sel.rd = ctx->admin ? NULL : &rd;
 	list_for_each_entry(dev, &mcg_devices, node) {
 		for (i = 0; i < dev->nports; i++) {
 			struct mcg_port *port = dev->ports[i];
@@ -1338,7 +1364,7 @@ static int mcg_nl_group_get_dumpit(struct sk_buff *skb,
 			}
 			g = dump_first_group(cb, port, &cont);
 			for (; g; g = ctx->has_filter_mgid ? NULL :
-				      mcg_group_next(port, &g->mgid)) {
+				      mcg_group_after(g)) {
 				struct nlmsghdr *nlh = (void *)skb_tail_pointer(skb);
 
 				err = fill_group(skb, g,
@@ -1346,9 +1372,7 @@ static int mcg_nl_group_get_dumpit(struct sk_buff *skb,
 						 cb->nlh->nlmsg_seq,
 						 NLM_F_MULTI,
 						 IB_MCG_CMD_GROUP_GET,
-						 g->reason, HOLDERS_ALL, NULL,
-						 &ctx->holder_last,
-						 ctx->admin ? NULL : &rd);
+						 g->reason, &sel);
 				if (err == -EMSGSIZE)
 					goto out;
 				/*

@@ -3,11 +3,13 @@
  * Text/JSON output; see json_print.h. Not thread safe, one output at a
  * time.
  *
- * Plain JSON (mcctl -j) is written as it is printed, into a buffer that
- * is written out when the outermost container closes: "mcctl -j list"
- * of 16k groups would otherwise build a json-c tree of some 400,000
- * objects, one hash table each, only to serialize it. Pretty JSON
- * (mcctl -p) is still built with json-c and printed by it.
+ * Plain JSON (mcctl -j) is written as it is printed, through a buffer of
+ * S_BUF bytes that is written out when it is full and when the outermost
+ * container closes: "mcctl -j list" of 16k groups would otherwise build
+ * a json-c tree of some 400,000 objects, one hash table each, only to
+ * serialize it (and a buffer of the whole document would be megabytes
+ * of fresh memory). Pretty JSON (mcctl -p) is still built with json-c
+ * and printed by it.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -39,71 +41,115 @@ static struct {
 
 /* ---- plain JSON, streamed --------------------------------------------- */
 
-static void s_reserve(size_t n)
-{
-	size_t cap;
-	char *p;
+#define S_BUF	65536
 
-	if (out.failed || out.len + n <= out.cap)
-		return;
-	cap = out.cap ? out.cap : 65536;
-	while (cap < out.len + n)
-		cap *= 2;
-	p = realloc(out.buf, cap);
-	if (!p) {
-		out.failed = true;
-		return;
-	}
-	out.buf = p;
-	out.cap = cap;
+/* Write out what the buffer holds. */
+static void s_flush(void)
+{
+	if (out.len && !out.failed)
+		fwrite(out.buf, 1, out.len, out.fp);
+	out.len = 0;
 }
 
-static void s_put(const char *p, size_t n)
+/*
+ * Makes room for @n more bytes by writing the buffer out (allocating it
+ * the first time). False if @n bytes do not fit even in an empty buffer
+ * (s_put() then writes them directly), or if there is no buffer.
+ */
+static bool s_grow(size_t n)
 {
-	s_reserve(n);
 	if (out.failed)
+		return false;
+	if (!out.buf) {
+		out.buf = malloc(S_BUF);
+		if (!out.buf) {
+			out.failed = true;
+			return false;
+		}
+		out.cap = S_BUF;
+	}
+	s_flush();
+	return n <= out.cap;
+}
+
+static inline void s_put(const char *p, size_t n)
+{
+	if (out.len + n > out.cap && !s_grow(n)) {
+		if (!out.failed)
+			fwrite(p, 1, n, out.fp);
 		return;
+	}
 	memcpy(out.buf + out.len, p, n);
 	out.len += n;
 }
 
-/* A JSON string, escaped as json-c does without escaping "/". */
+/*
+ * The escape of each byte in a JSON string, as json-c writes it (without
+ * escaping "/"): 0 for none, 'u' for \u00XX, else the letter after '\'.
+ */
+static const char json_esc[256] = {
+	/* 0x00 - 0x1f: \b \t \n \f \r by name, the others as \u00XX */
+	'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u',
+	'b', 't', 'n', 'u', 'f', 'r', 'u', 'u',
+	'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u',
+	'u', 'u', 'u', 'u', 'u', 'u', 'u', 'u',
+	['"'] = '"', ['\\'] = '\\',
+};
+
+/* A JSON string, escaped as json-c does. */
 static void s_string(const char *v)
 {
 	static const char hex[] = "0123456789abcdef";
-	const unsigned char *c;
-	size_t run = 0;
-	char esc[7];
+	const unsigned char *c = (const unsigned char *)v, *run = c;
+	char esc[6] = { '\\', 'u', '0', '0' };
 
 	s_put("\"", 1);
-	for (c = (const unsigned char *)v; *c; c++) {
-		const char *e = NULL;
+	for (;; c++) {
+		char e = json_esc[*c];
 
-		switch (*c) {
-		case '"':  e = "\\\""; break;
-		case '\\': e = "\\\\"; break;
-		case '\b': e = "\\b"; break;
-		case '\f': e = "\\f"; break;
-		case '\n': e = "\\n"; break;
-		case '\r': e = "\\r"; break;
-		case '\t': e = "\\t"; break;
-		default:
-			if (*c >= 0x20) {
-				run++;
-				continue;
-			}
-			memcpy(esc, "\\u00", 4);
+		if (!e && *c)
+			continue;
+		s_put((const char *)run, c - run);
+		if (!*c)
+			break;
+		run = c + 1;
+		if (e == 'u') {
 			esc[4] = hex[*c >> 4];
 			esc[5] = hex[*c & 15];
-			esc[6] = '\0';
-			e = esc;
+			s_put(esc, 6);
+		} else {
+			esc[1] = e;
+			s_put(esc, 2);
+			esc[1] = 'u';
 		}
-		s_put((const char *)c - run, run);
-		run = 0;
-		s_put(e, strlen(e));
 	}
-	s_put((const char *)c - run, run);
 	s_put("\"", 1);
+}
+
+/* A member's name and its colon; one copy when it needs no escape. */
+static void s_name(const char *key)
+{
+	const unsigned char *c = (const unsigned char *)key;
+	size_t n;
+
+	while (!json_esc[*c])
+		c++;
+	if (*c) {
+		s_string(key);
+		s_put(":", 1);
+		return;
+	}
+	n = c - (const unsigned char *)key;
+	if (out.len + n + 3 > out.cap && !s_grow(n + 3)) {
+		s_put("\"", 1);
+		s_put(key, n);
+		s_put("\":", 2);
+		return;
+	}
+	out.buf[out.len] = '"';
+	memcpy(out.buf + out.len + 1, key, n);
+	memcpy(out.buf + out.len + 1 + n, "\":", 2);
+	out.len += n + 3;
 }
 
 /* Start a value in the open container: a comma, and the key in objects. */
@@ -118,10 +164,8 @@ static bool s_key(const char *key)
 	if (out.nonempty[d])
 		s_put(",", 1);
 	out.nonempty[d] = true;
-	if (!out.is_array[d]) {
-		s_string(key ? key : "");
-		s_put(":", 1);
-	}
+	if (!out.is_array[d])
+		s_name(key ? key : "");
 	return true;
 }
 
@@ -155,20 +199,20 @@ static void s_close(void)
 	if (out.depth)
 		return;
 	s_put("\n", 1);
-	if (!out.failed)
-		fwrite(out.buf, 1, out.len, out.fp);
-	out.len = 0;
+	s_flush();
 }
 
-static void s_number(const char *key, const char *fmt, uint64_t v)
+static void s_number(const char *key, uint64_t v)
 {
-	char num[24];
-	int n;
+	char num[20], *p = num + sizeof(num);
 
 	if (!s_key(key))
 		return;
-	n = snprintf(num, sizeof(num), fmt, v);
-	s_put(num, n);
+	do {
+		*--p = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	s_put(p, num + sizeof(num) - p);
 }
 
 void json_print_init(FILE *fp, bool json, bool pretty)
@@ -289,6 +333,55 @@ void close_json_array(void)
 		close_container();
 }
 
+/*
+ * Text: a format whose one conversion is a plain "%s" (or "%u") is written
+ * as its three pieces, not through fprintf(), whose set-up per call was
+ * most of the time of "mcctl list" with 16k groups. Any other format goes
+ * to fprintf().
+ */
+static const char *fp_plain(const char *fmt, char conv)
+{
+	const char *pct = strchr(fmt, '%');
+
+	if (!pct || pct[1] != conv || strchr(pct + 2, '%'))
+		return NULL;
+	return pct;
+}
+
+static void fp_pieces(const char *fmt, const char *pct, const char *val)
+{
+	fwrite_unlocked(fmt, 1, pct - fmt, out.fp);
+	fputs_unlocked(val, out.fp);
+	fputs_unlocked(pct + 2, out.fp);
+}
+
+static void fp_string(const char *fmt, const char *val)
+{
+	const char *pct = fp_plain(fmt, 's');
+
+	if (pct)
+		fp_pieces(fmt, pct, val);
+	else
+		fprintf(out.fp, fmt, val);
+}
+
+static void fp_uint(const char *fmt, unsigned int val)
+{
+	const char *pct = fp_plain(fmt, 'u');
+	char num[12], *p = num + sizeof(num);
+
+	if (!pct) {
+		fprintf(out.fp, fmt, val);
+		return;
+	}
+	*--p = '\0';
+	do {
+		*--p = '0' + val % 10;
+		val /= 10;
+	} while (val);
+	fp_pieces(fmt, pct, p);
+}
+
 static bool want_json(enum output_type t)
 {
 	return out.json && (t & PRINT_JSON);
@@ -308,25 +401,25 @@ void print_string(enum output_type t, const char *key, const char *fmt,
 	} else if (want_json(t))
 		add(key, json_object_new_string(val ? val : ""));
 	else if (want_fp(t, fmt))
-		fprintf(out.fp, fmt, val ? val : "");
+		fp_string(fmt, val ? val : "");
 }
 
 void print_uint(enum output_type t, const char *key, const char *fmt,
 		unsigned int val)
 {
 	if (want_json(t) && out.stream)
-		s_number(key, "%" PRIu64, val);
+		s_number(key, val);
 	else if (want_json(t))
 		add(key, json_object_new_int64(val));
 	else if (want_fp(t, fmt))
-		fprintf(out.fp, fmt, val);
+		fp_uint(fmt, val);
 }
 
 void print_u64(enum output_type t, const char *key, const char *fmt,
 	       uint64_t val)
 {
 	if (want_json(t) && out.stream)
-		s_number(key, "%" PRIu64, val);
+		s_number(key, val);
 	else if (want_json(t))
 		add(key, json_object_new_uint64(val));
 	else if (want_fp(t, fmt))
@@ -342,7 +435,7 @@ void print_flag(enum output_type t, const char *key, const char *fmt,
 	} else if (want_json(t))
 		add(key, json_object_new_boolean(val));
 	else if (want_fp(t, fmt) && val)
-		fputs(fmt, out.fp);
+		fputs_unlocked(fmt, out.fp);
 }
 
 void print_fp(const char *fmt, ...)
@@ -351,6 +444,10 @@ void print_fp(const char *fmt, ...)
 
 	if (out.json)
 		return;
+	if (!strchr(fmt, '%')) {
+		fputs_unlocked(fmt, out.fp);
+		return;
+	}
 	va_start(ap, fmt);
 	vfprintf(out.fp, fmt, ap);
 	va_end(ap);
@@ -359,7 +456,7 @@ void print_fp(const char *fmt, ...)
 void print_nl(void)
 {
 	if (!out.json)
-		fputc('\n', out.fp);
+		fputc_unlocked('\n', out.fp);
 }
 
 int json_print_end(void)

@@ -634,6 +634,8 @@ static bool wants_help(int argc, char **argv)
 			     !strcmp(argv[0], "--help"));
 }
 
+static char stdout_buf[65536];
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -675,6 +677,13 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
+	/*
+	 * Not a terminal: a list of thousands of groups in 64 KiB writes, not
+	 * in stdio's 4 KiB ones (commands that stream, like monitor, flush
+	 * after each event).
+	 */
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, stdout_buf, _IOFBF, sizeof(stdout_buf));
 	json_print_init(stdout, json, pretty);
 	i = find_cmd(argv[0]);
 	if (i < 0)

@@ -25,6 +25,12 @@
  *   mcg_bench close COUNT
  *	COUNT times opens and binds a generic netlink socket, and times
  *	its close().
+ *   mcg_bench dump COUNT {raw|lib}
+ *	COUNT times dumps all groups (GROUP_GET, NLM_F_DUMP): raw reads the
+ *	messages to NLMSG_DONE with plain recv() into one buffer and decodes
+ *	nothing (the kernel's and the system calls' share); lib calls
+ *	ibmcg_group_dump() and frees the result. Also prints "groups",
+ *	and for raw "bytes" and "datagrams" of one dump.
  *   mcg_bench joinmany DEV PORT COUNT OWNER FIRST [sendonly] [bound]
  *	joins the MGIDs ff12:401b:ffff::FIRST.. (or ::ffff:239.X.Y.Z from
  *	239.0.0.0 + FIRST when DEV is a RoCE port: "-4" before DEV), prints
@@ -332,6 +338,89 @@ static int held_join_raw(int argc, char **argv)
 	return 0;
 }
 
+/* dump: one GROUP_GET dump, raw (no decoding) or through the library. */
+static int dump(int argc, char **argv)
+{
+	unsigned long i, n, groups = 0, bytes = 0, dgrams = 0;
+	bool raw;
+	struct raw_msg m;
+	struct ibmcg *h = NULL;
+	double *t, t0;
+	int fd = -1;
+
+	if (argc != 4 || (strcmp(argv[3], "raw") && strcmp(argv[3], "lib")))
+		return 2;
+	raw = !strcmp(argv[3], "raw");
+	n = strtoul(argv[2], NULL, 0);
+	t = calloc(n ? n : 1, sizeof(*t));
+	if (raw) {
+		fd = raw_socket();
+		raw_start(&m, raw_family(fd, &m), IB_MCG_CMD_GROUP_GET);
+		m.nlh.nlmsg_flags |= NLM_F_DUMP;
+	} else {
+		h = connect_or_die();
+	}
+	for (i = 0; i < n; i++) {
+		struct ibmcg_group **v;
+		size_t cnt;
+		bool done = false;
+
+		groups = bytes = dgrams = 0;
+		t0 = now_us();
+		if (!raw) {
+			int err = ibmcg_group_dump(h, NULL, 0, &v, &cnt);
+
+			if (err) {
+				fprintf(stderr, "mcg_bench: %s\n",
+					ibmcg_strerror(h, err));
+				return 1;
+			}
+			groups = cnt;
+			ibmcg_groups_free(v);
+			t[i] = now_us() - t0;
+			continue;
+		}
+		m.nlh.nlmsg_seq++;
+		if (send(fd, m.buf, m.len, 0) != (ssize_t)m.len) {
+			perror("mcg_bench: send");
+			return 1;
+		}
+		while (!done) {
+			ssize_t len = recv(fd, raw_rx, sizeof(raw_rx), 0);
+			struct nlmsghdr *nlh = (struct nlmsghdr *)raw_rx;
+			int rem = len;
+
+			if (len < 0) {
+				perror("mcg_bench: recv");
+				return 1;
+			}
+			bytes += len;
+			dgrams++;
+
+			for (; NLMSG_OK(nlh, rem); nlh = NLMSG_NEXT(nlh, rem)) {
+				if (nlh->nlmsg_type == NLMSG_ERROR) {
+					fprintf(stderr, "mcg_bench: dump refused\n");
+					return 1;
+				}
+				if (nlh->nlmsg_type == NLMSG_DONE)
+					done = true;
+				else
+					groups++;
+			}
+		}
+		t[i] = now_us() - t0;
+	}
+	report(t, n);
+	printf("groups %lu\n", groups);
+	if (raw)
+		printf("bytes %lu\ndatagrams %lu\n", bytes, dgrams);
+	if (h)
+		ibmcg_close(h);
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
 static int spawn(int argc, char **argv)
 {
 	unsigned long i, n;
@@ -478,10 +567,12 @@ int main(int argc, char **argv)
 		ret = spawn(argc, argv);
 	else if (!strcmp(m, "close"))
 		ret = sock_close(argc, argv);
+	else if (!strcmp(m, "dump"))
+		ret = dump(argc, argv);
 	else if (!strcmp(m, "joinmany"))
 		ret = join_many(argc, argv);
 	if (ret == 2)
 		fprintf(stderr,
-			"usage: mcg_bench {heldjoin DEV PORT MGID COUNT | heldjoin-raw DEV PORT MGID COUNT [brief] | floor COUNT | getfamily COUNT | spawn COUNT CMD... | close COUNT | joinmany [-4] DEV PORT COUNT OWNER FIRST [sendonly] [bound]}\n");
+			"usage: mcg_bench {heldjoin DEV PORT MGID COUNT | heldjoin-raw DEV PORT MGID COUNT [brief] | floor COUNT | getfamily COUNT | spawn COUNT CMD... | close COUNT | dump COUNT {raw|lib} | joinmany [-4] DEV PORT COUNT OWNER FIRST [sendonly] [bound]}\n");
 	return ret;
 }

@@ -167,7 +167,9 @@ int ibmcg_port_get(struct ibmcg *h, const char *dev, uint32_t port,
 /*
  * A NULL-terminated array of pointers to the n elements of @v (each of
  * @size bytes), all in one allocation with @v's contents: the pointers
- * first, then the elements. @v is freed.
+ * first, then the elements. @v itself is grown and its elements moved
+ * up (no second copy of a large list in fresh memory); on failure @v is
+ * left as it was.
  */
 static void **ptr_array(void *v, size_t n, size_t size)
 {
@@ -177,16 +179,15 @@ static void **ptr_array(void *v, size_t n, size_t size)
 	size_t i;
 
 	/* sizes are multiples of the elements' alignment, as is head */
-	pv = malloc(head + n * size);
+	pv = realloc(v, head + n * size);
 	if (!pv)
 		return NULL;
 	e = (char *)pv + head;
 	if (n)
-		memcpy(e, v, n * size);
+		memmove(e, pv, n * size);
 	for (i = 0; i < n; i++)
 		pv[i] = e + i * size;
 	pv[n] = NULL;
-	free(v);
 	return pv;
 }
 

@@ -60,21 +60,119 @@ int ibmcg_mgid_parse(const char *s, uint8_t mgid[IBMCG_GID_LEN],
 	return 0;
 }
 
+/*
+ * Formatting is written out here rather than left to inet_ntop(), which
+ * goes through sprintf() for every number: a list of 16k groups formats
+ * 16k GIDs. The text is inet_ntop()'s, character for character (the unit
+ * tests compare the two).
+ */
+static char *put_dec8(char *p, unsigned int v)
+{
+	if (v >= 100)
+		*p++ = '0' + v / 100;
+	if (v >= 10)
+		*p++ = '0' + v / 10 % 10;
+	*p++ = '0' + v % 10;
+	return p;
+}
+
+static char *put_v4(char *p, const uint8_t a[4])
+{
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		if (i)
+			*p++ = '.';
+		p = put_dec8(p, a[i]);
+	}
+	return p;
+}
+
+static char *put_hex16(char *p, unsigned int w)
+{
+	static const char hex[] = "0123456789abcdef";
+	int shift = 12;
+
+	while (shift && !(w >> shift))
+		shift -= 4;
+	for (; shift >= 0; shift -= 4)
+		*p++ = hex[(w >> shift) & 15];
+	return p;
+}
+
+/*
+ * RFC 5952 text: the longest run of two or more zero words (the first of
+ * equals) as "::", the other words in hex without leading zeros. When
+ * that run starts the address, inet_ntop() may end it in dotted quad (its
+ * IPv4-compatible and -mapped forms): those are left to inet_ntop().
+ */
+static bool put_v6(char *p, const uint8_t a[16])
+{
+	int i, run = -1, runlen = 0, cur = -1;
+
+	for (i = 0; i < 8; i++) {
+		if (a[2 * i] || a[2 * i + 1]) {
+			cur = -1;
+			continue;
+		}
+		if (cur < 0)
+			cur = i;
+		if (i - cur + 1 > runlen) {
+			run = cur;
+			runlen = i - cur + 1;
+		}
+	}
+	if (runlen < 2)
+		run = -1;
+	else if (run == 0)
+		return false;
+	for (i = 0; i < 8; i++) {
+		if (i == run) {
+			*p++ = ':';
+			i += runlen - 1;
+			if (i == 7)
+				*p++ = ':';
+			continue;
+		}
+		if (i)
+			*p++ = ':';
+		p = put_hex16(p, a[2 * i] << 8 | a[2 * i + 1]);
+	}
+	*p = '\0';
+	return true;
+}
+
+/* @text into @buf if it fits, else "" (as inet_ntop() failing). */
+static char *copy_out(const char *text, char *buf, size_t len)
+{
+	size_t n = strlen(text);
+
+	if (n < len)
+		memcpy(buf, text, n + 1);
+	else if (len)
+		buf[0] = '\0';
+	return buf;
+}
+
 char *ibmcg_gid_format(const uint8_t gid[IBMCG_GID_LEN], char *buf,
 		       size_t len)
 {
-	if (!inet_ntop(AF_INET6, gid, buf, len) && len)
-		buf[0] = '\0';
-	return buf;
+	char text[INET6_ADDRSTRLEN];
+
+	if (!put_v6(text, gid) &&
+	    !inet_ntop(AF_INET6, gid, text, sizeof(text)))
+		text[0] = '\0';
+	return copy_out(text, buf, len);
 }
 
 char *ibmcg_mgid_format(const uint8_t mgid[IBMCG_GID_LEN], char *buf,
 			size_t len)
 {
+	char text[INET_ADDRSTRLEN];
+
 	if (is_v4mapped(mgid)) {
-		if (!inet_ntop(AF_INET, mgid + 12, buf, len) && len)
-			buf[0] = '\0';
-		return buf;
+		*put_v4(text, mgid + 12) = '\0';
+		return copy_out(text, buf, len);
 	}
 	return ibmcg_gid_format(mgid, buf, len);
 }
@@ -158,36 +256,49 @@ int ibmcg_join_state_parse(const char *s, uint8_t *join_state,
 	return fail(why, "join state must be full, nonmember, sendonly or sendonly-full");
 }
 
+/* @text into @buf (@len > 0), cut to fit as snprintf() would. */
+static char *copy_out_trunc(const char *text, char *buf, size_t len)
+{
+	size_t n = strlen(text);
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, text, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Names joined by ",", truncated to @len as snprintf() would. */
 char *ibmcg_join_state_format(uint8_t join_state, char *buf, size_t len)
 {
-	size_t off = 0;
+	char text[8 * sizeof("sendonly-full,")], *p = text;
 	unsigned int i;
-	int n;
 
 	if (!len)
 		return buf;
-	buf[0] = '\0';
-	if (!join_state) {
-		snprintf(buf, len, "none");
-		return buf;
-	}
-	for (i = 0; i < 8 && off < len; i++) {
+	if (!(join_state & (join_state - 1)) &&
+	    ibmcg_join_state_name(join_state))	/* one known state */
+		return copy_out_trunc(ibmcg_join_state_name(join_state), buf,
+				      len);
+	if (!join_state)
+		p = stpcpy(p, "none");
+	for (i = 0; i < 8; i++) {
 		uint8_t bit = 1U << i;
 		const char *name = ibmcg_join_state_name(bit);
 
 		if (!(join_state & bit))
 			continue;
-		if (name)
-			n = snprintf(buf + off, len - off, "%s%s",
-				     off ? "," : "", name);
-		else
-			n = snprintf(buf + off, len - off, "%s0x%x",
-				     off ? "," : "", bit);
-		if (n < 0)
-			break;
-		off += n;
+		if (p != text)
+			*p++ = ',';
+		if (name) {
+			p = stpcpy(p, name);
+		} else {
+			p = stpcpy(p, "0x");
+			p = put_hex16(p, bit);
+		}
 	}
-	return buf;
+	*p = '\0';
+	return copy_out_trunc(text, buf, len);
 }
 
 static const char *lookup(const char * const *names, size_t n, unsigned int v)

@@ -3,6 +3,7 @@
  * Unit tests of libibmcg's pure helpers: group/MGID parsing and
  * formatting, DEV/PORT, owners, join states and enum names.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 
 #include "ibmcg.h"
@@ -251,6 +252,53 @@ static void join_state_names(void)
 	EXPECT(ibmcg_join_state_name(0x10) == NULL);
 }
 
+/*
+ * The library writes GIDs itself (not with inet_ntop(), for speed): the
+ * text must be inet_ntop()'s for every pattern of zero words, with words
+ * of one to four hex digits, IPv4-mapped and -compatible forms included;
+ * IPv4-mapped MGIDs as inet_ntop(AF_INET) writes their last 4 bytes.
+ */
+static void gid_format_as_inet_ntop(void)
+{
+	static const uint16_t words[] = { 1, 0xa, 0xff, 0x100, 0xffff, 0xfe80 };
+	char want[INET6_ADDRSTRLEN], buf[INET6_ADDRSTRLEN];
+	unsigned int mask, v, i, bad = 0, n = 0;
+	uint8_t g[16];
+
+	for (mask = 0; mask < 256; mask++) {
+		for (v = 0; v < 6 * 6; v++) {
+			for (i = 0; i < 8; i++) {
+				uint16_t w = mask & (1U << i) ? 0 :
+					     words[(v + i * (v / 6 + 1)) % 6];
+
+				g[2 * i] = w >> 8;
+				g[2 * i + 1] = w;
+			}
+			inet_ntop(AF_INET6, g, want, sizeof(want));
+			ibmcg_gid_format(g, buf, sizeof(buf));
+			n++;
+			if (strcmp(buf, want) && bad++ < 5)
+				printf("# gid %s written as %s\n", want, buf);
+			/* a buffer one byte short: "" as inet_ntop's failure */
+			ibmcg_gid_format(g, buf, strlen(want));
+			if (buf[0])
+				bad++;
+		}
+	}
+	EXPECT(n == 256 * 36 && bad == 0);
+
+	for (v = 0; v < 256; v++) {
+		uint8_t m[16] = { [10] = 0xff, [11] = 0xff, 224 + v % 16, v,
+				  255 - v, v / 3 };
+
+		inet_ntop(AF_INET, m + 12, want, sizeof(want));
+		ibmcg_mgid_format(m, buf, sizeof(buf));
+		if (strcmp(buf, want) && bad++ < 5)
+			printf("# mgid %s written as %s\n", want, buf);
+	}
+	EXPECT(bad == 0);
+}
+
 static void join_state_format(void)
 {
 	char buf[IBMCG_JOIN_STATE_STRLEN];
@@ -419,6 +467,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(devport_rejects),
 	KTAP_CASE(owner_check),
 	KTAP_CASE(join_state_names),
+	KTAP_CASE(gid_format_as_inet_ntop),
 	KTAP_CASE(join_state_format),
 	KTAP_CASE(enum_names),
 	KTAP_CASE(rate_and_mtu),

@@ -1291,6 +1291,46 @@ static void json_plain_as_json_c(void)
 	free(c.buf);
 }
 
+/*
+ * A document larger than the streaming buffer (64 KiB), with one value
+ * larger than the buffer itself: written out in parts, the same bytes.
+ */
+static void json_plain_large(void)
+{
+	static char big[100000];
+	struct capture c;
+	json_object *o;
+	const char *out, *ref;
+	char key[16];
+	int i;
+
+	memset(big, 'b', sizeof(big) - 1);
+	big[10] = '"';
+	cap_start(&c, true, false);
+	open_json_array(NULL);
+	for (i = 0; i < 5000; i++) {
+		snprintf(key, sizeof(key), "k%d", i);
+		open_json_object(NULL);
+		print_uint(PRINT_JSON, key, NULL, i);
+		print_string(PRINT_JSON, "s", NULL, "some text");
+		if (i == 2500)
+			print_string(PRINT_JSON, "big", NULL, big);
+		close_json_object();
+	}
+	close_json_array();
+	out = cap_end(&c);
+	EXPECT(out && strlen(out) > 3 * 65536);
+	o = out ? parse_json(out) : NULL;
+	EXPECT(o != NULL && json_object_array_length(o) == 5000);
+	ref = o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+						 JSON_C_TO_STRING_NOSLASHESCAPE)
+		: NULL;
+	EXPECT(out && ref && strlen(out) == strlen(ref) + 1 &&
+	       !strncmp(out, ref, strlen(ref)));
+	json_object_put(o);
+	free(c.buf);
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(timestamps),
 	KTAP_CASE(group_line_text),
@@ -1322,6 +1362,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(ib_port_stats),
 	KTAP_CASE(event_rejoin_wave),
 	KTAP_CASE(json_plain_as_json_c),
+	KTAP_CASE(json_plain_large),
 	KTAP_CASE(holders_counted_not_listed),
 };
 
