@@ -496,7 +496,8 @@ static bool holder_visible(const struct mcg_holder *h,
  * What a group message lists of its holders: @which of them (none, just
  * @one, or all), those @rd may see (NULL: all), with their ages as of
  * @now; @after is the cursor of a list spanning messages (fill_group()).
- * A dump takes the time once per message, not once per group.
+ * A dump takes the time once per message, not once per group; @now is
+ * read under mcg_lock, so after the start of every holder listed.
  */
 struct mcg_holders_sel {
 	int which;
@@ -1334,7 +1335,6 @@ static int mcg_nl_group_get_dumpit(struct sk_buff *skb,
 	struct mcg_reader rd = { .uid = NETLINK_CB(cb->skb).creds.uid };
 	struct mcg_holders_sel sel = {
 		.which = HOLDERS_ALL, .after = &ctx->holder_last,
-		.now = ktime_get_boottime_ns(),
 	};
 	struct mcg_device *dev;
 	struct mcg_group *g;
@@ -1349,6 +1349,7 @@ static int mcg_nl_group_get_dumpit(struct sk_buff *skb,
 			goto out;
 	}
 	sel.rd = ctx->admin ? NULL : &rd;
+	sel.now = ktime_get_boottime_ns();	/* after any holder's start */
 	list_for_each_entry(dev, &mcg_devices, node) {
 		for (i = 0; i < dev->nports; i++) {
 			struct mcg_port *port = dev->ports[i];
