@@ -48,16 +48,34 @@
  * sweep). Re-joins and leaves together go at most rejoin_rate per second,
  * by a token bucket (mcg_tb_refill()): each run sends as many as the time
  * elapsed since the last one pays for, so the rate holds however late the
- * work runs. Credit keeps growing (up to its cap) while paced requests
- * wait, whether for credit or for the in-flight limit: a wave held back
- * by the limit must not lose the time it waited, or at a high rate every
- * answer would find the credit clamped to one request and the pacer
- * would wait a jiffy for the next. All three together have at most
- * rejoin_inflight requests
- * unanswered: a join until its callback, a leave until multicast.c has
- * dropped its group (ib_sa_get_mcmember_rec() no longer finds it, after
- * the Delete's answer), or LEAVE_INFLIGHT_NS at most (the SA may be gone,
- * or another user of the port may still hold the group). join_work runs
+ * work runs. Credit keeps growing (up to its cap, 10 ms of requests)
+ * while paced requests wait, whether for credit or for the in-flight
+ * limit: a wave held back by the limit must not lose the time it waited,
+ * or at a high rate every answer would find the credit clamped to one
+ * request and the pacer would wait a jiffy for the next. A longer pause
+ * is not made up: at the start of a wave, multicast.c reports the lost
+ * groups one at a time on its ordered workqueue, and the first re-joins
+ * queue behind the rest of those reports (5-40 ms for a thousand groups
+ * under qemu, 0.2-1.4 s for 16k); that time is lost to the wave.
+ *
+ * All three together have a limited number of requests unanswered: a
+ * join until its callback, a leave until multicast.c has dropped its
+ * group (ib_sa_get_mcmember_rec() no longer finds it, after the Delete's
+ * answer), or LEAVE_INFLIGHT_NS at most (the SA may be gone, or another
+ * user of the port may still hold the group). The limit follows the SA's
+ * round trip: one join at a time is timed from its send to done_work's
+ * handling of its answer (a success or a refusal; the time of our own
+ * workqueues is part of the cycle that frees a slot), smoothed by
+ * mcg_srtt_update(), and joins may have twice rejoin_rate x that
+ * unanswered (what keeps the rate going, and as much again for answers
+ * late now and then), at least 8 and at most rejoin_inflight
+ * (mcg_inflight_limit()): 8 joins against a 2 ms round trip allowed
+ * 4,000/s at most. A slow SA raises the limit only up to rejoin_inflight,
+ * and never the rate: the SA never has more than rejoin_inflight of the
+ * port's requests, and no more than rejoin_rate per second (plus the
+ * catch-up) - no storm against a fresh SM. Leaves keep the minimum, 8 at
+ * most with joins and leaves counted together: their answers are not
+ * seen, only noticed at the next run. join_work runs
  * when a request is due: a JOIN, a group's retry time, the next token,
  * the end of the settle time, or (need_slot) an answer that frees room
  * under the in-flight limit; arm() never delays a run already due.
@@ -84,10 +102,10 @@ module_param(rejoin_rate, uint, 0644);
 MODULE_PARM_DESC(rejoin_rate,
 		 "SA joins one port sends per second at most (default 20: every node of a large fabric re-joins at once after an SM failover, and the fabric-wide rate is what an SM must absorb)");
 
-static unsigned int rejoin_inflight = 8;
+static unsigned int rejoin_inflight = 64;
 module_param(rejoin_inflight, uint, 0644);
 MODULE_PARM_DESC(rejoin_inflight,
-		 "SA joins one port has unanswered at most (default 8)");
+		 "SA requests one port has unanswered at most (default 64); the pacer uses twice rejoin_rate x the measured SA round trip of it, at least 8");
 
 static unsigned int settle_ms = 3000;
 module_param(settle_ms, uint, 0644);
@@ -155,6 +173,33 @@ static unsigned int port_inflight(const struct mcg_port *port)
 	return port->ib.inflight + port->ib.leaves_inflight;
 }
 
+/*
+ * The in-flight limit of joins: enough for rejoin_rate at the SA round
+ * trip measured (see the top comment), at most rejoin_inflight.
+ */
+static unsigned int join_limit(const struct mcg_port *port)
+{
+	return mcg_inflight_limit(READ_ONCE(rejoin_rate), port->ib.srtt_ns,
+				  READ_ONCE(rejoin_inflight));
+}
+
+/*
+ * The in-flight limit of leaves: the minimum. Their answer is not seen
+ * (multicast.c sends the Delete), only noticed at the next run, so no
+ * round trip of theirs is measured or waited for.
+ */
+static unsigned int leave_limit(void)
+{
+	return mcg_inflight_limit(1, 0, READ_ONCE(rejoin_inflight));
+}
+
+/* A membership whose join is timed goes: the next join sent is timed. */
+static void rtt_probe_drop(struct mcg_port *port, struct mcg_ib_memb *m)
+{
+	if (port->ib.rtt_probe == m)
+		port->ib.rtt_probe = NULL;
+}
+
 /* base * 2^failures, capped, then -50..+50% so that nodes spread out. */
 static unsigned int backoff_ms(unsigned int failures)
 {
@@ -168,6 +213,7 @@ static void memb_free(struct mcg_port *port, struct mcg_ib_memb *m)
 		return;
 	ib_sa_free_multicast(m->mc);	/* waits for its callbacks */
 	m->mc = NULL;
+	rtt_probe_drop(port, m);
 	spin_lock_irq(&mcg_ib_lock);
 	list_del_init(&m->done_node);
 	spin_unlock_irq(&mcg_ib_lock);
@@ -204,6 +250,7 @@ static void memb_leave(struct mcg_port *port, struct mcg_ib_memb *m)
 	m->mc->context = NULL;
 	list_del_init(&m->done_node);
 	spin_unlock_irq(&mcg_ib_lock);
+	rtt_probe_drop(port, m);
 	l->mc = m->mc;
 	l->mgid = m->g->mgid;
 	l->sent_ns = 0;
@@ -475,6 +522,15 @@ static void ib_done_work(struct work_struct *work)
 		if (!m)
 			break;
 
+		/* An answer of the SA to the join timed: a sample. */
+		if (port->ib.rtt_probe == m) {
+			port->ib.rtt_probe = NULL;
+			if (!status || status == -EINVAL)
+				port->ib.srtt_ns =
+					mcg_srtt_update(port->ib.srtt_ns,
+							ktime_get_ns() -
+							port->ib.rtt_probe_ns);
+		}
 		if (status) {
 			join_failed(port, m, status);
 		} else if (m->state == MCG_MEMB_JOINING) {
@@ -490,8 +546,7 @@ static void ib_done_work(struct work_struct *work)
 	if (!port->dead) {
 		wave_check(port);
 		if (port->ib.need_slot &&
-		    !mcg_inflight_full(port_inflight(port),
-				       READ_ONCE(rejoin_inflight))) {
+		    !mcg_inflight_full(port_inflight(port), join_limit(port))) {
 			port->ib.need_slot = false;
 			arm(port, jiffies);
 		}
@@ -626,6 +681,10 @@ static unsigned int issue(struct mcg_port *port, struct mcg_group *g)
 		m->state = MCG_MEMB_JOINING;
 		port->ib.inflight++;
 		sent++;
+		if (!port->ib.rtt_probe) {
+			port->ib.rtt_probe = m;
+			port->ib.rtt_probe_ns = ktime_get_ns();
+		}
 	}
 	return sent;
 }
@@ -696,7 +755,7 @@ static void ib_join_work(struct work_struct *work)
 	struct mcg_port *port = container_of(to_delayed_work(work),
 					     struct mcg_port, ib.join_work);
 	u64 interval = mcg_pace_interval_ns(READ_ONCE(rejoin_rate));
-	unsigned int limit = READ_ONCE(rejoin_inflight);
+	unsigned int limit = join_limit(port), llimit = leave_limit();
 	unsigned long now = jiffies, next = 0;
 	struct mcg_ib_port *ib = &port->ib;
 	struct mcg_ib_group *ig, *itmp;
@@ -766,7 +825,7 @@ static void ib_join_work(struct work_struct *work)
 	}
 leaves:
 	list_for_each_entry_safe(l, ltmp, &ib->leaves, node) {
-		if (mcg_inflight_full(port_inflight(port), limit)) {
+		if (mcg_inflight_full(port_inflight(port), llimit)) {
 			ib->need_slot = true;
 			ib->backlog = true;
 			break;

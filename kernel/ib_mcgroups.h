@@ -247,6 +247,11 @@ struct mcg_ib_port {
 					 * limit: done_work runs the pacer
 					 */
 	unsigned int inflight;		/* SA joins without an answer */
+	struct mcg_ib_memb *rtt_probe;	/* the join being timed, or NULL */
+	u64 rtt_probe_ns;		/* ktime_get_ns() it was sent at */
+	u64 srtt_ns;			/* SA round trip (mcg_srtt_update()),
+					 * 0 until measured
+					 */
 	unsigned int leaves_inflight;	/* entries on leaves_sent */
 	bool active;			/* port ACTIVE */
 	bool wave;			/* a re-join wave is on */

@@ -355,8 +355,16 @@ static inline u64 mcg_pace_interval_ns(unsigned int rate)
  *    go out at once beyond the rate. The pacer is woken when the next
  *    request is paid for, so the time it wakes late is always beyond that
  *    request: were the credit capped at one request, a pacer woken 5 ms
- *    late every time would lose 5 ms per request (20 % at 40/s);
+ *    late every time would lose 5 ms per request (20 % at 40/s). Not
+ *    more than 10 ms: the SA must never see more than the rate plus two
+ *    requests in any 100 ms at 200/s (ib_failover.sh), so a longer pause
+ *    - such as the start of a re-join wave, whose first re-joins wait
+ *    behind multicast.c's reports of the lost groups - is not made up;
  *  - after an idle spell, up to one request: an idle port banks no burst.
+ *
+ * From an idle start no stretch of time of length T sees more than
+ * 1 + T / @interval_ns requests: a wave of N requests never takes less
+ * than (N - 1) / rate.
  *
  * Credit may go below zero: the joins of one group (up to four join
  * states) are sent together, and the debt is paid by waiting. An
@@ -478,6 +486,50 @@ static inline bool mcg_ib_keep_stale(u8 join_state, u8 added, u8 stale,
 static inline bool mcg_inflight_full(unsigned int inflight, unsigned int limit)
 {
 	return inflight >= max(limit, 1U);
+}
+
+/*
+ * The SA round trip the pacer measures (backend_ib.c): one join at a
+ * time is timed from its send to its answer, and the estimate follows
+ * the samples as TCP's smoothed RTT does, by 1/8 of each difference; the
+ * first sample (@srtt_ns 0) is taken as it is.
+ */
+static inline u64 mcg_srtt_update(u64 srtt_ns, u64 sample_ns)
+{
+	if (!srtt_ns)
+		return max_t(u64, sample_ns, 1);
+	if (sample_ns >= srtt_ns)
+		return srtt_ns + (sample_ns - srtt_ns) / 8;
+	return max_t(u64, srtt_ns - (srtt_ns - sample_ns) / 8, 1);
+}
+
+/*
+ * MCG_INFLIGHT_MIN: the fewest SA joins a port may have unanswered, if
+ * the maximum (rejoin_inflight) allows that many: what the pacer always
+ * used before it measured the round trip.
+ */
+#define MCG_INFLIGHT_MIN	8
+
+/*
+ * The pacer's in-flight limit at @rate joins per second against an SA
+ * round trip of @srtt_ns (0: none measured yet): twice what keeps the
+ * rate going (rate x round trip), so that an answer late now and then
+ * does not stall the wave; at least MCG_INFLIGHT_MIN and at most @max
+ * (rejoin_inflight; 0 as 1), @max winning. A slow SA raises it, up to
+ * @max, and the rate still holds every request back that is not due:
+ * the SA never has more than @max of the port's requests, nor more than
+ * @rate per second.
+ */
+static inline unsigned int mcg_inflight_limit(unsigned int rate, u64 srtt_ns,
+					      unsigned int max)
+{
+	u64 want = div_u64(2 * (u64)max(rate, 1U) * min_t(u64, srtt_ns,
+							   NSEC_PER_SEC) +
+			   NSEC_PER_SEC - 1, NSEC_PER_SEC);
+
+	max = max(max, 1U);
+	return clamp_t(u64, want, min_t(unsigned int, MCG_INFLIGHT_MIN, max),
+		       max);
 }
 
 #endif /* _MCG_LOGIC_H */

@@ -14,7 +14,8 @@ CS=${BENCH_WAVE_C:-"20 100 1000 5000"}
 # Waves longer than this (N / C, seconds) are left out: 16,383 at 20/s
 # would take 14 minutes.
 MAX_WAVE_S=${BENCH_MAX_WAVE_S:-200}
-# rejoin_inflight for the waves (default: the module's own)
+# rejoin_inflight for the waves (default: the module's own; the most the
+# pacer may use, see the admin guide)
 INFLIGHT=${BENCH_INFLIGHT:-}
 # The waves together get this long (seconds): a wave that would not fit
 # (at N / C, 10 % over) is left out, one that does not end in what is left
@@ -27,12 +28,15 @@ waves() { cat $SYS/rejoin_waves; }
 waves_are() { [ "$(waves)" = "$1" ]; }
 sa_has() { [ "$(sa_groups)" = "$1" ]; }
 # simhca's own cost since the last stats reset: SA time per MCMemberRecord
-# Set/Delete and MFT programming time per programming, in microseconds
+# Set/Delete and MFT programming time per programming, in microseconds;
+# the most SA answers queued to the host at once (about the most requests
+# the port had unanswered: the in-flight limit the pacer used)
 sa_cost() {
 	awk '{ v[$1] = $2 }
-	     END { printf "SA %.1f us per Set/Delete (%d), MFT %.1f us per programming (%d)",
+	     END { printf "SA %.1f us per Set/Delete (%d), MFT %.1f us per programming (%d), at most %d answers pending",
 		   v["mcm_updates"] ? v["mcm_update_ns"] / v["mcm_updates"] / 1000 : 0, v["mcm_updates"],
-		   v["mft_programs"] ? v["mft_program_ns"] / v["mft_programs"] / 1000 : 0, v["mft_programs"] }' $D/stats
+		   v["mft_programs"] ? v["mft_program_ns"] / v["mft_programs"] / 1000 : 0, v["mft_programs"],
+		   v["max_answers_pending"] }' $D/stats
 }
 
 ktap_plan 1

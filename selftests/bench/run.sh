@@ -25,8 +25,11 @@ SCENARIOS=("$@")
 [ ${#SCENARIOS[@]} -gt 0 ] || SCENARIOS=(roce ib)
 mkdir -p "$O"
 
-# Knobs of the scenarios reach the guest through a sourced file.
-env | grep '^BENCH_' | sed 's/^/export /' >"$O/bench.env"
+# Knobs of the scenarios reach the guest through a sourced file, quoted:
+# a list such as BENCH_WAVE_C="1000 5000" is one value.
+for v in $(compgen -e | grep '^BENCH_'); do
+	printf 'export %s=%q\n' "$v" "${!v}"
+done >"$O/bench.env"
 rc=0
 rows=()
 for s in "${SCENARIOS[@]}"; do
