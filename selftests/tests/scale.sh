@@ -24,9 +24,10 @@ ktap_plan $([ "$NIB" = 16383 ] && echo 19 || echo 18)
 modprobe ib_umad
 check "load simhca" modprobe simhca || ktap_skip_all "no simhca"
 # join_wait_ms=0: mcg_bulk does not wait for each join's SA answer.
-# rejoin_inflight stays 8: simhca's SA walks its list of groups for every
-# request, and with 16k groups and 32 requests queued an answer came later
-# than the SA client's retry time, so that Deletes were sent twice.
+# rejoin_inflight stays at its default: the joins' in-flight limit follows
+# the SA's round trip (8 at least); the releases below run with 4, so
+# that no Delete's answer comes later than the SA client's retry time
+# (a Delete sent twice).
 check "load ib_mcgroups" mcg_load rejoin_rate=5000 settle_ms=100 join_wait_ms=0
 defer mcg_unload_simhca
 
