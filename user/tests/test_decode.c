@@ -38,6 +38,15 @@ static void put_holder(struct nl_msg *msg, const char *owner, uint8_t js,
 	nla_nest_end(msg, nest);
 }
 
+/* A GROUP_GET reply with no attributes yet: the test puts its own. */
+static struct nl_msg *empty_group_msg(void)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	genlmsg_put(msg, 0, 1, FAMILY, 0, 0, IB_MCG_CMD_GROUP_GET, 1);
+	return msg;
+}
+
 /* A reply or notification in the group format, as the kernel sends it. */
 static struct nl_msg *group_msg(uint8_t cmd, uint32_t seq, bool record,
 				int nholders)
@@ -218,20 +227,17 @@ static void parse_group_rejects(void)
 	struct nlattr *nest;
 	struct nl_msg *msg;
 
-	msg = nlmsg_alloc();
-	genlmsg_put(msg, 0, 1, FAMILY, 0, 0, IB_MCG_CMD_GROUP_GET, 1);
+	msg = empty_group_msg();
 	nla_put(msg, IB_MCG_A_MGID, 15, "012345678901234");
 	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
 	nlmsg_free(msg);
 
-	msg = nlmsg_alloc();
-	genlmsg_put(msg, 0, 1, FAMILY, 0, 0, IB_MCG_CMD_GROUP_GET, 1);
+	msg = empty_group_msg();
 	nla_put_u16(msg, IB_MCG_A_PORT, 1);
 	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
 	nlmsg_free(msg);
 
-	msg = nlmsg_alloc();
-	genlmsg_put(msg, 0, 1, FAMILY, 0, 0, IB_MCG_CMD_GROUP_GET, 1);
+	msg = empty_group_msg();
 	nla_put(msg, IB_MCG_A_DEV_NAME, 6, "mlx5_0");	/* no NUL */
 	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
 	nlmsg_free(msg);
@@ -268,8 +274,7 @@ static void parse_group_attr_rules(void)
 	struct nlattr *nest;
 	struct nl_msg *msg;
 
-	msg = nlmsg_alloc();
-	genlmsg_put(msg, 0, 1, FAMILY, 0, 0, IB_MCG_CMD_GROUP_GET, 1);
+	msg = empty_group_msg();
 	nla_put(msg, IB_MCG_A_MAX + 1, 1, "x");
 	nla_put_u32(msg, IB_MCG_A_STATE, IB_MCG_STATE_JOINED);	/* u8 in 4 */
 	nla_put_u32(msg, IB_MCG_A_PORT, 1);
@@ -289,8 +294,7 @@ static void parse_group_attr_rules(void)
 	/* a device name of the longest length, and one byte more */
 	memset(name, 'd', sizeof(name));
 	name[IBMCG_DEV_NAME_MAX - 1] = '\0';
-	msg = nlmsg_alloc();
-	genlmsg_put(msg, 0, 1, FAMILY, 0, 0, IB_MCG_CMD_GROUP_GET, 1);
+	msg = empty_group_msg();
 	nla_put(msg, IB_MCG_A_DEV_NAME, IBMCG_DEV_NAME_MAX, name);
 	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == 0);
 	EXPECT(strlen(g.dev_name) == IBMCG_DEV_NAME_MAX - 1);
@@ -298,15 +302,13 @@ static void parse_group_attr_rules(void)
 	nlmsg_free(msg);
 	name[IBMCG_DEV_NAME_MAX - 1] = 'd';
 	name[IBMCG_DEV_NAME_MAX] = '\0';
-	msg = nlmsg_alloc();
-	genlmsg_put(msg, 0, 1, FAMILY, 0, 0, IB_MCG_CMD_GROUP_GET, 1);
+	msg = empty_group_msg();
 	nla_put(msg, IB_MCG_A_DEV_NAME, IBMCG_DEV_NAME_MAX + 1, name);
 	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
 	nlmsg_free(msg);
 
 	/* an empty string has no NUL */
-	msg = nlmsg_alloc();
-	genlmsg_put(msg, 0, 1, FAMILY, 0, 0, IB_MCG_CMD_GROUP_GET, 1);
+	msg = empty_group_msg();
 	nla_put(msg, IB_MCG_A_DEV_NAME, 0, NULL);
 	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
 	nlmsg_free(msg);
