@@ -202,16 +202,23 @@ static void s_close(void)
 	s_flush();
 }
 
+/* @v in decimal, written backwards to end just before @end: its start. */
+static char *put_decimal(char *end, uint64_t v)
+{
+	do {
+		*--end = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	return end;
+}
+
 static void s_number(const char *key, uint64_t v)
 {
-	char num[20], *p = num + sizeof(num);
+	char num[20], *p;
 
 	if (!s_key(key))
 		return;
-	do {
-		*--p = '0' + v % 10;
-		v /= 10;
-	} while (v);
+	p = put_decimal(num + sizeof(num), v);
 	s_put(p, num + sizeof(num) - p);
 }
 
@@ -368,18 +375,13 @@ static void fp_string(const char *fmt, const char *val)
 static void fp_uint(const char *fmt, unsigned int val)
 {
 	const char *pct = fp_plain(fmt, 'u');
-	char num[12], *p = num + sizeof(num);
+	char num[12] = "";
 
 	if (!pct) {
 		fprintf(out.fp, fmt, val);
 		return;
 	}
-	*--p = '\0';
-	do {
-		*--p = '0' + val % 10;
-		val /= 10;
-	} while (val);
-	fp_pieces(fmt, pct, p);
+	fp_pieces(fmt, pct, put_decimal(num + sizeof(num) - 1, val));
 }
 
 static bool want_json(enum output_type t)
