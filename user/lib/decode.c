@@ -228,7 +228,7 @@ static size_t wrapped_list(const struct nlmsghdr *nlh, int type, size_t tail,
 	struct nlattr *a = genl_attrs(nlh, &rem);
 
 	/* Only a message of more than 64 KiB can hold one. */
-	if (rem <= 0xffff || (size_t)rem - tail <= 0xffff)
+	if (rem < 0 || (size_t)rem <= tail + 0xffff)
 		return 0;
 	while (rem >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN) {
 		if (attr_type(a) == type) {

@@ -284,10 +284,11 @@ char *ibmcg_join_state_format(uint8_t join_state, char *buf, size_t len)
 		p = stpcpy(p, "none");
 	for (i = 0; i < 8; i++) {
 		uint8_t bit = 1U << i;
-		const char *name = ibmcg_join_state_name(bit);
+		const char *name;
 
 		if (!(join_state & bit))
 			continue;
+		name = ibmcg_join_state_name(bit);
 		if (p != text)
 			*p++ = ',';
 		if (name) {
