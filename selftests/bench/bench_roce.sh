@@ -94,9 +94,9 @@ close_figure() {
 	bench_row "genetlink socket close, $N groups + 1 bound hold, median of $CLOSE_ROUNDS rounds x $REPS (ratio: median of the rounds' ratios)" \
 		"with none" "$close0" "$close1" "us" 1.1 \
 		"$(median </tmp/bench.close.ratios)"
-	spread=$(awk '{ v[NR] = $1 } END {
-		m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-		if (NR) printf "%.2fx %.2fx %.2fx", v[1], m, v[NR] }' \
+	spread=$(awk -v m="$(median </tmp/bench.close.ratios)" '
+		NR == 1 { lo = $1 } { hi = $1 }
+		END { if (NR) printf "%.2fx %.2fx %.2fx", lo, m, hi }' \
 		/tmp/bench.close.ratios)
 	bench_info "genetlink socket close, ratio per round (lowest, median, highest)" \
 		"${spread:-?}"
