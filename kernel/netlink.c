@@ -90,6 +90,13 @@ static const struct nla_policy mcg_leave_policy[IB_MCG_A_MAX + 1] = {
 static const struct nla_policy mcg_group_get_policy[IB_MCG_A_MAX + 1] = {
 	MCG_POLICY_DEV,
 	[IB_MCG_A_MGID]		= NLA_POLICY_EXACT_LEN(16),
+	[IB_MCG_A_LIST_BRIEF]	= { .type = NLA_FLAG },
+};
+
+/* REJOIN names a group as GROUP_GET's "do" does. */
+static const struct nla_policy mcg_rejoin_policy[IB_MCG_A_MAX + 1] = {
+	MCG_POLICY_DEV,
+	[IB_MCG_A_MGID]		= NLA_POLICY_EXACT_LEN(16),
 };
 
 static const struct nla_policy mcg_port_get_policy[IB_MCG_A_MAX + 1] = {
@@ -493,23 +500,27 @@ static bool holder_visible(const struct mcg_holder *h,
 }
 
 /*
- * What a group message lists of its holders: @which of them (none, just
- * @one, or all), those @rd may see (NULL: all), with their ages as of
- * @now; @after is the cursor of a list spanning messages (fill_group()).
- * A dump takes the time once per message, not once per group; @now is
- * read under mcg_lock, so after the start of every holder listed.
+ * What a group message shows: @which of its holders (none, just @one, or
+ * all), those @rd may see (NULL: all), with their ages as of @now; @after
+ * is the cursor of a list spanning messages (fill_group()). A dump takes
+ * the time once per message, not once per group; @now is read under
+ * mcg_lock, so after the start of every holder listed. @brief: the list
+ * view of IB_MCG_A_LIST_BRIEF (no group id, no record on RoCE, no port
+ * GID, holders without age and id).
  */
-struct mcg_holders_sel {
+struct mcg_view {
 	int which;
 	const struct mcg_holder *one;
 	const struct mcg_reader *rd;
 	u64 *after;
 	u64 now;
+	bool brief;
 };
 
-static int put_holder(struct sk_buff *skb, const struct mcg_holder *h, u64 now,
-		      bool anon)
+static int put_holder(struct sk_buff *skb, const struct mcg_holder *h,
+		      const struct mcg_view *v)
 {
+	bool anon = v->rd && v->rd->anon;
 	struct nlattr *nest = nla_nest_start(skb, IB_MCG_A_HOLDER);
 
 	if (!nest)
@@ -518,17 +529,21 @@ static int put_holder(struct sk_buff *skb, const struct mcg_holder *h, u64 now,
 	    nla_put_u8(skb, IB_MCG_HOLDER_A_JOIN_STATE, h->join_state) ||
 	    nla_put_u32(skb, IB_MCG_HOLDER_A_FLAGS, h->flags) ||
 	    (!anon && (h->flags & IB_MCG_F_BOUND) &&
-	     nla_put_u32(skb, IB_MCG_HOLDER_A_NL_PORTID, h->bound->portid)) ||
-	    nla_put_u64_64bit(skb, IB_MCG_HOLDER_A_AGE_MS,
-			      div_u64(now - h->since_ns, NSEC_PER_MSEC),
-			      IB_MCG_HOLDER_A_PAD) ||
-	    nla_put_u64_64bit(skb, IB_MCG_HOLDER_A_ID, h->id,
-			      IB_MCG_HOLDER_A_PAD)) {
-		nla_nest_cancel(skb, nest);
-		return -EMSGSIZE;
-	}
+	     nla_put_u32(skb, IB_MCG_HOLDER_A_NL_PORTID, h->bound->portid)))
+		goto cancel;
+	if (!v->brief &&
+	    (nla_put_u64_64bit(skb, IB_MCG_HOLDER_A_AGE_MS,
+			       div_u64(v->now - h->since_ns, NSEC_PER_MSEC),
+			       IB_MCG_HOLDER_A_PAD) ||
+	     nla_put_u64_64bit(skb, IB_MCG_HOLDER_A_ID, h->id,
+			       IB_MCG_HOLDER_A_PAD)))
+		goto cancel;
 	nla_nest_end(skb, nest);
 	return 0;
+
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
 }
 
 static int put_dev_port(struct sk_buff *skb, const struct mcg_port *port)
@@ -540,9 +555,16 @@ static int put_dev_port(struct sk_buff *skb, const struct mcg_port *port)
 	return 0;
 }
 
-static int put_rec(struct sk_buff *skb, const struct mcg_rec *rec)
+/*
+ * The member record; the list view (@brief) has InfiniBand's fabric
+ * parameters only, those the SA chose.
+ */
+static int put_rec(struct sk_buff *skb, const struct mcg_group *g, bool brief)
 {
-	if (!rec->valid)
+	const struct mcg_rec *rec = &g->rec;
+
+	if (!rec->valid ||
+	    (brief && g->port->backend->id != IB_MCG_BACKEND_IB_SA))
 		return 0;
 	if (nla_put_u16(skb, IB_MCG_A_MLID, rec->mlid) ||
 	    nla_put_u32(skb, IB_MCG_A_QKEY, rec->qkey) ||
@@ -552,8 +574,11 @@ static int put_rec(struct sk_buff *skb, const struct mcg_rec *rec)
 	    nla_put_u8(skb, IB_MCG_A_SL, rec->sl) ||
 	    nla_put_u32(skb, IB_MCG_A_FLOW_LABEL, rec->flow_label) ||
 	    nla_put_u8(skb, IB_MCG_A_TCLASS, rec->tclass) ||
-	    nla_put_u8(skb, IB_MCG_A_HOP_LIMIT, rec->hop_limit) ||
-	    nla_put(skb, IB_MCG_A_PORT_GID, sizeof(rec->port_gid.raw),
+	    nla_put_u8(skb, IB_MCG_A_HOP_LIMIT, rec->hop_limit))
+		return -EMSGSIZE;
+	if (brief)
+		return 0;
+	if (nla_put(skb, IB_MCG_A_PORT_GID, sizeof(rec->port_gid.raw),
 		    rec->port_gid.raw) ||
 	    nla_put_u32(skb, IB_MCG_A_SGID_INDEX, rec->sgid_index))
 		return -EMSGSIZE;
@@ -566,10 +591,10 @@ static u32 linger_left_ms(const struct mcg_group *g)
 }
 
 /*
- * One group message listing the holders @sel selects (none when @g is a
- * released snapshot, whose holder list is empty).
+ * One group message as @v shows it, listing the holders it selects (none
+ * when @g is a released snapshot, whose holder list is empty).
  *
- * With sel->after (HOLDERS_ALL), holders are listed from the first whose
+ * With v->after (HOLDERS_ALL), holders are listed from the first whose
  * id is above *after (0: from the first), and if the rest do not fit, the
  * message ends after those that do: *after is the id of the last one
  * listed and -EAGAIN says the group continues in the next message. The
@@ -579,11 +604,9 @@ static u32 linger_left_ms(const struct mcg_group *g)
  */
 static int fill_group(struct sk_buff *skb, const struct mcg_group *g,
 		      u32 portid, u32 seq, int flags, u8 cmd, u8 reason,
-		      const struct mcg_holders_sel *sel)
+		      const struct mcg_view *v)
 {
-	const struct mcg_reader *rd = sel->rd;
-	bool anon = rd && rd->anon;
-	u64 *after = sel->after;
+	u64 *after = v->after;
 	const struct mcg_holder *h;
 	unsigned int n = 0;
 	struct nlattr *nest;
@@ -594,7 +617,8 @@ static int fill_group(struct sk_buff *skb, const struct mcg_group *g,
 		return -EMSGSIZE;
 	if (put_dev_port(skb, g->port) ||
 	    nla_put(skb, IB_MCG_A_MGID, sizeof(g->mgid.raw), g->mgid.raw) ||
-	    nla_put_u64_64bit(skb, IB_MCG_A_GROUP_ID, g->id, IB_MCG_A_PAD) ||
+	    (!v->brief &&
+	     nla_put_u64_64bit(skb, IB_MCG_A_GROUP_ID, g->id, IB_MCG_A_PAD)) ||
 	    nla_put_u8(skb, IB_MCG_A_STATE, g->state) ||
 	    nla_put_u8(skb, IB_MCG_A_REASON, reason) ||
 	    nla_put_u32(skb, IB_MCG_A_ERROR, g->error) ||
@@ -604,22 +628,21 @@ static int fill_group(struct sk_buff *skb, const struct mcg_group *g,
 	    nla_put_u32(skb, IB_MCG_A_HOLDER_COUNT, g->nholders) ||
 	    (g->state == IB_MCG_STATE_LINGERING &&
 	     nla_put_u32(skb, IB_MCG_A_LINGER_LEFT_MS, linger_left_ms(g))) ||
-	    put_rec(skb, &g->rec))
+	    put_rec(skb, g, v->brief))
 		goto cancel;
 
 	nest = nla_nest_start(skb, IB_MCG_A_HOLDERS);
 	if (!nest)
 		goto cancel;
-	if (sel->which == HOLDERS_ONE) {
-		if (put_holder(skb, sel->one, sel->now, anon))
+	if (v->which == HOLDERS_ONE) {
+		if (put_holder(skb, v->one, v))
 			goto cancel;
-	} else if (sel->which == HOLDERS_ALL &&
+	} else if (v->which == HOLDERS_ALL &&
 		   g->state != IB_MCG_STATE_RELEASED) {
 		list_for_each_entry(h, &g->holders, node) {
-			if (h->id <= *after || !holder_visible(h, rd))
+			if (h->id <= *after || !holder_visible(h, v->rd))
 				continue;
-			if (nest_full(skb, nest) ||
-			    put_holder(skb, h, sel->now, anon)) {
+			if (nest_full(skb, nest) || put_holder(skb, h, v)) {
 				if (!n)
 					goto cancel;
 				nla_nest_end(skb, nest);
@@ -648,9 +671,11 @@ static int reply_group(struct genl_info *info, const struct mcg_group *g,
 	size_t size = min_t(size_t, group_msg_size(g, which, one),
 			    MCG_DO_REPLY_MAX);
 	u64 after = 0;
-	struct mcg_holders_sel sel = {
+	/* Only GROUP_GET's policy lets IB_MCG_A_LIST_BRIEF through. */
+	struct mcg_view v = {
 		.which = which, .one = one, .rd = rd, .after = &after,
 		.now = ktime_get_boottime_ns(),
+		.brief = !!info->attrs[IB_MCG_A_LIST_BRIEF],
 	};
 	struct sk_buff *skb;
 	int err;
@@ -659,7 +684,7 @@ static int reply_group(struct genl_info *info, const struct mcg_group *g,
 	if (!skb)
 		return -ENOMEM;
 	err = fill_group(skb, g, info->snd_portid, info->snd_seq, 0, cmd,
-			 g->reason, &sel);
+			 g->reason, &v);
 	if (err == -EAGAIN)	/* the holders that fit; see MCG_DO_REPLY_MAX */
 		err = 0;
 	if (err) {
@@ -711,7 +736,7 @@ void mcg_notify(struct mcg_group *g, u8 cmd, u8 reason,
 		const struct mcg_holder *h)
 {
 	static const struct mcg_reader listeners = { .anon = true };
-	struct mcg_holders_sel sel = {
+	struct mcg_view v = {
 		.which = h ? HOLDERS_ONE : HOLDERS_NONE, .one = h,
 		.rd = MCG_EVENTS_ANON ? &listeners : NULL,
 	};
@@ -719,11 +744,11 @@ void mcg_notify(struct mcg_group *g, u8 cmd, u8 reason,
 
 	if (!genl_has_listeners(&mcg_family, &init_net, MCG_MCGRP_EVENTS))
 		return;
-	skb = genlmsg_new(group_msg_size(g, sel.which, h), GFP_KERNEL);
+	skb = genlmsg_new(group_msg_size(g, v.which, h), GFP_KERNEL);
 	if (!skb)
 		return;
-	sel.now = ktime_get_boottime_ns();
-	if (fill_group(skb, g, 0, 0, 0, cmd, reason, &sel)) {
+	v.now = ktime_get_boottime_ns();
+	if (fill_group(skb, g, 0, 0, 0, cmd, reason, &v)) {
 		nlmsg_free(skb);
 		return;
 	}
@@ -1223,6 +1248,7 @@ struct mcg_dump_ctx {
 	u8 has_filter_port:1;
 	u8 has_filter_mgid:1;	/* GROUP_GET: one group, the request's */
 	u8 admin:1;		/* the requester has CAP_NET_ADMIN */
+	u8 brief:1;		/* GROUP_GET: IB_MCG_A_LIST_BRIEF */
 };
 
 static struct mcg_dump_ctx *dump_ctx(struct netlink_callback *cb)
@@ -1249,6 +1275,7 @@ static int dump_init(struct netlink_callback *cb)
 	ctx->started = 1;
 	/* The first round runs in the sender's context. */
 	ctx->admin = netlink_capable(cb->skb, CAP_NET_ADMIN);
+	ctx->brief = !!tb[IB_MCG_A_LIST_BRIEF];
 	err = get_filter(tb, &dev, &port, cb->extack);
 	if (err)
 		return err;
@@ -1333,7 +1360,7 @@ static int mcg_nl_group_get_dumpit(struct sk_buff *skb,
 {
 	struct mcg_dump_ctx *ctx = dump_ctx(cb);
 	struct mcg_reader rd = { .uid = NETLINK_CB(cb->skb).creds.uid };
-	struct mcg_holders_sel sel = {
+	struct mcg_view v = {
 		.which = HOLDERS_ALL, .after = &ctx->holder_last,
 	};
 	struct mcg_device *dev;
@@ -1348,8 +1375,9 @@ static int mcg_nl_group_get_dumpit(struct sk_buff *skb,
 		if (err)
 			goto out;
 	}
-	sel.rd = ctx->admin ? NULL : &rd;
-	sel.now = ktime_get_boottime_ns();	/* after any holder's start */
+	v.rd = ctx->admin ? NULL : &rd;
+	v.now = ktime_get_boottime_ns();	/* after any holder's start */
+	v.brief = ctx->brief;
 	list_for_each_entry(dev, &mcg_devices, node) {
 		for (i = 0; i < dev->nports; i++) {
 			struct mcg_port *port = dev->ports[i];
@@ -1373,7 +1401,7 @@ static int mcg_nl_group_get_dumpit(struct sk_buff *skb,
 						 cb->nlh->nlmsg_seq,
 						 NLM_F_MULTI,
 						 IB_MCG_CMD_GROUP_GET,
-						 g->reason, &sel);
+						 g->reason, &v);
 				if (err == -EMSGSIZE)
 					goto out;
 				/*
@@ -1641,7 +1669,7 @@ static const struct mcg_genl_split_ops mcg_ops[] = {
 		.cmd	= IB_MCG_CMD_REJOIN,
 		.flags	= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 		.doit	= mcg_nl_rejoin,
-		.policy	= mcg_group_get_policy,
+		.policy	= mcg_rejoin_policy,
 		.maxattr = IB_MCG_A_MAX,
 	},
 };

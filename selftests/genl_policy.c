@@ -570,12 +570,32 @@ BAD(owner_release_dump_with_join_state, EINVAL, "Unsupported attribute")
 	put_u8(r, IB_MCG_A_JOIN_STATE, 1);
 }
 
-/* Only JOIN knows IB_MCG_A_REPLY_BRIEF. */
+/* Only JOIN knows IB_MCG_A_REPLY_BRIEF, only GROUP_GET IB_MCG_A_LIST_BRIEF. */
 BAD(leave_reply_brief, EINVAL, "Unsupported attribute")
 {
 	join_req(r, family, 0);
 	((struct genlmsghdr *)NLMSG_DATA(&r->nlh))->cmd = IB_MCG_CMD_LEAVE;
 	put(r, IB_MCG_A_REPLY_BRIEF, NULL, 0);
+}
+
+BAD(join_list_brief, EINVAL, "Unsupported attribute")
+{
+	join_req(r, family, 0);
+	put(r, IB_MCG_A_LIST_BRIEF, NULL, 0);
+}
+
+BAD(port_dump_list_brief, EINVAL, "Unsupported attribute")
+{
+	req_init(r, family, IB_MCG_CMD_PORT_GET, NLM_F_DUMP);
+	put(r, IB_MCG_A_LIST_BRIEF, NULL, 0);
+}
+
+/* A flag carries no value. */
+BAD(group_dump_list_brief_with_value, ERANGE,
+    "Attribute failed policy validation")
+{
+	req_init(r, family, IB_MCG_CMD_GROUP_GET, NLM_F_DUMP);
+	put_u32(r, IB_MCG_A_LIST_BRIEF, 1);
 }
 
 TEST_F(bad, refused_without_change)
@@ -642,14 +662,14 @@ TEST_F(mcg, join_reply_carries_member_record)
 	EXPECT_EQ(IB_MCG_STATE_RELEASED, *(uint8_t *)(a + 1));
 }
 
-/* The hold id of the first holder in the last reply's holders, or 0. */
-static uint64_t reply_hold_id(struct nl *nl)
+/* Attribute @type of the first holder in the last reply, or NULL. */
+static struct nlattr *reply_holder_attr(struct nl *nl, int type)
 {
 	struct nlattr *list = reply_attr(nl, IB_MCG_A_HOLDERS), *ho, *a;
 	int o1, o2;
 
 	if (!list)
-		return 0;
+		return NULL;
 	for (o1 = NLA_HDRLEN; o1 + NLA_HDRLEN <= list->nla_len;
 	     o1 += NLA_ALIGN(ho->nla_len)) {
 		ho = (void *)((char *)list + o1);
@@ -660,12 +680,100 @@ static uint64_t reply_hold_id(struct nl *nl)
 			a = (void *)((char *)ho + o2);
 			if (a->nla_len < NLA_HDRLEN)
 				break;
-			if ((a->nla_type & NLA_TYPE_MASK) == IB_MCG_HOLDER_A_ID)
-				return *(uint64_t *)(a + 1);
+			if ((a->nla_type & NLA_TYPE_MASK) == type)
+				return a;
 		}
-		return 0;
+		return NULL;
 	}
-	return 0;
+	return NULL;
+}
+
+/* The hold id of the first holder in the last reply's holders, or 0. */
+static uint64_t reply_hold_id(struct nl *nl)
+{
+	struct nlattr *a = reply_holder_attr(nl, IB_MCG_HOLDER_A_ID);
+
+	return a ? *(uint64_t *)(a + 1) : 0;
+}
+
+/* A GROUP_GET of 239.1.1.9 on rxe0/1, a dump of it alone with @dump. */
+static void group_get_req(struct req *r, uint16_t family, bool dump,
+			  bool brief)
+{
+	req_init(r, family, IB_MCG_CMD_GROUP_GET, dump ? NLM_F_DUMP : NLM_F_ACK);
+	put_str(r, IB_MCG_A_DEV_NAME, DEV);
+	put_u32(r, IB_MCG_A_PORT, 1);
+	put(r, IB_MCG_A_MGID, mgid_239_1_1_9, 16);
+	if (brief)
+		put(r, IB_MCG_A_LIST_BRIEF, NULL, 0);
+}
+
+/*
+ * IB_MCG_A_LIST_BRIEF: GROUP_GET (do and dump) sends the group as a
+ * listing shows it: what the full reply has, less the group id, the member
+ * record (RoCE) and the holders' ages and ids; smaller.
+ */
+TEST_F(mcg, group_get_list_brief)
+{
+	static const int kept[] = {
+		IB_MCG_A_DEV_NAME, IB_MCG_A_DEV_INDEX, IB_MCG_A_PORT,
+		IB_MCG_A_MGID, IB_MCG_A_STATE, IB_MCG_A_REASON, IB_MCG_A_ERROR,
+		IB_MCG_A_JOIN_STATE, IB_MCG_A_BACKEND, IB_MCG_A_LINGER_MS,
+		IB_MCG_A_HOLDER_COUNT, IB_MCG_A_HOLDERS,
+	};
+	static const int dropped[] = {
+		IB_MCG_A_GROUP_ID, IB_MCG_A_MLID, IB_MCG_A_QKEY, IB_MCG_A_PKEY,
+		IB_MCG_A_MTU, IB_MCG_A_RATE, IB_MCG_A_SL, IB_MCG_A_FLOW_LABEL,
+		IB_MCG_A_TCLASS, IB_MCG_A_HOP_LIMIT, IB_MCG_A_PORT_GID,
+		IB_MCG_A_SGID_INDEX,
+	};
+	int dump, i, full_len;
+	struct nlattr *a;
+	struct req r;
+
+	join_req(&r, self->nl.family, 0);
+	ASSERT_EQ(1, nl_talk(&self->nl, &r));
+	for (dump = 0; dump < 2; dump++) {
+		group_get_req(&r, self->nl.family, dump, false);
+		ASSERT_EQ(1, nl_talk(&self->nl, &r));
+		full_len = self->nl.reply_len;
+		for (i = 0; i < (int)ARRAY_SIZE(dropped); i++)
+			EXPECT_NE(NULL, reply_attr(&self->nl, dropped[i]));
+		EXPECT_NE(NULL, reply_holder_attr(&self->nl,
+						  IB_MCG_HOLDER_A_AGE_MS));
+
+		group_get_req(&r, self->nl.family, dump, true);
+		ASSERT_EQ(1, nl_talk(&self->nl, &r)) TH_LOG("%s", self->nl.msg);
+		EXPECT_EQ(IB_MCG_CMD_GROUP_GET,
+			  ((struct genlmsghdr *)NLMSG_DATA(self->nl.reply))->cmd);
+		for (i = 0; i < (int)ARRAY_SIZE(kept); i++)
+			EXPECT_NE(NULL, reply_attr(&self->nl, kept[i]))
+				TH_LOG("attribute %d missing", kept[i]);
+		for (i = 0; i < (int)ARRAY_SIZE(dropped); i++)
+			EXPECT_EQ(NULL, reply_attr(&self->nl, dropped[i]))
+				TH_LOG("attribute %d sent", dropped[i]);
+		a = reply_attr(&self->nl, IB_MCG_A_STATE);
+		ASSERT_NE(NULL, a);
+		EXPECT_EQ(IB_MCG_STATE_JOINED, *(uint8_t *)(a + 1));
+		a = reply_holder_attr(&self->nl, IB_MCG_HOLDER_A_OWNER);
+		ASSERT_NE(NULL, a);
+		EXPECT_STREQ("policy", (char *)(a + 1));
+		EXPECT_NE(NULL, reply_holder_attr(&self->nl,
+						  IB_MCG_HOLDER_A_JOIN_STATE));
+		EXPECT_NE(NULL, reply_holder_attr(&self->nl,
+						  IB_MCG_HOLDER_A_FLAGS));
+		EXPECT_EQ(NULL, reply_holder_attr(&self->nl,
+						  IB_MCG_HOLDER_A_AGE_MS));
+		EXPECT_EQ(NULL, reply_holder_attr(&self->nl,
+						  IB_MCG_HOLDER_A_ID));
+		/* 8 B of attribute header and value for each one left out */
+		EXPECT_GE(full_len - 8 * (int)ARRAY_SIZE(dropped) - 2 * 12,
+			  self->nl.reply_len);
+	}
+
+	join_req(&r, self->nl.family, 0);
+	((struct genlmsghdr *)NLMSG_DATA(&r.nlh))->cmd = IB_MCG_CMD_LEAVE;
+	ASSERT_EQ(1, nl_talk(&self->nl, &r));
 }
 
 /*
@@ -1313,7 +1421,8 @@ static const struct {
 	  A(LINGER_MS) | A(PKEY) | A(MTU) | A(RATE) | A(SL) | A(FLOW_LABEL) |
 	  A(TCLASS) | A(HOP_LIMIT) | A(SCOPE) | A(REPLY_BRIEF), 0 },
 	{ IB_MCG_CMD_LEAVE, A_DEV | A(MGID) | A(OWNER) | A(JOIN_STATE), 0 },
-	{ IB_MCG_CMD_GROUP_GET, A_DEV | A(MGID), A_DEV | A(MGID) },
+	{ IB_MCG_CMD_GROUP_GET, A_DEV | A(MGID) | A(LIST_BRIEF),
+	  A_DEV | A(MGID) | A(LIST_BRIEF) },
 	{ IB_MCG_CMD_PORT_GET, A_DEV, A_DEV },
 	{ IB_MCG_CMD_OWNER_RELEASE, A_DEV | A(OWNER), A_DEV | A(OWNER) },
 	{ IB_MCG_CMD_REJOIN, A_DEV | A(MGID), 0 },

@@ -215,6 +215,15 @@
  *   dump: optional filters: device (name or index), IB_MCG_A_PORT (only
  *         with a device), IB_MCG_A_MGID (version 2; only with device and
  *         port: that group alone, -ENOENT if there is no such group).
+ *   Both: IB_MCG_A_LIST_BRIEF  flag  optional: each group as a listing
+ *         shows it ("mcctl list"), in fewer bytes: no IB_MCG_A_GROUP_ID,
+ *         the member record only on InfiniBand (the SA's choice; on RoCE
+ *         it is built here from the port and the JOIN) and there without
+ *         IB_MCG_A_PORT_GID and IB_MCG_A_SGID_INDEX, and holders without
+ *         IB_MCG_HOLDER_A_AGE_MS and IB_MCG_HOLDER_A_ID. Everything else
+ *         is as below. Kernels before it refuse the attribute ("Unsupported
+ *         attribute"); it is known if the family's CTRL_ATTR_MAXATTR >=
+ *         IB_MCG_A_LIST_BRIEF.
  *   Reply, one message per group ("group format"):
  *     IB_MCG_A_DEV_NAME     string
  *     IB_MCG_A_DEV_INDEX    u32
@@ -521,6 +530,7 @@ enum ib_mcg_attr {
 	IB_MCG_A_REJOIN_PENDING,
 	IB_MCG_A_GROUP_ID,
 	IB_MCG_A_REPLY_BRIEF,
+	IB_MCG_A_LIST_BRIEF,
 	__IB_MCG_A_MAX
 };
 
