@@ -222,4 +222,80 @@ TEST_F(lib, owner_release_reports_every_group)
 	EXPECT_EQ(0, mcg_sysfs_counter(DEV, "groups"));
 }
 
+/*
+ * ibmcg_group_list(): the groups of ibmcg_group_dump(), each as a listing
+ * shows it: the same fields and holders, no RoCE member record, no ages.
+ */
+TEST_F(lib, list_is_the_dump_without_details)
+{
+	struct ibmcg_join_args args = IBMCG_JOIN_ARGS_INIT;
+	struct ibmcg_group **list, **dump;
+	const struct ibmcg_holder *a, *b;
+	uint8_t mgid[16];
+	size_t n, m, i, k;
+
+	memcpy(mgid, self->mgid, 16);
+	for (k = 0; k < 3; k++) {
+		mgid[15] = 20 + k;
+		args.owner = "app:1";
+		args.flags = k == 1 ? IB_MCG_F_BOUND : 0;
+		ASSERT_EQ(0, ibmcg_join(self->h, DEV, 1, mgid, &args, NULL));
+		args.owner = "app:2";
+		args.flags = 0;
+		args.join_state = IB_MCG_JOIN_SENDONLY_FULL;
+		ASSERT_EQ(0, ibmcg_join(self->h, DEV, 1, mgid, &args, NULL));
+		args.join_state = 0;
+	}
+	usleep(20000);		/* ages of at least 20 ms in the dump */
+	ASSERT_EQ(0, ibmcg_group_list(self->h, DEV, 1, &list, &n));
+	ASSERT_EQ(0, ibmcg_group_dump(self->h, DEV, 1, &dump, &m));
+	ASSERT_EQ(3u, n);
+	ASSERT_EQ(m, n);
+	EXPECT_EQ(NULL, list[n]);
+	for (i = 0; i < n; i++) {
+		EXPECT_STREQ(dump[i]->dev_name, list[i]->dev_name);
+		EXPECT_EQ(dump[i]->dev_index, list[i]->dev_index);
+		EXPECT_EQ(dump[i]->port, list[i]->port);
+		EXPECT_EQ(0, memcmp(dump[i]->mgid, list[i]->mgid, 16));
+		EXPECT_EQ(dump[i]->state, list[i]->state);
+		EXPECT_EQ(dump[i]->reason, list[i]->reason);
+		EXPECT_EQ(dump[i]->error, list[i]->error);
+		EXPECT_EQ(IB_MCG_JOIN_FULL | IB_MCG_JOIN_SENDONLY_FULL,
+			  list[i]->join_state);
+		EXPECT_EQ(dump[i]->join_state, list[i]->join_state);
+		EXPECT_EQ(IB_MCG_BACKEND_ROCE, list[i]->backend);
+		EXPECT_EQ(dump[i]->linger_ms, list[i]->linger_ms);
+		EXPECT_EQ(2u, list[i]->holder_count);
+		EXPECT_EQ(dump[i]->holder_count, list[i]->holder_count);
+		/* the record: in the dump, not in the list */
+		EXPECT_TRUE(ibmcg_group_has(dump[i], IB_MCG_A_QKEY));
+		EXPECT_FALSE(ibmcg_group_has(list[i], IB_MCG_A_QKEY));
+		EXPECT_FALSE(ibmcg_group_has(list[i], IB_MCG_A_MTU));
+		EXPECT_FALSE(ibmcg_group_has(list[i], IB_MCG_A_PORT_GID));
+		EXPECT_TRUE(ibmcg_group_has(list[i], IB_MCG_A_HOLDER_COUNT));
+		EXPECT_TRUE(ibmcg_group_has(list[i], IB_MCG_A_LINGER_MS));
+		ASSERT_EQ(2u, list[i]->nholders);
+		ASSERT_EQ(dump[i]->nholders, list[i]->nholders);
+		for (k = 0; k < list[i]->nholders; k++) {
+			a = ibmcg_group_holder(list[i], k);
+			b = ibmcg_group_holder(dump[i], k);
+			EXPECT_STREQ(b->owner, a->owner);
+			EXPECT_EQ(b->join_state, a->join_state);
+			EXPECT_EQ(b->flags, a->flags);
+			EXPECT_EQ(b->nl_portid, a->nl_portid);
+			EXPECT_LE(20u, b->age_ms);
+			EXPECT_EQ(0u, a->age_ms);
+		}
+	}
+	EXPECT_EQ((uint32_t)IB_MCG_F_BOUND,
+		  ibmcg_group_holder(list[1], 0)->flags);
+	EXPECT_NE(0u, ibmcg_group_holder(list[1], 0)->nl_portid);
+	ibmcg_groups_free(list);
+	ibmcg_groups_free(dump);
+	EXPECT_EQ(0, ibmcg_owner_release(self->h, "app:1", NULL, 0, NULL,
+					 NULL, NULL));
+	EXPECT_EQ(0, ibmcg_owner_release(self->h, "app:2", NULL, 0, NULL,
+					 NULL, NULL));
+}
+
 TEST_HARNESS_MAIN

@@ -435,7 +435,7 @@ static int cmd_list(int argc, char **argv)
 	err = open_handle();
 	if (err)
 		return err;
-	err = ibmcg_group_dump(h, c.dev[0] ? c.dev : NULL, c.port, &groups, &n);
+	err = ibmcg_group_list(h, c.dev[0] ? c.dev : NULL, c.port, &groups, &n);
 	if (err)
 		return kernel_err(err, "no such device or port");
 	note_inconsistent();

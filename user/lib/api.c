@@ -191,8 +191,8 @@ static void **ptr_array(void *v, size_t n, size_t size)
 	return pv;
 }
 
-int ibmcg_group_dump(struct ibmcg *h, const char *dev, uint32_t port,
-		     struct ibmcg_group ***groups, size_t *n)
+static int group_dump(struct ibmcg *h, const char *dev, uint32_t port,
+		      bool brief, struct ibmcg_group ***groups, size_t *n)
 {
 	struct ibmcg_group *v = NULL, **pv;
 	size_t cnt = 0, i;
@@ -202,7 +202,7 @@ int ibmcg_group_dump(struct ibmcg *h, const char *dev, uint32_t port,
 		return ibmcg_set_errmsg(h, -EINVAL, "no result pointer");
 	*groups = NULL;
 	*n = 0;
-	err = ibmcg_group_dump_rec(h, dev, port, &v, &cnt);
+	err = ibmcg_group_dump_rec(h, dev, port, brief, &v, &cnt);
 	if (err)
 		return err;
 	pv = (struct ibmcg_group **)ptr_array(v, cnt, sizeof(*v));
@@ -215,6 +215,18 @@ int ibmcg_group_dump(struct ibmcg *h, const char *dev, uint32_t port,
 	*groups = pv;
 	*n = cnt;
 	return 0;
+}
+
+int ibmcg_group_dump(struct ibmcg *h, const char *dev, uint32_t port,
+		     struct ibmcg_group ***groups, size_t *n)
+{
+	return group_dump(h, dev, port, false, groups, n);
+}
+
+int ibmcg_group_list(struct ibmcg *h, const char *dev, uint32_t port,
+		     struct ibmcg_group ***groups, size_t *n)
+{
+	return group_dump(h, dev, port, true, groups, n);
 }
 
 int ibmcg_port_dump(struct ibmcg *h, const char *dev,

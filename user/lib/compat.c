@@ -159,7 +159,7 @@ int ibmcg_group_dump_v1(struct ibmcg *h, const char *dev, uint32_t port,
 	size_t cnt = 0, i;
 	int err;
 
-	err = ibmcg_group_dump_rec(h, dev, port, &v, &cnt);
+	err = ibmcg_group_dump_rec(h, dev, port, false, &v, &cnt);
 	if (err)
 		return err;
 	o = calloc(cnt ? cnt : 1, sizeof(*o));

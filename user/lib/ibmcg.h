@@ -347,6 +347,16 @@ int ibmcg_group_get(struct ibmcg *h, const char *dev, uint32_t port,
  */
 int ibmcg_group_dump(struct ibmcg *h, const char *dev, uint32_t port,
 		     struct ibmcg_group ***groups, size_t *n);
+/*
+ * As ibmcg_group_dump(), each group as a listing shows it, in fewer bytes
+ * from the kernel (LIBIBMCG_1.2): the member record only on InfiniBand
+ * (the SA's choice), and there without port_gid and sgid_index
+ * (ibmcg_group_has() false for what is left out); holders' age_ms is 0.
+ * ibmcg_group_get() gives a RoCE group's record (for ibv_attach_mcast()).
+ * A kernel that does not know the list view sends everything.
+ */
+int ibmcg_group_list(struct ibmcg *h, const char *dev, uint32_t port,
+		     struct ibmcg_group ***groups, size_t *n);
 /* Did the last dump (group or port dump, or group get) mix two moments? */
 bool ibmcg_dump_inconsistent(const struct ibmcg *h);
 /*

@@ -99,7 +99,7 @@ int ibmcg_group_get_rec(struct ibmcg *h, const char *dev, uint32_t port,
 int ibmcg_rejoin_rec(struct ibmcg *h, const char *dev, uint32_t port,
 		     const uint8_t mgid[IBMCG_GID_LEN], struct ibmcg_group *out);
 int ibmcg_group_dump_rec(struct ibmcg *h, const char *dev, uint32_t port,
-			 struct ibmcg_group **groups, size_t *n);
+			 bool brief, struct ibmcg_group **groups, size_t *n);
 int ibmcg_port_get_rec(struct ibmcg *h, const char *dev, uint32_t port,
 		       struct ibmcg_port *out);
 int ibmcg_port_dump_rec(struct ibmcg *h, const char *dev,

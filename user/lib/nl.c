@@ -1248,6 +1248,7 @@ struct dump_ctx {
 	int (*parse)(const struct nlmsghdr *nlh, void *obj);
 	int (*merge)(void *prev, void *next);	/* optional */
 	void (*release)(void *obj);
+	bool brief;	/* GROUP_GET: ask for the list view if known */
 };
 
 static int dump_cb(const struct nlmsghdr *nlh, void *arg)
@@ -1346,7 +1347,9 @@ static int dump(struct ibmcg *h, uint8_t cmd, const char *dev,
 			return -ENOMEM;
 		if ((dev && nla_put_string(msg, IB_MCG_A_DEV_NAME, dev)) ||
 		    (port && nla_put_u32(msg, IB_MCG_A_PORT, port)) ||
-		    (mgid && nla_put(msg, IB_MCG_A_MGID, IBMCG_GID_LEN, mgid))) {
+		    (mgid && nla_put(msg, IB_MCG_A_MGID, IBMCG_GID_LEN, mgid)) ||
+		    (c->brief && h->maxattr >= IB_MCG_A_LIST_BRIEF &&
+		     nla_put_flag(msg, IB_MCG_A_LIST_BRIEF))) {
 			nlmsg_free(msg);
 			return -EMSGSIZE;
 		}
@@ -1392,14 +1395,19 @@ static int group_get_dump(struct ibmcg *h, const char *dev, uint32_t port,
 	return 0;
 }
 
+/*
+ * @brief: the list view (IB_MCG_A_LIST_BRIEF), where the kernel knows it;
+ * a kernel before it sends everything, a superset.
+ */
 int ibmcg_group_dump_rec(struct ibmcg *h, const char *dev, uint32_t port,
-		     struct ibmcg_group **groups, size_t *n)
+			 bool brief, struct ibmcg_group **groups, size_t *n)
 {
 	struct dump_ctx c = {
 		.size = sizeof(**groups),
 		.parse = parse_group_cb,
 		.merge = merge_group,
 		.release = release_group,
+		.brief = brief,
 	};
 	int err;
 

@@ -1465,7 +1465,7 @@ static void unconnected_handle(void)
 	uint8_t mgid[16] = { 0xff };
 	size_t n;
 
-	EXPECT(ibmcg_group_dump_rec(h, NULL, 0, &groups, &n) == -ENOTCONN);
+	EXPECT(ibmcg_group_dump_rec(h, NULL, 0, false, &groups, &n) == -ENOTCONN);
 	EXPECT_STR(ibmcg_strerror(h, -ENOTCONN), "not connected");
 	EXPECT(ibmcg_group_get_rec(h, "mlx5_0", 1, mgid, &g) == -ENOTCONN);
 	EXPECT(ibmcg_event_recv(h, ev_cb, NULL) == -ENOTCONN);
@@ -1482,7 +1482,7 @@ static void request_validation(void)
 	char longdev[80];
 	size_t n;
 
-	EXPECT(ibmcg_group_dump_rec(h, NULL, 1, &groups, &n) == -EINVAL);
+	EXPECT(ibmcg_group_dump_rec(h, NULL, 1, false, &groups, &n) == -EINVAL);
 	EXPECT_STR(ibmcg_errmsg(h), "a port filter needs a device");
 	EXPECT(ibmcg_join_rec(h, NULL, 1, mgid, &args, NULL) == -EINVAL);
 	EXPECT_STR(ibmcg_errmsg(h), "device name required");
