@@ -25,12 +25,13 @@
  *   mcg_bench close COUNT
  *	COUNT times opens and binds a generic netlink socket, and times
  *	its close().
- *   mcg_bench dump COUNT {raw|lib}
+ *   mcg_bench dump COUNT {raw|lib} [brief]
  *	COUNT times dumps all groups (GROUP_GET, NLM_F_DUMP): raw reads the
  *	messages to NLMSG_DONE with plain recv() into one buffer and decodes
  *	nothing (the kernel's and the system calls' share); lib calls
- *	ibmcg_group_dump() and frees the result. Also prints "groups",
- *	and for raw "bytes" and "datagrams" of one dump.
+ *	ibmcg_group_dump() and frees the result. With brief, the list view
+ *	(raw: IB_MCG_A_LIST_BRIEF; lib: ibmcg_group_list()). Also prints
+ *	"groups", and for raw "bytes" and "datagrams" of one dump.
  *   mcg_bench joinmany DEV PORT COUNT OWNER FIRST [sendonly] [bound]
  *	joins the MGIDs ff12:401b:ffff::FIRST.. (or ::ffff:239.X.Y.Z from
  *	239.0.0.0 + FIRST when DEV is a RoCE port: "-4" before DEV), prints
@@ -342,21 +343,26 @@ static int held_join_raw(int argc, char **argv)
 static int dump(int argc, char **argv)
 {
 	unsigned long i, n, groups = 0, bytes = 0, dgrams = 0;
-	bool raw;
+	bool raw, brief;
 	struct raw_msg m;
 	struct ibmcg *h = NULL;
 	double *t, t0;
 	int fd = -1;
 
-	if (argc != 4 || (strcmp(argv[3], "raw") && strcmp(argv[3], "lib")))
+	if (argc < 4 || argc > 5 ||
+	    (strcmp(argv[3], "raw") && strcmp(argv[3], "lib")) ||
+	    (argc == 5 && strcmp(argv[4], "brief")))
 		return 2;
 	raw = !strcmp(argv[3], "raw");
+	brief = argc == 5;
 	n = strtoul(argv[2], NULL, 0);
 	t = calloc(n ? n : 1, sizeof(*t));
 	if (raw) {
 		fd = raw_socket();
 		raw_start(&m, raw_family(fd, &m), IB_MCG_CMD_GROUP_GET);
 		m.nlh.nlmsg_flags |= NLM_F_DUMP;
+		if (brief)
+			raw_put(&m, IB_MCG_A_LIST_BRIEF, NULL, 0);
 	} else {
 		h = connect_or_die();
 	}
@@ -368,7 +374,8 @@ static int dump(int argc, char **argv)
 		groups = bytes = dgrams = 0;
 		t0 = now_us();
 		if (!raw) {
-			int err = ibmcg_group_dump(h, NULL, 0, &v, &cnt);
+			int err = brief ? ibmcg_group_list(h, NULL, 0, &v, &cnt) :
+					  ibmcg_group_dump(h, NULL, 0, &v, &cnt);
 
 			if (err) {
 				fprintf(stderr, "mcg_bench: %s\n",
@@ -573,6 +580,6 @@ int main(int argc, char **argv)
 		ret = join_many(argc, argv);
 	if (ret == 2)
 		fprintf(stderr,
-			"usage: mcg_bench {heldjoin DEV PORT MGID COUNT | heldjoin-raw DEV PORT MGID COUNT [brief] | floor COUNT | getfamily COUNT | spawn COUNT CMD... | close COUNT | dump COUNT {raw|lib} | joinmany [-4] DEV PORT COUNT OWNER FIRST [sendonly] [bound]}\n");
+			"usage: mcg_bench {heldjoin DEV PORT MGID COUNT | heldjoin-raw DEV PORT MGID COUNT [brief] | floor COUNT | getfamily COUNT | spawn COUNT CMD... | close COUNT | dump COUNT {raw|lib} [brief] | joinmany [-4] DEV PORT COUNT OWNER FIRST [sendonly] [bound]}\n");
 	return ret;
 }
