@@ -394,7 +394,8 @@ static int query(struct ibmcg *h, struct metrics_snapshot *s,
 		err = ibmcg_port_dump(h, NULL, ports, &s->nports);
 	}
 	if (!err) {
-		err = ibmcg_group_dump(h, NULL, 0, groups, &s->ngroups);
+		/* the groups' states: the list view has them */
+		err = ibmcg_group_list(h, NULL, 0, groups, &s->ngroups);
 		if (err) {
 			ibmcg_ports_free(*ports);
 			*ports = NULL;
