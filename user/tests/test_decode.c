@@ -1926,6 +1926,53 @@ static void kernel_acks(bool cap_ack)
 	ibmcg_close(h);
 }
 
+/* The list view is asked for by ibmcg_group_list() where the kernel knows it. */
+static void group_list_asks_if_known(void)
+{
+	static const struct {
+		int maxattr;
+		bool list, flag;
+	} cases[] = {
+		{ IB_MCG_A_LIST_BRIEF, true, true },
+		{ IB_MCG_A_LIST_BRIEF - 1, true, false },	/* 0.4.0 */
+		{ IB_MCG_A_LIST_BRIEF, false, false },	/* ibmcg_group_dump() */
+	};
+	struct nlattr *tb[IB_MCG_A_MAX + 1];
+	struct ibmcg_group **groups;
+	char buf[4096], done[1024];
+	struct ibmcg *h;
+	struct wire w;
+	uint32_t seq;
+	uint8_t cmd;
+	size_t i, n;
+	int peer, err;
+
+	h = pair_handle(&peer, &seq);
+	if (!h) {
+		ktap_skip("no netlink socket here");
+		return;
+	}
+	w.sv[1] = peer;
+	w.len = 0;
+	for (i = 0; i < ARRAY_SIZE(cases); i++, seq++) {
+		h->maxattr = cases[i].maxattr;
+		wire_add_nl(&w, group_msg(IB_MCG_CMD_GROUP_GET, seq, true, 1));
+		wire_add(&w, done, build_done(done, seq, 0, 0, NULL));
+		wire_send(&w);
+		err = cases[i].list ? ibmcg_group_list(h, NULL, 0, &groups, &n) :
+				      ibmcg_group_dump(h, NULL, 0, &groups, &n);
+		EXPECT(err == 0 && n == 1);
+		if (!err)
+			ibmcg_groups_free(groups);
+		EXPECT(sent_request(peer, buf, sizeof(buf), tb, &cmd) == 0);
+		EXPECT(cmd == IB_MCG_CMD_GROUP_GET);
+		EXPECT(!!tb[IB_MCG_A_LIST_BRIEF] == cases[i].flag);
+	}
+	close(peer);
+	ibmcg_close(h);
+}
+
+
 static void kernel_acks_capped(void)
 {
 	kernel_acks(true);
@@ -1977,6 +2024,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(join_create_exchange),
 	KTAP_CASE(join_watch_outcome),
 	KTAP_CASE(join_watch_refused_hold),
+	KTAP_CASE(group_list_asks_if_known),
 	KTAP_CASE(kernel_acks_capped),
 	KTAP_CASE(kernel_acks_uncapped),
 };
