@@ -20,7 +20,7 @@ state_of() { mcctl -j show "$P" "$1" | jq -r .state; }
 joined() { [ "$(state_of "$1")" = joined ]; }
 state_is() { [ "$(state_of "$1")" = "$2" ]; }
 
-ktap_plan 44
+ktap_plan 45
 modprobe ib_umad
 check "load simhca" modprobe simhca || ktap_skip_all "no simhca"
 check "load ib_mcgroups" mcg_load settle_ms=300 backoff_base_ms=200
@@ -50,6 +50,11 @@ check "the SA's record has them" grep -q \
 	$D/sa_db
 check_eq "and so does the group's record" "4660 2048 100Gbps 3 291 7 5" \
 	"$(mcctl -j show $P ff12:401b:ffff::6 | jq -r '[.qkey, .mtu, .rate, .sl, .flow_label, .tclass, .hop_limit] | map(tostring) | join(" ")')"
+# The list view (mcctl list) keeps an InfiniBand group's record: the SA
+# chose it. Only the port's own GID and its index are left out.
+check_eq "and the list shows it as show does" \
+	"$(mcctl -j show $P ff12:401b:ffff::6 | jq -c '[.mlid, .qkey, .pkey, .mtu, .rate, .sl, .flow_label, .tclass, .hop_limit]')" \
+	"$(mcctl -j list $P | jq -c '.[] | select(.group == "ff12:401b:ffff::6") | [.mlid, .qkey, .pkey, .mtu, .rate, .sl, .flow_label, .tclass, .hop_limit]')"
 check "g leaves" mcctl leave "$P" ff12:401b:ffff::6 owner g
 
 out=$(mcctl join "$P" 0 owner d create 2>&1)
