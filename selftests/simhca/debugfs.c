@@ -16,6 +16,10 @@
  *   rate_limit          requests per second the SA handles (0: no limit)
  *   mlid_capacity       number of MLIDs from 0xC000 (also the switch's
  *                       MulticastFDBCap in its SwitchInfoRecord)
+ *   switch_info         the SA has the switch's SwitchInfoRecord (default
+ *                       Y); N: its GetTable has no records, as in a fabric
+ *                       without switches, where nobody tells the MLID
+ *                       capacity
  *   refuse_join         JoinState bits: a join (MCMember Set) asking for
  *                       any of them is refused with ERR_REQ_INVALID
  *   sa_key              SM_Key of trusted requests (default 1)
@@ -372,6 +376,7 @@ void simhca_debugfs_add(struct simhca_dev *sdev)
 	debugfs_create_u32("delay_ms", 0600, d, &k->delay_ms);
 	debugfs_create_u32("rate_limit", 0600, d, &k->rate_limit);
 	debugfs_create_u32("mlid_capacity", 0600, d, &k->mlid_capacity);
+	debugfs_create_bool("switch_info", 0600, d, &k->switch_info);
 	debugfs_create_x32("refuse_join", 0600, d, &k->refuse_join);
 	debugfs_create_x64("sa_key", 0600, d, &k->sa_key);
 	debugfs_create_file("subnet_prefix", 0600, d, sdev, &prefix_fops);

@@ -107,6 +107,7 @@ static struct simhca_dev *simhca_dev_create(u32 index)
 	sdev->knobs.reregister_wipe = true;
 	sdev->knobs.fail_status = SIMHCA_SA_ERR_NO_RESOURCES;
 	sdev->knobs.mlid_capacity = SIMHCA_MLID_MAX - SIMHCA_MLID_BASE + 1;
+	sdev->knobs.switch_info = true;
 	sdev->knobs.sa_key = 1;
 	ret = simhca_sa_init(sdev);
 	if (ret)

@@ -516,7 +516,8 @@ static void sa_switch(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
 	sw->mcast_fdb_top = cpu_to_be16(cap ? SIMHCA_MLID_BASE + cap - 1 : 0);
 	sw->lids_per_port = cpu_to_be16(1);
 	sw->partition_enforcement_cap = cpu_to_be16(SIMHCA_PKEY_TBL_LEN);
-	sa_reply_table(sdev, pkt, sw, 1, recsize);
+	sa_reply_table(sdev, pkt, sw, READ_ONCE(sdev->knobs.switch_info) ? 1 : 0,
+		       recsize);
 }
 
 /* --- MCMemberRecord ------------------------------------------------------ */

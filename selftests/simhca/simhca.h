@@ -300,6 +300,7 @@ struct simhca_knobs {
 	u32 delay_ms;
 	u32 rate_limit;
 	u32 mlid_capacity;
+	bool switch_info;
 	u32 refuse_join;
 	u64 sa_key;
 	u32 mft_delay_ms;

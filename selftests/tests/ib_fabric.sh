@@ -70,7 +70,7 @@ sq_port1() {
 		/ScopeState\./ {if (mg == m && pg == g) print substr($0, length($0))}'
 }
 
-ktap_plan 38
+ktap_plan 40
 modprobe ib_umad
 mcg_unload_simhca
 check "load simhca (2 ports)" modprobe simhca nports=2 || ktap_skip_all "no simhca"
@@ -118,6 +118,15 @@ check_eq "mlids in use: the SA's groups" \
 echo 100 >$D/mlid_capacity
 check_eq "mlid capacity: the switch's MulticastFDBCap" 100 \
 	"$(fab | jq -r '.[0].mlid_capacity')"
+# No SwitchInfoRecord (a fabric without switches): nobody tells the
+# capacity, and the report says so instead of a number.
+echo N >$D/switch_info
+check_eq "no SwitchInfoRecord: no mlid_capacity, the MLIDs in use still" \
+	"false $(grep -c '^group ' $D/sa_db)" \
+	"$(fab | jq -r '.[0] | "\(has("mlid_capacity")) \(.mlids_used)"')"
+check "and the text says the capacity is unknown" sh -c \
+	"mcctl fabric $P | grep -q 'mlids [0-9]* of unknown capacity (mlid space'"
+echo Y >$D/switch_info
 
 # reconcile
 rejoins=$(cat "$SYS/group_rejoins")
