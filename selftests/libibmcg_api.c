@@ -2,9 +2,10 @@
 /*
  * libibmcg as an application (an MPI or collectives library) uses it: hold
  * a group, read the record for ibv_attach_mcast(), see events, and have a
- * bound hold go away with the handle. Also: a dump (and a get) of a group
- * with more holders than fit in one netlink message comes back as one
- * group, and an owner release of thousands of holds reports every one.
+ * bound hold go away with the handle. Also: a dump (and a get, and a
+ * list) of a group with more holders than fit in one netlink message comes
+ * back as one group, an owner release of thousands of holds reports every
+ * one, and a list agrees with a dump.
  */
 #include <errno.h>
 #include <poll.h>
@@ -176,6 +177,14 @@ TEST_F(lib, dump_merges_a_group_split_over_messages)
 			break;
 	EXPECT_EQ(groups[0]->nholders, i);	/* no holder twice */
 	EXPECT_FALSE(ibmcg_dump_inconsistent(self->h));
+	ibmcg_groups_free(groups);
+
+	/* The list view too (fewer bytes, still several messages). */
+	ASSERT_EQ(0, ibmcg_group_list(self->h, DEV, 1, &groups, &n));
+	ASSERT_EQ(1u, n);
+	EXPECT_EQ((size_t)owners, groups[0]->nholders);
+	EXPECT_STREQ("rank-999",
+		     ibmcg_group_holder(groups[0], owners - 1)->owner);
 	ibmcg_groups_free(groups);
 
 	/* A get of the group: every holder too (version 2: a dump). */
