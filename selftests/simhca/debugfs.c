@@ -43,6 +43,8 @@
  *                       per port "port N qpn Q received R bad B"
  *   sa_db               read: groups and members
  *   stats               read: counters (SA, events, switch); write: reset.
+ *                       max_per_100ms: the most SA requests the host
+ *                       sent (posted) in any 100 ms;
  *                       max_answers_pending: the most SA answers queued
  *                       to the host at once (with delay_ms, the requests
  *                       the host had unanswered at once, a request the

@@ -1107,9 +1107,13 @@ static void sa_mcm(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
 
 /* --- request dispatch ---------------------------------------------------- */
 
-static void sa_rate_track(struct simhca_sa *sa)
+/*
+ * The most requests the host sent in any 100 ms, by the time it posted
+ * them, not the time the SA worker got to them: a worker held up (a
+ * loaded or debug kernel) takes several at once that were sent apart.
+ */
+static void sa_rate_track(struct simhca_sa *sa, ktime_t now)
 {
-	ktime_t now = ktime_get();
 	ktime_t old = ktime_sub_ms(now, 100);
 	u32 tail;
 
@@ -1195,7 +1199,7 @@ static void sa_process(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
 
 	a = attr_idx(req->mad_hdr.attr_id);
 	sa->st.rx[method_idx(method)][a]++;
-	sa_rate_track(sa);
+	sa_rate_track(sa, pkt->sent);
 	if (sa_faults(sdev, pkt))
 		return;
 

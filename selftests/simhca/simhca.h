@@ -151,6 +151,7 @@ struct simhca_port {
 struct simhca_pkt {
 	struct list_head list;
 	unsigned long due;
+	ktime_t sent;		/* when the host posted it (requests) */
 	u32 port;
 	u16 slid;
 	u16 pkey_index;

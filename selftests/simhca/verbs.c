@@ -631,6 +631,8 @@ static int simhca_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 			pkt->pkey_index = ud->pkey_index;
 			spin_lock_irqsave(&sdev->lock, flags);
 			if (!sdev->dying) {
+				/* in list order: the SA's rate ring needs it */
+				pkt->sent = ktime_get();
 				list_add_tail(&pkt->list, &sdev->to_sa);
 				queue_work(sdev->wq, &sdev->sa_work);
 				pkt = NULL;
