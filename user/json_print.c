@@ -3,21 +3,21 @@
  * Text/JSON output; see json_print.h. Not thread safe, one output at a
  * time.
  *
- * Plain JSON (mcctl -j) is written as it is printed, through a buffer of
- * S_BUF bytes that is written out when it is full and when the outermost
- * container closes: "mcctl -j list" of 16k groups would otherwise build
- * a json-c tree of some 400,000 objects, one hash table each, only to
- * serialize it (and a buffer of the whole document would be megabytes
- * of fresh memory). Pretty JSON (mcctl -p) is still built with json-c
- * and printed by it.
+ * JSON (mcctl -j, and -p) is written as it is printed, through a buffer
+ * of S_BUF bytes that is written out when it is full and when the
+ * outermost container closes: "mcctl -j list" of 16k groups would
+ * otherwise build a tree of some 400,000 objects only to serialize it
+ * (and a buffer of the whole document would be megabytes of fresh
+ * memory). No JSON library: one would be loaded by every mcctl command,
+ * and start-up is most of what a short one costs. The output is what
+ * json-c, which mcctl used before, wrote: -p indents by two spaces, an
+ * empty container's brackets on two lines.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <json-c/json.h>
 
 #include "json_print.h"
 
@@ -30,16 +30,13 @@ static struct {
 	bool failed;
 	int lost;			/* containers that could not be opened */
 	int depth;
-	json_object *stack[MAX_DEPTH];
-	/* plain JSON, streamed: */
-	bool stream;
 	bool is_array[MAX_DEPTH];
 	bool nonempty[MAX_DEPTH];
 	char *buf;
 	size_t len, cap;
 } out = { .fp = NULL };
 
-/* ---- plain JSON, streamed --------------------------------------------- */
+/* ---- JSON, streamed ---------------------------------------------------- */
 
 #define S_BUF	65536
 
@@ -152,6 +149,14 @@ static void s_name(const char *key)
 	out.len += n + 3;
 }
 
+/* Pretty: a new line, indented to @depth containers. */
+static void s_indent(int depth)
+{
+	s_put("\n", 1);
+	while (depth-- > 0)
+		s_put("  ", 2);
+}
+
 /* Start a value in the open container: a comma, and the key in objects. */
 static bool s_key(const char *key)
 {
@@ -164,8 +169,13 @@ static bool s_key(const char *key)
 	if (out.nonempty[d])
 		s_put(",", 1);
 	out.nonempty[d] = true;
-	if (!out.is_array[d])
+	if (out.pretty)
+		s_indent(out.depth);
+	if (!out.is_array[d]) {
 		s_name(key ? key : "");
+		if (out.pretty)
+			s_put(" ", 1);
+	}
 	return true;
 }
 
@@ -195,6 +205,8 @@ static void s_close(void)
 	if (!out.depth)
 		return;
 	out.depth--;
+	if (out.pretty)
+		s_indent(out.depth);
 	s_put(out.is_array[out.depth] ? "]" : "}", 1);
 	if (out.depth)
 		return;
@@ -224,14 +236,11 @@ static void s_number(const char *key, uint64_t v)
 
 void json_print_init(FILE *fp, bool json, bool pretty)
 {
-	while (out.depth > 0)		/* drop anything left unfinished */
-		if (--out.depth == 0 && !out.stream)
-			json_object_put(out.stack[0]);
+	out.depth = 0;			/* drop anything left unfinished */
 	out.lost = 0;
 	out.fp = fp;
 	out.json = json;
-	out.pretty = pretty;
-	out.stream = json && !pretty;
+	out.pretty = json && pretty;
 	out.failed = false;
 	out.len = 0;
 }
@@ -241,103 +250,28 @@ bool is_json_context(void)
 	return out.json;
 }
 
-static void emit(json_object *root)
-{
-	int flags = JSON_C_TO_STRING_NOSLASHESCAPE;
-	const char *s;
-
-	flags |= out.pretty ? JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED
-			    : JSON_C_TO_STRING_PLAIN;
-	s = json_object_to_json_string_ext(root, flags);
-	if (s)
-		fprintf(out.fp, "%s\n", s);
-	else
-		out.failed = true;
-	json_object_put(root);
-}
-
-/* Attach a new value to the open container; takes ownership of val. */
-static int add(const char *key, json_object *val)
-{
-	json_object *parent;
-
-	if (!val || !out.depth)		/* no memory, or nowhere to put it */
-		goto fail;
-	parent = out.stack[out.depth - 1];
-	if (json_object_is_type(parent, json_type_array)) {
-		if (json_object_array_add(parent, val))
-			goto fail;
-	} else if (json_object_object_add(parent, key ? key : "", val)) {
-		goto fail;
-	}
-	return 0;
-fail:
-	json_object_put(val);
-	out.failed = true;
-	return -1;
-}
-
-static void open_container(const char *name, json_object *c)
-{
-	if (!c || out.depth == MAX_DEPTH) {
-		json_object_put(c);
-		out.failed = true;
-		out.lost++;
-		return;
-	}
-	/* The parent, if any, owns c; so does stack[0] at the top. */
-	if (out.depth && add(name, c)) {
-		out.lost++;
-		return;
-	}
-	out.stack[out.depth++] = c;
-}
-
-/* Output is all or nothing: after a failure the document is dropped. */
-static void close_container(void)
-{
-	if (out.lost) {
-		out.lost--;
-		return;
-	}
-	if (!out.depth || --out.depth)
-		return;
-	if (out.failed)
-		json_object_put(out.stack[0]);
-	else
-		emit(out.stack[0]);
-}
-
 void open_json_object(const char *name)
 {
-	if (out.stream)
+	if (out.json)
 		s_open(name, false);
-	else if (out.json)
-		open_container(name, json_object_new_object());
 }
 
 void close_json_object(void)
 {
-	if (out.stream)
+	if (out.json)
 		s_close();
-	else if (out.json)
-		close_container();
 }
 
 void open_json_array(const char *name)
 {
-	if (out.stream)
+	if (out.json)
 		s_open(name, true);
-	else if (out.json)
-		open_container(name, json_object_new_array());
 }
 
 void close_json_array(void)
 {
-	if (out.stream)
+	if (out.json)
 		s_close();
-	else if (out.json)
-		close_container();
 }
 
 /*
@@ -397,22 +331,18 @@ static bool want_fp(enum output_type t, const char *fmt)
 void print_string(enum output_type t, const char *key, const char *fmt,
 		  const char *val)
 {
-	if (want_json(t) && out.stream) {
+	if (want_json(t)) {
 		if (s_key(key))
 			s_string(val ? val : "");
-	} else if (want_json(t))
-		add(key, json_object_new_string(val ? val : ""));
-	else if (want_fp(t, fmt))
+	} else if (want_fp(t, fmt))
 		fp_string(fmt, val ? val : "");
 }
 
 void print_uint(enum output_type t, const char *key, const char *fmt,
 		unsigned int val)
 {
-	if (want_json(t) && out.stream)
+	if (want_json(t))
 		s_number(key, val);
-	else if (want_json(t))
-		add(key, json_object_new_int64(val));
 	else if (want_fp(t, fmt))
 		fp_uint(fmt, val);
 }
@@ -420,10 +350,8 @@ void print_uint(enum output_type t, const char *key, const char *fmt,
 void print_u64(enum output_type t, const char *key, const char *fmt,
 	       uint64_t val)
 {
-	if (want_json(t) && out.stream)
+	if (want_json(t))
 		s_number(key, val);
-	else if (want_json(t))
-		add(key, json_object_new_uint64(val));
 	else if (want_fp(t, fmt))
 		fprintf(out.fp, fmt, val);
 }
@@ -431,12 +359,10 @@ void print_u64(enum output_type t, const char *key, const char *fmt,
 void print_flag(enum output_type t, const char *key, const char *fmt,
 		bool val)
 {
-	if (want_json(t) && out.stream) {
+	if (want_json(t)) {
 		if (s_key(key))
 			s_put(val ? "true" : "false", val ? 4 : 5);
-	} else if (want_json(t))
-		add(key, json_object_new_boolean(val));
-	else if (want_fp(t, fmt) && val)
+	} else if (want_fp(t, fmt) && val)
 		fputs_unlocked(fmt, out.fp);
 }
 
@@ -464,10 +390,7 @@ void print_nl(void)
 int json_print_end(void)
 {
 	while (out.depth)
-		if (out.stream)
-			s_close();
-		else
-			close_container();
+		s_close();
 	if (out.failed)
 		return -ENOMEM;
 	if (fflush(out.fp) || ferror(out.fp))

@@ -2,8 +2,8 @@
 /*
  * One set of print calls for text and JSON output, after iproute2's
  * json_print.h: print_uint(PRINT_ANY, "mlid", "mlid %u ", v) writes
- * "mlid 5 " in text mode and "mlid": 5 in JSON mode. JSON is built with
- * json-c and written when its outermost object or array is closed.
+ * "mlid 5 " in text mode and "mlid": 5 in JSON mode. JSON is written by
+ * our own writer, streamed (json_print.c).
  */
 #ifndef MCCTL_JSON_PRINT_H
 #define MCCTL_JSON_PRINT_H

@@ -6,7 +6,7 @@
  * socket closes: when we exit, however we die), runs COMMAND as our
  * child, forwards SIGINT, SIGTERM and SIGHUP to it, and exits with its
  * status (128 + the signal if a signal killed it). The hold's netlink
- * sockets are close-on-exec (libnl opens them so): COMMAND cannot keep
+ * sockets are close-on-exec (libibmcg opens them so): COMMAND cannot keep
  * the group held after we are gone. A refused join runs nothing.
  */
 #include <errno.h>

@@ -12,7 +12,7 @@
 # build/bench), and the scenarios' knobs: BENCH_N (RoCE groups, 16384),
 # BENCH_REPS (timed repetitions, 400), BENCH_CLOSE_ONLY (only the
 # socket close figure), BENCH_CLOSE_ROUNDS (12), BENCH_LIST_ONLY (only
-# the list figures), BENCH_WAVE_N ("1024 16383"),
+# the list figures), BENCH_SPAWN_ONLY (only mcctl join vs spawning true), BENCH_WAVE_N ("1024 16383"),
 # BENCH_WAVE_C ("20 100 1000 5000"; none: no waves), BENCH_MAX_WAVE_S
 # (200). The VMs boot with slab_nomerge (added to KERNEL_APPEND), so that
 # the memory figures can tell our slab caches from the kernel's.

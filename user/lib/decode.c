@@ -8,11 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <netlink/attr.h>
-#include <netlink/genl/genl.h>
-#include <netlink/msg.h>
-
 #include "ibmcg_priv.h"
+#include "nla_policy.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 

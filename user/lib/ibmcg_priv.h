@@ -6,8 +6,7 @@
 #ifndef IBMCG_PRIV_H
 #define IBMCG_PRIV_H
 
-#include <linux/netlink.h>
-#include <netlink/netlink.h>
+#include "ibmcg_nl.h"
 
 /* The private fields of struct ibmcg_group and ibmcg_port: "present", the
  * bitmap of the attributes received, and a group's array of holders.
@@ -33,8 +32,10 @@ static inline bool ibmcg_attr_test(const uint64_t *present, unsigned int attr)
 #define IBMCG_DUMP_INTR		1
 
 struct ibmcg {
-	struct nl_sock *sk;		/* requests; owns BOUND holds */
-	struct nl_sock *ev_sk;		/* notifications, once subscribed */
+	int fd;				/* requests; owns BOUND holds; or -1 */
+	int ev_fd;			/* notifications, once subscribed */
+	uint32_t portid;		/* fd's netlink port id */
+	uint32_t seq;			/* the last request's sequence number */
 	int family;			/* genl family id, -1 until connected */
 	int version;			/* the kernel's IB_MCG_GENL_VERSION */
 	int maxattr;			/* the family's CTRL_ATTR_MAXATTR */
@@ -70,13 +71,14 @@ int ibmcg_msg_group_id(const struct nlmsghdr *nlh, uint64_t *id);
 int ibmcg_msg_hold_id(const struct nlmsghdr *nlh, uint64_t *id);
 unsigned int ibmcg_join_wait_ms(void);
 long long ibmcg_now_ms(void);
-int ibmcg_join_watch_open(struct ibmcg *h, struct nl_sock **evp);
+/* A non-blocking socket subscribed to the events group, or -errno. */
+int ibmcg_join_watch_open(struct ibmcg *h);
 void ibmcg_join_watch_feed(struct ibmcg *h, struct ibmcg_join_watch *w,
 			   void *buf, int len);
 int ibmcg_join_watch_result(struct ibmcg *h, struct ibmcg_join_watch *w,
 			    struct ibmcg_group *g);
-int ibmcg_join_wait(struct ibmcg *h, struct nl_sock *ev, uint64_t id,
-		    uint64_t hold_id, struct ibmcg_group *g);
+int ibmcg_join_wait(struct ibmcg *h, int fd, uint64_t id, uint64_t hold_id,
+		    struct ibmcg_group *g);
 
 /*
  * The requests, on objects the caller provides (stack or arrays of the

@@ -32,10 +32,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
-
-#include <netlink/genl/genl.h>
-#include <netlink/socket.h>
+#include <unistd.h>
 
 #include "ibmcg_priv.h"
 
@@ -44,36 +43,37 @@
 
 int ibmcg_msg_group_id(const struct nlmsghdr *nlh, uint64_t *id)
 {
-	struct nlattr *a;
+	const struct nlattr *head;
+	int len;
 
-	if (!genlmsg_valid_hdr((struct nlmsghdr *)nlh, 0))
+	if (!ibmcg_genl_hdr(nlh, &head, &len))
 		return -EPROTO;
-	a = nla_find(genlmsg_attrdata(nlmsg_data(nlh), 0),
-		     genlmsg_attrlen(nlmsg_data(nlh), 0), IB_MCG_A_GROUP_ID);
-	if (!a || nla_len(a) != sizeof(*id))
+	if (ibmcg_nla_get_u64(ibmcg_nla_find(head, len, IB_MCG_A_GROUP_ID),
+			      id))
 		return -ENOENT;
-	*id = nla_get_u64(a);
 	return 0;
 }
 
 /* The IB_MCG_HOLDER_A_ID of the first holder a group message lists. */
 int ibmcg_msg_hold_id(const struct nlmsghdr *nlh, uint64_t *id)
 {
-	struct nlattr *list, *ho, *a;
+	const struct nlattr *head;
+	struct nlattr *list, *ho;
+	int len;
 
-	if (!genlmsg_valid_hdr((struct nlmsghdr *)nlh, 0))
+	if (!ibmcg_genl_hdr(nlh, &head, &len))
 		return -EPROTO;
-	list = nla_find(genlmsg_attrdata(nlmsg_data(nlh), 0),
-			genlmsg_attrlen(nlmsg_data(nlh), 0), IB_MCG_A_HOLDERS);
+	list = ibmcg_nla_find(head, len, IB_MCG_A_HOLDERS);
 	if (!list)
 		return -ENOENT;
-	ho = nla_find(nla_data(list), nla_len(list), IB_MCG_A_HOLDER);
+	ho = ibmcg_nla_find(ibmcg_nla_data(list), ibmcg_nla_len(list),
+			    IB_MCG_A_HOLDER);
 	if (!ho)
 		return -ENOENT;
-	a = nla_find(nla_data(ho), nla_len(ho), IB_MCG_HOLDER_A_ID);
-	if (!a || nla_len(a) != sizeof(*id))
+	if (ibmcg_nla_get_u64(ibmcg_nla_find(ibmcg_nla_data(ho),
+					     ibmcg_nla_len(ho),
+					     IB_MCG_HOLDER_A_ID), id))
 		return -ENOENT;
-	*id = nla_get_u64(a);
 	return 0;
 }
 
@@ -91,22 +91,21 @@ unsigned int ibmcg_join_wait_ms(void)
 	return ms;
 }
 
-int ibmcg_join_watch_open(struct ibmcg *h, struct nl_sock **evp)
+int ibmcg_join_watch_open(struct ibmcg *h)
 {
-	struct nl_sock *ev = nl_socket_alloc();
+	int rcvbuf = 1 << 20, fd, err;
 
-	*evp = NULL;
-	if (!ev)
-		return -ENOMEM;
-	if (genl_connect(ev) || nl_socket_add_membership(ev, h->events_grp) ||
-	    nl_socket_set_nonblocking(ev)) {
-		nl_socket_free(ev);
-		return -EIO;
+	fd = ibmcg_nl_open(true, NULL);
+	if (fd < 0)
+		return fd;
+	err = ibmcg_nl_add_membership(fd, h->events_grp);
+	if (err) {
+		close(fd);
+		return err;
 	}
 	/* Other groups' notifications queue up too; best effort. */
-	nl_socket_set_buffer_size(ev, 1 << 20, 0);
-	*evp = ev;
-	return 0;
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	return fd;
 }
 
 static bool is_group_ntf(uint8_t cmd)
@@ -150,14 +149,14 @@ void ibmcg_join_watch_feed(struct ibmcg *h, struct ibmcg_join_watch *w,
 	struct nlmsghdr *nlh;
 	uint64_t id;
 
-	for (nlh = buf; nlmsg_ok(nlh, len); nlh = nlmsg_next(nlh, &len)) {
+	for (nlh = buf; ibmcg_nlmsg_ok(nlh, len);
+	     nlh = ibmcg_nlmsg_next(nlh, &len)) {
 		uint8_t cmd;
 
 		if (nlh->nlmsg_type != h->family ||
-		    !genlmsg_valid_hdr(nlh, 0) ||
 		    ibmcg_msg_group_id(nlh, &id) || id != w->id)
 			continue;
-		cmd = ((struct genlmsghdr *)nlmsg_data(nlh))->cmd;
+		cmd = ((struct genlmsghdr *)NLMSG_DATA(nlh))->cmd;
 		if (cmd == IB_MCG_CMD_HOLDER_DEL_NTF)
 			watch_hold_del(w, nlh);
 		if (!is_group_ntf(cmd))
@@ -225,12 +224,11 @@ long long ibmcg_now_ms(void)
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
-int ibmcg_join_wait(struct ibmcg *h, struct nl_sock *ev, uint64_t id,
-		    uint64_t hold_id, struct ibmcg_group *g)
+int ibmcg_join_wait(struct ibmcg *h, int fd, uint64_t id, uint64_t hold_id,
+		    struct ibmcg_group *g)
 {
 	struct ibmcg_join_watch w = { .id = id, .hold_id = hold_id };
 	long long end = ibmcg_now_ms() + ibmcg_join_wait_ms();
-	int fd = nl_socket_get_fd(ev);
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	long long left;
 	ssize_t len;

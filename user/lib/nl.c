@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * libibmcg netlink client. libnl builds the messages and resolves the
- * family; replies are read with our own loop so that errno values, extended
- * acks and NLM_F_DUMP_INTR are seen exactly as the kernel sent them.
+ * libibmcg netlink client: requests built in place and sent with send(),
+ * replies read with our own loop, so that errno values, extended acks and
+ * NLM_F_DUMP_INTR are seen exactly as the kernel sent them. No netlink
+ * library (ibmcg_nl.h).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -12,13 +13,6 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
-
-#include <netlink/attr.h>
-#include <netlink/genl/ctrl.h>
-#include <netlink/genl/family.h>
-#include <netlink/genl/genl.h>
-#include <netlink/msg.h>
-#include <netlink/socket.h>
 
 #include "ibmcg_priv.h"
 
@@ -41,6 +35,8 @@
  * sends an owner release or a group's holder list as one big reply.
  */
 #define SOCK_RCVBUF	(4 << 20)
+/* An events socket's receive buffer (best effort, capped by rmem_max). */
+#define EV_RCVBUF	(1 << 20)
 
 int ibmcg_set_errmsg(struct ibmcg *h, int err, const char *fmt, ...)
 {
@@ -69,119 +65,52 @@ const char *ibmcg_strerror(const struct ibmcg *h, int err)
 	return strerror(err < 0 ? -err : err);
 }
 
-/* libnl reports its own error codes; map the ones it can return here. */
-static int nle_to_errno(int nle)
-{
-	switch (nle < 0 ? -nle : nle) {
-	case NLE_NOMEM:		return -ENOMEM;
-	case NLE_AGAIN:		return -EAGAIN;
-	case NLE_INTR:		return -EINTR;
-	case NLE_PERM:		return -EPERM;
-	case NLE_NOACCESS:	return -EACCES;
-	case NLE_OBJ_NOTFOUND:	return -ENOENT;
-	case NLE_INVAL:		return -EINVAL;
-	case NLE_RANGE:		return -ERANGE;
-	case NLE_MSGSIZE:	return -EMSGSIZE;
-	case NLE_OPNOTSUPP:	return -EOPNOTSUPP;
-	case NLE_AF_NOSUPPORT:	return -EAFNOSUPPORT;
-	case NLE_BAD_SOCK:	return -EBADF;
-	default:		return -EIO;
-	}
-}
-
 struct ibmcg *ibmcg_alloc(void)
 {
 	struct ibmcg *h = calloc(1, sizeof(*h));
 
 	if (h) {
+		h->fd = -1;
+		h->ev_fd = -1;
 		h->family = -1;
 		h->version = 1;
 	}
 	return h;
 }
 
-/* What connecting learns of the family from the genetlink controller. */
-struct family_info {
-	int id;			/* -1 until found */
-	int version;
-	int maxattr;		/* 0 if not told */
-	int events_grp;		/* -1 if the family has no such group */
-};
-
 static int parse_family_cb(const struct nlmsghdr *nlh, void *arg)
 {
-	struct family_info *fi = arg;
-	struct nlattr *tb[CTRL_ATTR_MAX + 1], *grp, *a;
-	int rem;
-
-	if (genlmsg_parse((struct nlmsghdr *)nlh, 0, tb, CTRL_ATTR_MAX, NULL) ||
-	    !tb[CTRL_ATTR_FAMILY_ID])
-		return -EPROTO;
-	fi->id = nla_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
-	if (tb[CTRL_ATTR_VERSION])
-		fi->version = nla_get_u32(tb[CTRL_ATTR_VERSION]);
-	if (tb[CTRL_ATTR_MAXATTR])
-		fi->maxattr = nla_get_u32(tb[CTRL_ATTR_MAXATTR]);
-	if (!tb[CTRL_ATTR_MCAST_GROUPS])
-		return 0;
-	nla_for_each_nested(grp, tb[CTRL_ATTR_MCAST_GROUPS], rem) {
-		struct nlattr *name = NULL, *id = NULL;
-		int r2;
-
-		nla_for_each_nested(a, grp, r2) {
-			if (nla_type(a) == CTRL_ATTR_MCAST_GRP_NAME)
-				name = a;
-			else if (nla_type(a) == CTRL_ATTR_MCAST_GRP_ID)
-				id = a;
-		}
-		if (name && id && nla_len(id) == sizeof(uint32_t) &&
-		    !strcmp(nla_get_string(name), IB_MCG_MCGRP_EVENTS))
-			fi->events_grp = nla_get_u32(id);
-	}
-	return 0;
+	return ibmcg_parse_family(nlh, IB_MCG_MCGRP_EVENTS, arg);
 }
+
+static int req_send(struct ibmcg *h, struct ibmcg_req *q);
+static int recv_replies(struct ibmcg *h, int fd, uint32_t seq,
+			ibmcg_msg_cb cb, void *arg, bool noack);
 
 /*
  * The family's id, version and events group in one request to the
- * controller (CTRL_CMD_GETFAMILY by name), instead of libnl's resolve
- * calls and a dump of every family: connecting is most of what a short
- * mcctl command costs.
+ * controller (CTRL_CMD_GETFAMILY by name), not a dump of every family:
+ * connecting is most of what a short mcctl command costs.
  */
-static int resolve_family(struct ibmcg *h, struct family_info *fi)
+static int resolve_family(struct ibmcg *h, struct ibmcg_family *fi)
 {
-	int fd = nl_socket_get_fd(h->sk);
-	struct nl_msg *msg = nlmsg_alloc();
-	struct nlmsghdr *nlh;
+	struct ibmcg_req q;
 	int saved = h->family, err;
-	ssize_t ret;
 
 	fi->id = -1;
 	fi->version = 1;
 	fi->maxattr = 0;
 	fi->events_grp = -1;
-	if (!msg)
-		return -ENOMEM;
-	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, GENL_ID_CTRL, 0,
-			 NLM_F_ACK, CTRL_CMD_GETFAMILY, 1) ||
-	    nla_put_string(msg, CTRL_ATTR_FAMILY_NAME, IB_MCG_GENL_NAME)) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	nlh = nlmsg_hdr(msg);
-	nl_complete_msg(h->sk, msg);
-	do {
-		ret = send(fd, nlh, nlh->nlmsg_len, 0);
-	} while (ret < 0 && errno == EINTR);
-	if (ret < 0) {
-		err = -errno;
-		nlmsg_free(msg);
+	ibmcg_req_init(&q, GENL_ID_CTRL, NLM_F_ACK, CTRL_CMD_GETFAMILY, 1);
+	ibmcg_req_put_str(&q, CTRL_ATTR_FAMILY_NAME, IB_MCG_GENL_NAME);
+	err = req_send(h, &q);
+	if (err)
 		return err;
-	}
 	/* recv_replies() takes the family's messages: the controller's here */
 	h->family = GENL_ID_CTRL;
-	err = ibmcg_recv_replies(h, fd, nlh->nlmsg_seq, parse_family_cb, fi);
+	err = recv_replies(h, h->fd, q.nlh.nlmsg_seq, parse_family_cb, fi,
+			   false);
 	h->family = saved;
-	nlmsg_free(msg);
 	if (!err && fi->id < 0)
 		err = -ENOENT;
 	return err;
@@ -197,22 +126,15 @@ bool ibmcg_dump_inconsistent(const struct ibmcg *h)
 	return h && h->dump_intr;
 }
 
-static int open_sock(struct ibmcg *h, struct nl_sock **skp)
+static int open_sock(struct ibmcg *h, int *fdp)
 {
-	struct nl_sock *sk = nl_socket_alloc();
-	int err;
+	int fd = ibmcg_nl_open(false, &h->portid);
 
-	if (!sk)
-		return -ENOMEM;
-	err = genl_connect(sk);
-	if (err) {
-		nl_socket_free(sk);
-		err = nle_to_errno(err);
-		return ibmcg_set_errmsg(h, err,
+	if (fd < 0)
+		return ibmcg_set_errmsg(h, fd,
 					"cannot open generic netlink socket: %s",
-					strerror(-err));
-	}
-	*skp = sk;
+					strerror(-fd));
+	*fdp = fd;
 	return 0;
 }
 
@@ -221,19 +143,16 @@ static int open_sock(struct ibmcg *h, struct nl_sock **skp)
 
 int ibmcg_connect(struct ibmcg *h)
 {
-	struct family_info fi;
+	struct ibmcg_family fi;
 	int one = 1, fd, err;
 
 	clear_errmsg(h);
-	if (h->sk)
+	if (h->fd >= 0)
 		return -EISCONN;
-	err = open_sock(h, &h->sk);
+	err = open_sock(h, &h->fd);
 	if (err)
 		return err;
-
-	/* From here on we read replies ourselves and ask for acks. */
-	nl_socket_disable_auto_ack(h->sk);
-	fd = nl_socket_get_fd(h->sk);
+	fd = h->fd;
 	/* Best effort: kernels before 4.12 have no extended acks. */
 	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
 	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
@@ -283,8 +202,8 @@ int ibmcg_connect(struct ibmcg *h)
 	return 0;
 
 fail:
-	nl_socket_free(h->sk);
-	h->sk = NULL;
+	close(h->fd);
+	h->fd = -1;
 	h->family = -1;
 	return err;
 }
@@ -293,10 +212,10 @@ void ibmcg_close(struct ibmcg *h)
 {
 	if (!h)
 		return;
-	if (h->ev_sk)
-		nl_socket_free(h->ev_sk);
-	if (h->sk)
-		nl_socket_free(h->sk);
+	if (h->ev_fd >= 0)
+		close(h->ev_fd);
+	if (h->fd >= 0)
+		close(h->fd);
 	free(h->rxbuf);
 	free(h);
 }
@@ -364,9 +283,6 @@ ssize_t ibmcg_recv_dgram(struct ibmcg *h, int fd, bool retry_eintr)
 	}
 }
 
-static int recv_replies(struct ibmcg *h, int fd, uint32_t seq,
-			ibmcg_msg_cb cb, void *arg, bool noack);
-
 /*
  * Read the replies to request "seq" until its ack or NLMSG_DONE, calling cb
  * for each ib_mcgroups message. A dump is always read to its end, even after
@@ -401,8 +317,8 @@ static int recv_replies(struct ibmcg *h, int fd, uint32_t seq,
 		if (len > INT32_MAX)
 			return -EMSGSIZE;
 		rem = len;
-		for (nlh = h->rxbuf; nlmsg_ok(nlh, rem);
-		     nlh = nlmsg_next(nlh, &rem)) {
+		for (nlh = h->rxbuf; ibmcg_nlmsg_ok(nlh, rem);
+		     nlh = ibmcg_nlmsg_next(nlh, &rem)) {
 			if (nlh->nlmsg_seq != seq)
 				continue;	/* stale, from an earlier request */
 			if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
@@ -427,129 +343,37 @@ static int recv_replies(struct ibmcg *h, int fd, uint32_t seq,
 	}
 }
 
-static struct nl_msg *new_req(struct ibmcg *h, uint8_t cmd, int flags)
-{
-	struct nl_msg *msg = nlmsg_alloc();
-
-	if (!msg)
-		return NULL;
-	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, h->family, 0, flags,
-			 cmd, IB_MCG_GENL_VERSION)) {
-		nlmsg_free(msg);
-		return NULL;
-	}
-	return msg;
-}
-
-/* Send msg and read its replies. Frees msg. */
-static int transact(struct ibmcg *h, struct nl_msg *msg, ibmcg_msg_cb cb,
-		    void *arg)
-{
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	int fd = nl_socket_get_fd(h->sk);
-	ssize_t ret;
-
-	nl_complete_msg(h->sk, msg);
-	do {
-		ret = send(fd, nlh, nlh->nlmsg_len, 0);
-	} while (ret < 0 && errno == EINTR);
-	if (ret < 0) {
-		ret = -errno;
-		nlmsg_free(msg);
-		return ret;
-	}
-	ret = recv_replies(h, fd, nlh->nlmsg_seq, cb, arg,
-			   !(nlh->nlmsg_flags & (NLM_F_ACK | NLM_F_DUMP)));
-	nlmsg_free(msg);
-	return ret;
-}
-
-/*
- * A request built in place, on the caller's stack: the JOIN, whose fast
- * path (a held join) allocates nothing (libnl's nl_msg is a calloc'ed
- * page and a structure of its own, built and freed on every call). Big
- * enough for a JOIN with every attribute: a device name and an owner of
- * at most 64 bytes, an MGID and a dozen small values.
- */
-struct req {
-	union {
-		struct nlmsghdr nlh;
-		char buf[512];
-	};
-	bool overflow;
-};
-
-static void req_init(const struct ibmcg *h, struct req *q, uint8_t cmd,
+/* A request of ours to the family, flags besides NLM_F_REQUEST. */
+static void req_init(const struct ibmcg *h, struct ibmcg_req *q, uint8_t cmd,
 		     int flags)
 {
-	struct genlmsghdr *g = (struct genlmsghdr *)(q->buf + NLMSG_HDRLEN);
-
-	memset(&q->nlh, 0, sizeof(q->nlh));
-	q->nlh.nlmsg_len = NLMSG_HDRLEN + GENL_HDRLEN;
-	q->nlh.nlmsg_type = h->family;
-	q->nlh.nlmsg_flags = NLM_F_REQUEST | flags;
-	memset(g, 0, sizeof(*g));
-	g->cmd = cmd;
-	g->version = IB_MCG_GENL_VERSION;
-	q->overflow = false;
+	ibmcg_req_init(q, h->family, flags, cmd, IB_MCG_GENL_VERSION);
 }
 
-static void req_put(struct req *q, uint16_t type, const void *data,
-		    size_t len)
+/* Send q (again: a new sequence number each time). */
+static int req_send(struct ibmcg *h, struct ibmcg_req *q)
 {
-	size_t off = NLMSG_ALIGN(q->nlh.nlmsg_len);
-	struct nlattr *a = (struct nlattr *)(q->buf + off);
-
-	if (q->overflow || len > sizeof(q->buf) ||
-	    off + NLA_HDRLEN + NLA_ALIGN(len) > sizeof(q->buf)) {
-		q->overflow = true;
-		return;
-	}
-	a->nla_type = type;
-	a->nla_len = NLA_HDRLEN + len;
-	if (len)
-		memcpy((char *)a + NLA_HDRLEN, data, len);
-	memset((char *)a + NLA_HDRLEN + len, 0, NLA_ALIGN(len) - len);
-	q->nlh.nlmsg_len = off + NLA_ALIGN(a->nla_len);
-}
-
-static void req_put_u8(struct req *q, uint16_t type, uint8_t v)
-{
-	req_put(q, type, &v, sizeof(v));
-}
-
-static void req_put_u16(struct req *q, uint16_t type, uint16_t v)
-{
-	req_put(q, type, &v, sizeof(v));
-}
-
-static void req_put_u32(struct req *q, uint16_t type, uint32_t v)
-{
-	req_put(q, type, &v, sizeof(v));
-}
-
-static void req_put_str(struct req *q, uint16_t type, const char *s)
-{
-	req_put(q, type, s, strlen(s) + 1);
-}
-
-/* Send q (again: a new sequence number each time) and read its replies. */
-static int req_transact(struct ibmcg *h, struct req *q, ibmcg_msg_cb cb,
-			void *arg)
-{
-	int fd = nl_socket_get_fd(h->sk);
 	ssize_t ret;
 
 	if (q->overflow)
 		return -EMSGSIZE;
-	q->nlh.nlmsg_seq = nl_socket_use_seq(h->sk);
-	q->nlh.nlmsg_pid = nl_socket_get_local_port(h->sk);
+	q->nlh.nlmsg_seq = ++h->seq;
+	q->nlh.nlmsg_pid = h->portid;
 	do {
-		ret = send(fd, q->buf, q->nlh.nlmsg_len, 0);
+		ret = send(h->fd, q->buf, q->nlh.nlmsg_len, 0);
 	} while (ret < 0 && errno == EINTR);
-	if (ret < 0)
-		return -errno;
-	return recv_replies(h, fd, q->nlh.nlmsg_seq, cb, arg,
+	return ret < 0 ? -errno : 0;
+}
+
+/* Send q and read its replies. */
+static int req_transact(struct ibmcg *h, struct ibmcg_req *q, ibmcg_msg_cb cb,
+			void *arg)
+{
+	int err = req_send(h, q);
+
+	if (err)
+		return err;
+	return recv_replies(h, h->fd, q->nlh.nlmsg_seq, cb, arg,
 			   !(q->nlh.nlmsg_flags & (NLM_F_ACK | NLM_F_DUMP)));
 }
 
@@ -576,28 +400,21 @@ static int check_dev(struct ibmcg *h, const char *dev)
 /* A request for one (dev, port[, mgid]); mgid may be NULL. */
 static int target_req(struct ibmcg *h, uint8_t cmd, int flags,
 		      const char *dev, uint32_t port, const uint8_t *mgid,
-		      struct nl_msg **msgp)
+		      struct ibmcg_req *q)
 {
-	struct nl_msg *msg;
 	int err;
 
-	*msgp = NULL;
 	clear_errmsg(h);
 	if (h->family < 0)
 		return ibmcg_set_errmsg(h, -ENOTCONN, "not connected");
 	err = check_dev(h, dev);
 	if (err)
 		return err;
-	msg = new_req(h, cmd, flags);
-	if (!msg)
-		return -ENOMEM;
-	if (nla_put_string(msg, IB_MCG_A_DEV_NAME, dev) ||
-	    nla_put_u32(msg, IB_MCG_A_PORT, port) ||
-	    (mgid && nla_put(msg, IB_MCG_A_MGID, IBMCG_GID_LEN, mgid))) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	*msgp = msg;
+	req_init(h, q, cmd, flags);
+	ibmcg_req_put_str(q, IB_MCG_A_DEV_NAME, dev);
+	ibmcg_req_put_u32(q, IB_MCG_A_PORT, port);
+	if (mgid)
+		ibmcg_req_put(q, IB_MCG_A_MGID, mgid, IBMCG_GID_LEN);
 	return 0;
 }
 
@@ -630,24 +447,8 @@ static int parse_port_cb(const struct nlmsghdr *nlh, void *obj)
 	return ibmcg_parse_port(nlh, obj);
 }
 
-/* Send a "do" and decode its single reply into out (if not NULL). */
-static int do_one(struct ibmcg *h, struct nl_msg *msg,
-		  int (*parse)(const struct nlmsghdr *, void *), void *obj,
-		  void (*release)(void *))
-{
-	struct one_ctx c = { .obj = obj, .parse = parse };
-	int err;
-
-	err = transact(h, msg, one_cb, &c);
-	if (!err && !c.got)
-		err = ibmcg_set_errmsg(h, -EPROTO, "no reply from the kernel");
-	if (err && c.got)
-		release(obj);
-	return err;
-}
-
-/* do_one() of a request built in place; q stays the caller's. */
-static int do_one_req(struct ibmcg *h, struct req *q,
+/* Send a "do" and decode its single reply into obj. */
+static int do_one(struct ibmcg *h, struct ibmcg_req *q,
 		      int (*parse)(const struct nlmsghdr *, void *),
 		      void *obj, void (*release)(void *))
 {
@@ -672,7 +473,7 @@ static void release_none(void *obj)
 	(void)obj;
 }
 
-static int do_group(struct ibmcg *h, struct nl_msg *msg,
+static int do_group(struct ibmcg *h, struct ibmcg_req *q,
 		    struct ibmcg_group *out)
 {
 	struct ibmcg_group tmp;
@@ -680,7 +481,7 @@ static int do_group(struct ibmcg *h, struct nl_msg *msg,
 
 	if (out)
 		memset(out, 0, sizeof(*out));
-	err = do_one(h, msg, parse_group_cb, out ? out : &tmp, release_group);
+	err = do_one(h, q, parse_group_cb, out ? out : &tmp, release_group);
 	if (!err && !out)
 		ibmcg_group_clear(&tmp);
 	return err;
@@ -729,7 +530,7 @@ static int parse_join_cb(const struct nlmsghdr *nlh, void *obj)
 	err = ibmcg_parse_group(nlh, &r->g);
 	if (err)
 		return err;
-	r->version = ((struct genlmsghdr *)nlmsg_data(nlh))->version;
+	r->version = ((struct genlmsghdr *)NLMSG_DATA(nlh))->version;
 	r->has_id = !ibmcg_msg_group_id(nlh, &r->id);
 	if (ibmcg_msg_hold_id(nlh, &r->hold_id))
 		r->hold_id = 0;
@@ -744,22 +545,25 @@ static int parse_join_cb(const struct nlmsghdr *nlh, void *obj)
 static int parse_join_brief_cb(const struct nlmsghdr *nlh, void *obj)
 {
 	struct join_reply *r = obj;
+	const struct genlmsghdr *gh;
+	const struct nlattr *head;
 	bool has_state = false;
 	struct nlattr *a;
-	int rem;
+	int len, rem;
 
-	if (!genlmsg_valid_hdr((struct nlmsghdr *)nlh, 0))
+	gh = ibmcg_genl_hdr(nlh, &head, &len);
+	if (!gh)
 		return -EPROTO;
-	r->version = ((struct genlmsghdr *)nlmsg_data(nlh))->version;
-	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
-			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
-		if (nla_type(a) == IB_MCG_A_STATE && nla_len(a) >= 1) {
-			r->g.state = nla_get_u8(a);
+	r->version = gh->version;
+	ibmcg_nla_for_each(a, (struct nlattr *)head, len, rem) {
+		int type = a->nla_type & NLA_TYPE_MASK;
+
+		if (type == IB_MCG_A_STATE && ibmcg_nla_len(a) >= 1) {
+			r->g.state = *(uint8_t *)ibmcg_nla_data(a);
 			ibmcg_attr_set(r->g.present, IB_MCG_A_STATE);
 			has_state = true;
-		} else if (nla_type(a) == IB_MCG_A_GROUP_ID &&
-			   nla_len(a) == sizeof(r->id)) {
-			r->id = nla_get_u64(a);
+		} else if (type == IB_MCG_A_GROUP_ID &&
+			   !ibmcg_nla_get_u64(a, &r->id)) {
 			r->has_id = true;
 		}
 	}
@@ -797,21 +601,23 @@ static void release_group_of(void *obj)
 static int parse_hold_check_cb(const struct nlmsghdr *nlh, void *obj)
 {
 	struct hold_check *c = obj;
-	struct nlattr *list, *ho, *a;
-	uint64_t id;
-	int rem;
+	const struct nlattr *head;
+	struct nlattr *list, *ho;
+	uint64_t id, hid;
+	int len, rem;
 
 	if (ibmcg_msg_group_id(nlh, &id) || id != c->id)
 		return ibmcg_parse_group(nlh, &c->g);
 	c->same_group = true;
-	list = nla_find(genlmsg_attrdata(nlmsg_data(nlh), 0),
-			genlmsg_attrlen(nlmsg_data(nlh), 0), IB_MCG_A_HOLDERS);
+	ibmcg_genl_hdr(nlh, &head, &len);	/* valid: it has a group id */
+	list = ibmcg_nla_find(head, len, IB_MCG_A_HOLDERS);
 	if (list)
-		nla_for_each_nested(ho, list, rem) {
-			a = nla_find(nla_data(ho), nla_len(ho),
-				     IB_MCG_HOLDER_A_ID);
-			if (a && nla_len(a) == sizeof(id) &&
-			    nla_get_u64(a) == c->hold_id)
+		ibmcg_nla_for_each_nested(ho, list, rem) {
+			if (!ibmcg_nla_get_u64(ibmcg_nla_find(ibmcg_nla_data(ho),
+							      ibmcg_nla_len(ho),
+							      IB_MCG_HOLDER_A_ID),
+					       &hid) &&
+			    hid == c->hold_id)
 				c->has_hold = true;
 		}
 	return ibmcg_parse_group(nlh, &c->g);
@@ -830,15 +636,15 @@ static int join_recheck(struct ibmcg *h, const char *dev, uint32_t port,
 			const struct join_reply *r, struct ibmcg_group *g)
 {
 	struct hold_check c = { .id = r->id, .hold_id = r->hold_id };
-	struct nl_msg *msg;
+	struct ibmcg_req q;
 	int err;
 
 	memset(&c.g, 0, sizeof(c.g));
 	err = target_req(h, IB_MCG_CMD_GROUP_GET, NLM_F_ACK, dev, port,
-			 r->g.mgid, &msg);
+			 r->g.mgid, &q);
 	if (err)
 		return err;
-	err = do_one(h, msg, parse_hold_check_cb, &c, release_group_of);
+	err = do_one(h, &q, parse_hold_check_cb, &c, release_group_of);
 	if (err == -ENOENT)
 		return -EAGAIN;		/* released */
 	if (err)
@@ -913,59 +719,57 @@ static int join_poll(struct ibmcg *h, const char *dev, uint32_t port,
  * names it: those JOINs subscribe before they are sent, as they always
  * did.
  */
-static int join_and_wait(struct ibmcg *h, struct req *q, bool brief,
+static int join_and_wait(struct ibmcg *h, struct ibmcg_req *q, bool brief,
 			 const char *dev, uint32_t port, const uint8_t *mgid,
 			 struct ibmcg_group *out)
 {
-	struct nl_sock *ev = NULL;
 	struct join_reply r;
 	bool resent = false;
-	int err;
+	int ev = -1, err;
 
-	if (mgid_is_zero(mgid) && ibmcg_join_watch_open(h, &ev))
-		ev = NULL;	/* then the reply is all we can report */
+	/* If that fails (ev < 0), the reply is all we can report. */
+	if (mgid_is_zero(mgid))
+		ev = ibmcg_join_watch_open(h);
 again:
 	memset(&r, 0, sizeof(r));
-	err = do_one_req(h, q, brief ? parse_join_brief_cb : parse_join_cb,
-			 &r, release_join);
+	err = do_one(h, q, brief ? parse_join_brief_cb : parse_join_cb, &r,
+		     release_join);
 	if (!err && brief)	/* what join_recheck() looks up */
 		memcpy(r.g.mgid, mgid, IBMCG_GID_LEN);
 	if (!err && r.g.state == IB_MCG_STATE_JOINING && r.version >= 2 &&
 	    r.has_id) {
-		if (!ev && !mgid_is_zero(mgid) && !resent) {
-			if (ibmcg_join_watch_open(h, &ev)) {
-				ev = NULL;
+		if (ev < 0 && !mgid_is_zero(mgid) && !resent) {
+			ev = ibmcg_join_watch_open(h);
+			if (ev < 0) {
 				err = join_poll(h, dev, port, &r);
 				if (err)
 					ibmcg_group_clear(&r.g);
 				goto done;
 			}
-			if (ev) {
-				err = join_recheck(h, dev, port, &r, &r.g);
-				if (err == -EAGAIN) {
-					ibmcg_group_clear(&r.g);
-					resent = true;
-					goto again;
-				}
-				if (err < 0)
-					ibmcg_group_clear(&r.g);
-				else if (err == 1)
-					err = ibmcg_join_wait(h, ev, r.id,
-							      r.hold_id, &r.g);
-				else
-					err = 0;
-				goto done;
+			err = join_recheck(h, dev, port, &r, &r.g);
+			if (err == -EAGAIN) {
+				ibmcg_group_clear(&r.g);
+				resent = true;
+				goto again;
 			}
+			if (err < 0)
+				ibmcg_group_clear(&r.g);
+			else if (err == 1)
+				err = ibmcg_join_wait(h, ev, r.id, r.hold_id,
+						      &r.g);
+			else
+				err = 0;
+			goto done;
 		}
-		if (ev) {
+		if (ev >= 0) {
 			err = ibmcg_join_wait(h, ev, r.id, r.hold_id, &r.g);
 			if (err)
 				ibmcg_group_clear(&r.g);
 		}
 	}
 done:
-	if (ev)
-		nl_socket_free(ev);
+	if (ev >= 0)
+		close(ev);
 	if (err)
 		return err;
 	if (out)
@@ -981,7 +785,7 @@ int ibmcg_join_rec(struct ibmcg *h, const char *dev, uint32_t port,
 {
 	const char *why;
 	bool send_qkey, brief;
-	struct req q;
+	struct ibmcg_req q;
 	uint32_t qkey;
 	int err;
 
@@ -1022,36 +826,36 @@ int ibmcg_join_rec(struct ibmcg *h, const char *dev, uint32_t port,
 	brief = !out && h->maxattr >= IB_MCG_A_REPLY_BRIEF &&
 		!mgid_is_zero(mgid);
 	req_init(h, &q, IB_MCG_CMD_JOIN, do_flags(h));
-	req_put_str(&q, IB_MCG_A_DEV_NAME, dev);
-	req_put_u32(&q, IB_MCG_A_PORT, port);
-	req_put(&q, IB_MCG_A_MGID, mgid, IBMCG_GID_LEN);
-	req_put_str(&q, IB_MCG_A_OWNER, args->owner);
+	ibmcg_req_put_str(&q, IB_MCG_A_DEV_NAME, dev);
+	ibmcg_req_put_u32(&q, IB_MCG_A_PORT, port);
+	ibmcg_req_put(&q, IB_MCG_A_MGID, mgid, IBMCG_GID_LEN);
+	ibmcg_req_put_str(&q, IB_MCG_A_OWNER, args->owner);
 	if (args->join_state)
-		req_put_u8(&q, IB_MCG_A_JOIN_STATE, args->join_state);
+		ibmcg_req_put_u8(&q, IB_MCG_A_JOIN_STATE, args->join_state);
 	if (args->flags)
-		req_put_u32(&q, IB_MCG_A_FLAGS, args->flags);
+		ibmcg_req_put_u32(&q, IB_MCG_A_FLAGS, args->flags);
 	if (send_qkey)
-		req_put_u32(&q, IB_MCG_A_QKEY, qkey);
+		ibmcg_req_put_u32(&q, IB_MCG_A_QKEY, qkey);
 	if (args->set_linger)
-		req_put_u32(&q, IB_MCG_A_LINGER_MS, args->linger_ms);
+		ibmcg_req_put_u32(&q, IB_MCG_A_LINGER_MS, args->linger_ms);
 	if (args->set_pkey)
-		req_put_u16(&q, IB_MCG_A_PKEY, args->pkey);
+		ibmcg_req_put_u16(&q, IB_MCG_A_PKEY, args->pkey);
 	if (args->set_mtu)
-		req_put_u8(&q, IB_MCG_A_MTU, args->mtu);
+		ibmcg_req_put_u8(&q, IB_MCG_A_MTU, args->mtu);
 	if (args->set_rate)
-		req_put_u8(&q, IB_MCG_A_RATE, args->rate);
+		ibmcg_req_put_u8(&q, IB_MCG_A_RATE, args->rate);
 	if (args->set_sl)
-		req_put_u8(&q, IB_MCG_A_SL, args->sl);
+		ibmcg_req_put_u8(&q, IB_MCG_A_SL, args->sl);
 	if (args->set_flow_label)
-		req_put_u32(&q, IB_MCG_A_FLOW_LABEL, args->flow_label);
+		ibmcg_req_put_u32(&q, IB_MCG_A_FLOW_LABEL, args->flow_label);
 	if (args->set_tclass)
-		req_put_u8(&q, IB_MCG_A_TCLASS, args->tclass);
+		ibmcg_req_put_u8(&q, IB_MCG_A_TCLASS, args->tclass);
 	if (args->set_hop_limit)
-		req_put_u8(&q, IB_MCG_A_HOP_LIMIT, args->hop_limit);
+		ibmcg_req_put_u8(&q, IB_MCG_A_HOP_LIMIT, args->hop_limit);
 	if (args->set_scope)
-		req_put_u8(&q, IB_MCG_A_SCOPE, args->scope);
+		ibmcg_req_put_u8(&q, IB_MCG_A_SCOPE, args->scope);
 	if (brief)
-		req_put(&q, IB_MCG_A_REPLY_BRIEF, NULL, 0);
+		ibmcg_req_put(&q, IB_MCG_A_REPLY_BRIEF, NULL, 0);
 	if (q.overflow)
 		return -EMSGSIZE;
 	return join_and_wait(h, &q, brief, dev, port, mgid, out);
@@ -1064,12 +868,12 @@ int ibmcg_leave_rec(struct ibmcg *h, const char *dev, uint32_t port,
 		const uint8_t mgid[IBMCG_GID_LEN], const char *owner,
 		uint8_t join_state, struct ibmcg_group *out)
 {
-	struct nl_msg *msg;
+	struct ibmcg_req q;
 	const char *why;
 	int err;
 
 	err = target_req(h, IB_MCG_CMD_LEAVE, do_flags(h), dev, port, mgid,
-			 &msg);
+			 &q);
 	if (err)
 		return err;
 	err = ibmcg_owner_check(owner, &why);
@@ -1079,29 +883,26 @@ int ibmcg_leave_rec(struct ibmcg *h, const char *dev, uint32_t port,
 		why = "join state must be exactly one IB_MCG_JOIN_* bit";
 		goto invalid;
 	}
-	if (nla_put_string(msg, IB_MCG_A_OWNER, owner) ||
-	    (join_state && nla_put_u8(msg, IB_MCG_A_JOIN_STATE, join_state))) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	return do_group(h, msg, out);
+	ibmcg_req_put_str(&q, IB_MCG_A_OWNER, owner);
+	if (join_state)
+		ibmcg_req_put_u8(&q, IB_MCG_A_JOIN_STATE, join_state);
+	return do_group(h, &q, out);
 
 invalid:
-	nlmsg_free(msg);
 	return ibmcg_set_errmsg(h, -EINVAL, "%s", why);
 }
 
 int ibmcg_rejoin_rec(struct ibmcg *h, const char *dev, uint32_t port,
 		     const uint8_t mgid[IBMCG_GID_LEN], struct ibmcg_group *out)
 {
-	struct nl_msg *msg;
+	struct ibmcg_req q;
 	int err;
 
 	err = target_req(h, IB_MCG_CMD_REJOIN, NLM_F_ACK, dev, port, mgid,
-			 &msg);
+			 &q);
 	if (err)
 		return err;
-	return do_group(h, msg, out);
+	return do_group(h, &q, out);
 }
 
 static int parse_release_cb(const struct nlmsghdr *nlh, void *obj)
@@ -1135,7 +936,7 @@ int ibmcg_owner_release_rec(struct ibmcg *h, const char *owner, const char *dev,
 			uint32_t *holds_dropped)
 {
 	struct ibmcg_release_reply r = { .n = 0 };
-	struct nl_msg *msg;
+	struct ibmcg_req q;
 	const char *why;
 	int err;
 
@@ -1164,24 +965,21 @@ int ibmcg_owner_release_rec(struct ibmcg *h, const char *owner, const char *dev,
 	 * paced to our reading, ended by NLMSG_DONE with the outcome. The
 	 * release is complete before the first message is sent.
 	 */
-	msg = new_req(h, IB_MCG_CMD_OWNER_RELEASE,
-		      h->version >= 2 ? NLM_F_DUMP : NLM_F_ACK);
-	if (!msg)
-		return -ENOMEM;
-	if (nla_put_string(msg, IB_MCG_A_OWNER, owner) ||
-	    (dev && nla_put_string(msg, IB_MCG_A_DEV_NAME, dev)) ||
-	    (port && nla_put_u32(msg, IB_MCG_A_PORT, port))) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
+	req_init(h, &q, IB_MCG_CMD_OWNER_RELEASE,
+		 h->version >= 2 ? NLM_F_DUMP : NLM_F_ACK);
+	ibmcg_req_put_str(&q, IB_MCG_A_OWNER, owner);
+	if (dev)
+		ibmcg_req_put_str(&q, IB_MCG_A_DEV_NAME, dev);
+	if (port)
+		ibmcg_req_put_u32(&q, IB_MCG_A_PORT, port);
 	if (h->version >= 2) {
-		err = transact(h, msg, merge_release_cb, &r);
+		err = req_transact(h, &q, merge_release_cb, &r);
 		if (err == IBMCG_DUMP_INTR)	/* not a dump of state */
 			err = 0;
 		if (err)
 			release_release(&r);
 	} else {
-		err = do_one(h, msg, parse_release_cb, &r, release_release);
+		err = do_one(h, &q, parse_release_cb, &r, release_release);
 	}
 	if (err == -ENOBUFS)
 		return ibmcg_set_errmsg(h, err,
@@ -1206,7 +1004,7 @@ static int group_get_dump(struct ibmcg *h, const char *dev, uint32_t port,
 int ibmcg_group_get_rec(struct ibmcg *h, const char *dev, uint32_t port,
 		    const uint8_t mgid[IBMCG_GID_LEN], struct ibmcg_group *out)
 {
-	struct nl_msg *msg;
+	struct ibmcg_req q;
 	int err;
 
 	if (!out)
@@ -1219,26 +1017,26 @@ int ibmcg_group_get_rec(struct ibmcg *h, const char *dev, uint32_t port,
 	if (h->version >= 2 && h->family >= 0)
 		return group_get_dump(h, dev, port, mgid, out);
 	err = target_req(h, IB_MCG_CMD_GROUP_GET, NLM_F_ACK, dev, port, mgid,
-			 &msg);
+			 &q);
 	if (err)
 		return err;
-	return do_group(h, msg, out);
+	return do_group(h, &q, out);
 }
 
 int ibmcg_port_get_rec(struct ibmcg *h, const char *dev, uint32_t port,
 		   struct ibmcg_port *out)
 {
-	struct nl_msg *msg;
+	struct ibmcg_req q;
 	int err;
 
 	if (!out)
 		return ibmcg_set_errmsg(h, -EINVAL, "no result buffer");
 	memset(out, 0, sizeof(*out));
 	err = target_req(h, IB_MCG_CMD_PORT_GET, NLM_F_ACK, dev, port, NULL,
-			 &msg);
+			 &q);
 	if (err)
 		return err;
-	return do_one(h, msg, parse_port_cb, out, release_none);
+	return do_one(h, &q, parse_port_cb, out, release_none);
 }
 
 /* Growing array of decoded replies of one dump. */
@@ -1327,7 +1125,7 @@ static void dump_release(struct dump_ctx *c)
 static int dump(struct ibmcg *h, uint8_t cmd, const char *dev,
 		uint32_t port, const uint8_t *mgid, struct dump_ctx *c)
 {
-	struct nl_msg *msg;
+	struct ibmcg_req q;
 	int tries, err;
 
 	clear_errmsg(h);
@@ -1342,18 +1140,16 @@ static int dump(struct ibmcg *h, uint8_t cmd, const char *dev,
 					"a port filter needs a device");
 
 	for (tries = 1;; tries++) {
-		msg = new_req(h, cmd, NLM_F_DUMP);
-		if (!msg)
-			return -ENOMEM;
-		if ((dev && nla_put_string(msg, IB_MCG_A_DEV_NAME, dev)) ||
-		    (port && nla_put_u32(msg, IB_MCG_A_PORT, port)) ||
-		    (mgid && nla_put(msg, IB_MCG_A_MGID, IBMCG_GID_LEN, mgid)) ||
-		    (c->brief && h->maxattr >= IB_MCG_A_LIST_BRIEF &&
-		     nla_put_flag(msg, IB_MCG_A_LIST_BRIEF))) {
-			nlmsg_free(msg);
-			return -EMSGSIZE;
-		}
-		err = transact(h, msg, dump_cb, c);
+		req_init(h, &q, cmd, NLM_F_DUMP);
+		if (dev)
+			ibmcg_req_put_str(&q, IB_MCG_A_DEV_NAME, dev);
+		if (port)
+			ibmcg_req_put_u32(&q, IB_MCG_A_PORT, port);
+		if (mgid)
+			ibmcg_req_put(&q, IB_MCG_A_MGID, mgid, IBMCG_GID_LEN);
+		if (c->brief && h->maxattr >= IB_MCG_A_LIST_BRIEF)
+			ibmcg_req_put(&q, IB_MCG_A_LIST_BRIEF, NULL, 0);
+		err = req_transact(h, &q, dump_cb, c);
 		if (err != IBMCG_DUMP_INTR) {
 			if (err)
 				dump_release(c);
@@ -1439,21 +1235,21 @@ int ibmcg_port_dump_rec(struct ibmcg *h, const char *dev,
 
 int ibmcg_event_subscribe(struct ibmcg *h)
 {
-	int err;
+	int rcvbuf = EV_RCVBUF, fd, err;
 
 	clear_errmsg(h);
 	if (h->family < 0)
 		return ibmcg_set_errmsg(h, -ENOTCONN, "not connected");
-	if (h->ev_sk)
+	if (h->ev_fd >= 0)
 		return 0;
-	err = open_sock(h, &h->ev_sk);
-	if (err)
-		return err;
-	err = nl_socket_add_membership(h->ev_sk, h->events_grp);
+	fd = ibmcg_nl_open(false, NULL);
+	if (fd < 0)
+		return ibmcg_set_errmsg(h, fd,
+					"cannot open generic netlink socket: %s",
+					strerror(-fd));
+	err = ibmcg_nl_add_membership(fd, h->events_grp);
 	if (err) {
-		nl_socket_free(h->ev_sk);
-		h->ev_sk = NULL;
-		err = nle_to_errno(err);
+		close(fd);
 		if (err == -EPERM)
 			return ibmcg_set_errmsg(h, err,
 						"cannot subscribe to ib_mcgroups events: the events name their owners: listening needs CAP_NET_ADMIN");
@@ -1462,13 +1258,14 @@ int ibmcg_event_subscribe(struct ibmcg *h)
 					strerror(-err));
 	}
 	/* Bursts (device removal) come fast; best effort, capped by rmem_max. */
-	nl_socket_set_buffer_size(h->ev_sk, 1 << 20, 0);
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	h->ev_fd = fd;
 	return 0;
 }
 
 int ibmcg_event_fd(const struct ibmcg *h)
 {
-	return h->ev_sk ? nl_socket_get_fd(h->ev_sk) : -ENOTCONN;
+	return h->ev_fd >= 0 ? h->ev_fd : -ENOTCONN;
 }
 
 /* Notifications in the port format; every other one is a group's. */
@@ -1488,11 +1285,13 @@ int ibmcg_parse_events(struct ibmcg *h, void *buf, int len,
 	struct nlmsghdr *nlh;
 	int ret, count = 0;
 
-	for (nlh = buf; nlmsg_ok(nlh, len); nlh = nlmsg_next(nlh, &len)) {
-		if (nlh->nlmsg_type != h->family ||
-		    !genlmsg_valid_hdr(nlh, 0))
+	for (nlh = buf; ibmcg_nlmsg_ok(nlh, len);
+	     nlh = ibmcg_nlmsg_next(nlh, &len)) {
+		const struct genlmsghdr *gh = ibmcg_genl_hdr(nlh, NULL, NULL);
+
+		if (nlh->nlmsg_type != h->family || !gh)
 			continue;
-		ev.cmd = ((struct genlmsghdr *)nlmsg_data(nlh))->cmd;
+		ev.cmd = gh->cmd;
 		memset(&g, 0, sizeof(g));
 		if (is_port_event(ev.cmd)) {
 			ev.group = NULL;
@@ -1520,9 +1319,9 @@ int ibmcg_event_recv(struct ibmcg *h, ibmcg_event_cb cb, void *arg)
 	ssize_t len;
 
 	clear_errmsg(h);
-	if (!h->ev_sk)
+	if (h->ev_fd < 0)
 		return ibmcg_set_errmsg(h, -ENOTCONN, "not subscribed");
-	len = ibmcg_recv_dgram(h, nl_socket_get_fd(h->ev_sk), false);
+	len = ibmcg_recv_dgram(h, h->ev_fd, false);
 	if (len == -ENOBUFS)
 		return ibmcg_set_errmsg(h, -ENOBUFS,
 					"event queue overrun, events were lost");

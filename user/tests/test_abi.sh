@@ -15,7 +15,7 @@ CC=${CC:-cc}
 val() { sed -n "s/^$1 //p" "$2"; }
 
 echo "TAP version 13"
-echo "1..14"
+echo "1..16"
 make -s install DESTDIR="$D" PREFIX=/usr >"$D/log" 2>&1
 ok $? "make install DESTDIR=... PREFIX=/usr"
 [ -f "$D/usr/include/ibmcg/ibmcg.h" ] &&
@@ -71,6 +71,12 @@ r=$?
 ok $r "the functions declared in ibmcg.h are the exported ones"
 objdump -p lib/libibmcg.so.1 | grep -q 'SONAME *libibmcg.so.1$'
 ok $? "soname libibmcg.so.1"
+# No netlink library (lib/nlsock.c): an application loads libc only.
+objdump -p lib/libibmcg.so.1 | awk '$1 == "NEEDED" {print $2}' >"$D/needed"
+! grep -v -e '^libc\.so\.' -e '^ld-linux' "$D/needed"
+ok $? "libibmcg.so.1 needs no library but libc ($(tr '\n' ' ' <"$D/needed"))"
+! grep -q '^Requires' "$pc"
+ok $? "libibmcg.pc requires no other package"
 
 # A binary of the 0.2.0 ABI
 $CC -std=gnu11 -Wall -Werror -D_GNU_SOURCE -Ilib -I../include/uapi \

@@ -17,7 +17,7 @@ cp -r ../include/uapi "$D/include/" && cp ../VERSION "$D/" &&
 	cp -r ./* "$D/user/" && make -s -C "$D/user" clean
 
 echo "TAP version 13"
-echo "1..10"
+echo "1..11"
 # build NAME MAKEARGS...: libibmcg and mcctl from scratch, warning-free
 build() {
 	local name=$1
@@ -34,6 +34,12 @@ for o in -O0 -Og -O1 -O2 -Os -O3; do
 done
 build "builds with WERROR=1 without libibumad and libibverbs" \
 	HAVE_UMAD= HAVE_VERBS=
+# Start-up is most of a short command: mcctl loads libc only (libibmcg
+# linked in, no netlink or JSON library; libibverbs and libibumad only
+# when diag dlopen()s them).
+objdump -p "$D/user/mcctl" | awk '$1 == "NEEDED" {print $2}' >"$D/needed"
+! grep -v -e '^libc\.so\.' -e '^ld-linux' "$D/needed"
+ok $? "mcctl needs no library but libc ($(tr '\n' ' ' <"$D/needed"))"
 
 # Without WERROR from the caller: "make check" at the top level exports it.
 env -u WERROR -u MAKEFLAGS -u MFLAGS make -s -C "$D/user" -n -B mcctl.o 2>/dev/null |

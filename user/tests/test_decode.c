@@ -1583,33 +1583,37 @@ static struct ibmcg *pair_handle(int *peer, uint32_t *seq)
 	struct ibmcg *h = ibmcg_alloc();
 	int sv[2];
 
-	h->sk = nl_socket_alloc();
-	if (!h->sk || genl_connect(h->sk) ||
-	    socketpair(AF_UNIX, SOCK_DGRAM, 0, sv)) {
+	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv)) {
 		ibmcg_close(h);
 		return NULL;
 	}
-	EXPECT(dup2(sv[0], nl_socket_get_fd(h->sk)) >= 0);
-	close(sv[0]);
+	h->fd = sv[0];
 	h->family = FAMILY;
 	*peer = sv[1];
-	*seq = nl_socket_use_seq(h->sk) + 1;
+	*seq = h->seq + 1;
 	return h;
 }
 
-/* The request the library sent: its command and attributes. */
-static int sent_request(int peer, char *buf, size_t len,
-			struct nlattr **tb, uint8_t *cmd)
+/* The request the library sent, with flag set: its command and attributes. */
+static int sent_msg(int peer, char *buf, size_t len, struct nlattr **tb,
+		    uint8_t *cmd, uint16_t flag)
 {
 	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
 	ssize_t n = recv(peer, buf, len, MSG_DONTWAIT);
 
 	if (n < (ssize_t)(NLMSG_HDRLEN + GENL_HDRLEN) ||
-	    nlh->nlmsg_type != FAMILY || !(nlh->nlmsg_flags & NLM_F_ACK) ||
+	    nlh->nlmsg_type != FAMILY || !(nlh->nlmsg_flags & flag) ||
 	    genlmsg_parse(nlh, 0, tb, IB_MCG_A_MAX, NULL))
 		return -EPROTO;
 	*cmd = ((struct genlmsghdr *)nlmsg_data(nlh))->cmd;
 	return 0;
+}
+
+/* An acked request. */
+static int sent_request(int peer, char *buf, size_t len,
+			struct nlattr **tb, uint8_t *cmd)
+{
+	return sent_msg(peer, buf, len, tb, cmd, NLM_F_ACK);
 }
 
 static void owner_release_exchange(void)
@@ -1880,15 +1884,14 @@ static void kernel_acks(bool cap_ack)
 	struct nl_msg *msg;
 	uint32_t seq;
 
-	h->sk = nl_socket_alloc();
-	if (!h->sk || genl_connect(h->sk)) {
+	h->fd = ibmcg_nl_open(false, &h->portid);
+	if (h->fd < 0) {
 		ktap_skip("no generic netlink here");
 		ibmcg_close(h);
 		return;
 	}
 	h->family = GENL_ID_CTRL;
-	nl_socket_disable_auto_ack(h->sk);
-	fd = nl_socket_get_fd(h->sk);
+	fd = h->fd;
 	if (setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one)) ||
 	    setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, cap_ack ? &one : &off,
 		       sizeof(one))) {
@@ -1900,11 +1903,10 @@ static void kernel_acks(bool cap_ack)
 	memset(name, 'x', sizeof(name) - 1);	/* longer than GENL_NAMSIZ */
 	name[sizeof(name) - 1] = '\0';
 	msg = nlmsg_alloc();
-	genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, GENL_ID_CTRL, 0, NLM_F_ACK,
-		    CTRL_CMD_GETFAMILY, 1);
+	genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, GENL_ID_CTRL, 0,
+		    NLM_F_REQUEST | NLM_F_ACK, CTRL_CMD_GETFAMILY, 1);
 	nla_put_string(msg, CTRL_ATTR_FAMILY_NAME, name);
-	nl_complete_msg(h->sk, msg);
-	seq = nlmsg_hdr(msg)->nlmsg_seq;
+	seq = nlmsg_hdr(msg)->nlmsg_seq = ++h->seq;
 	EXPECT(send(fd, nlmsg_hdr(msg), nlmsg_hdr(msg)->nlmsg_len, 0) > 0);
 	EXPECT(ibmcg_recv_replies(h, fd, seq, count_cb, &calls) == -EINVAL);
 	EXPECT(ibmcg_errmsg(h) != NULL);
@@ -1916,9 +1918,8 @@ static void kernel_acks(bool cap_ack)
 	h->errmsg[0] = '\0';
 	msg = nlmsg_alloc();
 	genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, GENL_ID_CTRL, 0,
-		    NLM_F_DUMP, CTRL_CMD_GETFAMILY, 1);
-	nl_complete_msg(h->sk, msg);
-	seq = nlmsg_hdr(msg)->nlmsg_seq;
+		    NLM_F_REQUEST | NLM_F_DUMP, CTRL_CMD_GETFAMILY, 1);
+	seq = nlmsg_hdr(msg)->nlmsg_seq = ++h->seq;
 	EXPECT(send(fd, nlmsg_hdr(msg), nlmsg_hdr(msg)->nlmsg_len, 0) > 0);
 	EXPECT(ibmcg_recv_replies(h, fd, seq, count_cb, &calls) == 0);
 	EXPECT(calls >= 1);	/* at least nlctrl itself */
@@ -1964,7 +1965,8 @@ static void group_list_asks_if_known(void)
 		EXPECT(err == 0 && n == 1);
 		if (!err)
 			ibmcg_groups_free(groups);
-		EXPECT(sent_request(peer, buf, sizeof(buf), tb, &cmd) == 0);
+		EXPECT(sent_msg(peer, buf, sizeof(buf), tb, &cmd,
+				NLM_F_DUMP) == 0);
 		EXPECT(cmd == IB_MCG_CMD_GROUP_GET);
 		EXPECT(!!tb[IB_MCG_A_LIST_BRIEF] == cases[i].flag);
 	}

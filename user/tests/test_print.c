@@ -447,6 +447,91 @@ static void json_pretty(void)
 	free(c.buf);
 }
 
+/*
+ * -p writes what json-c wrote when mcctl printed through it (pretty,
+ * spaced, "/" not escaped): a document with every kind of value, nested
+ * containers, empty ones and escapes, against json-c's serialization of
+ * the same document parsed back.
+ */
+static void json_pretty_as_json_c(void)
+{
+	const int flags = JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+			  JSON_C_TO_STRING_NOSLASHESCAPE;
+	struct capture c;
+	json_object *o;
+	char *plain;
+
+	cap_start(&c, true, false);
+	open_json_array(NULL);
+	open_json_object(NULL);
+	print_string(PRINT_ANY, "dev", NULL, "mlx5_0/\"q\"\\\t\x01");
+	print_uint(PRINT_ANY, "port", NULL, 4294967295U);
+	print_u64(PRINT_ANY, "joins", NULL, UINT64_MAX);
+	print_flag(PRINT_ANY, "bound", NULL, true);
+	print_flag(PRINT_ANY, "linger", NULL, false);
+	open_json_object("empty");
+	close_json_object();
+	open_json_array("none");
+	close_json_array();
+	open_json_array("holders");
+	print_uint(PRINT_ANY, NULL, NULL, 0);
+	open_json_object(NULL);
+	print_string(PRINT_ANY, "owner", NULL, "job:42");
+	open_json_array("deep");
+	open_json_array(NULL);
+	close_json_array();
+	close_json_array();
+	close_json_object();
+	close_json_array();
+	close_json_object();
+	open_json_object(NULL);
+	close_json_object();
+	close_json_array();
+	plain = strdup(cap_end(&c));
+	free(c.buf);
+
+	cap_start(&c, true, true);
+	open_json_array(NULL);
+	open_json_object(NULL);
+	print_string(PRINT_ANY, "dev", NULL, "mlx5_0/\"q\"\\\t\x01");
+	print_uint(PRINT_ANY, "port", NULL, 4294967295U);
+	print_u64(PRINT_ANY, "joins", NULL, UINT64_MAX);
+	print_flag(PRINT_ANY, "bound", NULL, true);
+	print_flag(PRINT_ANY, "linger", NULL, false);
+	open_json_object("empty");
+	close_json_object();
+	open_json_array("none");
+	close_json_array();
+	open_json_array("holders");
+	print_uint(PRINT_ANY, NULL, NULL, 0);
+	open_json_object(NULL);
+	print_string(PRINT_ANY, "owner", NULL, "job:42");
+	open_json_array("deep");
+	open_json_array(NULL);
+	close_json_array();
+	close_json_array();
+	close_json_object();
+	close_json_array();
+	close_json_object();
+	open_json_object(NULL);
+	close_json_object();
+	close_json_array();
+	cap_end(&c);
+
+	o = parse_json(plain);
+	if (o) {
+		char *want;
+
+		EXPECT(asprintf(&want, "%s\n",
+				json_object_to_json_string_ext(o, flags)) > 0);
+		EXPECT_STR(c.buf, want);
+		free(want);
+		json_object_put(o);
+	}
+	free(plain);
+	free(c.buf);
+}
+
 /* A group that lost its last holder and keeps its membership for 30 s. */
 static void fake_lingering(struct ibmcg_group *g, bool record)
 {
@@ -1345,6 +1430,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(event_json_lines),
 	KTAP_CASE(json_escaping),
 	KTAP_CASE(json_pretty),
+	KTAP_CASE(json_pretty_as_json_c),
 	KTAP_CASE(group_line_lingering),
 	KTAP_CASE(group_detail_lingering),
 	KTAP_CASE(group_linger_time),
