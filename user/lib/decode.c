@@ -101,46 +101,20 @@ static const uint8_t type_minlen[NLA_TYPE_MAX + 1] = {
 	[NLA_STRING] = 1, [NLA_MSECS] = 8,
 };
 
-static inline void *attr_data(const struct nlattr *a)
-{
-	return (char *)a + NLA_HDRLEN;
-}
-
-static inline int attr_len(const struct nlattr *a)
-{
-	return a->nla_len - NLA_HDRLEN;
-}
-
 static inline int attr_type(const struct nlattr *a)
 {
 	return a->nla_type & NLA_TYPE_MASK;
 }
 
-static inline bool attr_ok(const struct nlattr *a, int rem)
-{
-	return rem >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
-	       a->nla_len <= rem;
-}
-
-static inline struct nlattr *attr_next(const struct nlattr *a, int *rem)
-{
-	*rem -= NLA_ALIGN(a->nla_len);
-	return (struct nlattr *)((char *)a + NLA_ALIGN(a->nla_len));
-}
-
-#define for_each_attr(pos, head, len, rem)				\
-	for (pos = (head), rem = (len); attr_ok(pos, rem);		\
-	     pos = attr_next(pos, &(rem)))
-
 static bool attr_valid(const struct nlattr *a, const struct nla_policy *pt)
 {
-	int len = attr_len(a);
+	int len = ibmcg_nla_len(a);
 	int min = pt->minlen ? pt->minlen :
 		  pt->type <= NLA_TYPE_MAX ? type_minlen[pt->type] : 0;
 
 	if (len < min || (pt->maxlen && len > pt->maxlen))
 		return false;
-	return pt->type != NLA_STRING || !((char *)attr_data(a))[len - 1];
+	return pt->type != NLA_STRING || !((char *)ibmcg_nla_data(a))[len - 1];
 }
 
 /*
@@ -156,7 +130,7 @@ static int attrs_parse_present(struct nlattr **tb, int max,
 	int rem, type;
 
 	memset(tb, 0, (max + 1) * sizeof(*tb));
-	for_each_attr(a, head, len, rem) {
+	ibmcg_nla_for_each(a, head, len, rem) {
 		type = attr_type(a);
 		if (type > max)
 			continue;
@@ -179,7 +153,8 @@ static int attrs_parse_nested(struct nlattr **tb, int max,
 			      const struct nlattr *nest,
 			      const struct nla_policy *policy)
 {
-	return attrs_parse(tb, max, attr_data(nest), attr_len(nest), policy);
+	return attrs_parse(tb, max, ibmcg_nla_data(nest), ibmcg_nla_len(nest),
+			   policy);
 }
 
 /* The attributes of a generic netlink message (no family header). */
@@ -291,44 +266,44 @@ static int parse_attrs(const struct nlmsghdr *nlh, struct nlattr **tb,
 static void list_items(struct nlattr *nest, size_t len, struct nlattr **head,
 		       int *hlen)
 {
-	*head = attr_data(nest);
-	*hlen = len ? (int)(len - NLA_HDRLEN) : attr_len(nest);
+	*head = ibmcg_nla_data(nest);
+	*hlen = len ? (int)(len - NLA_HDRLEN) : ibmcg_nla_len(nest);
 }
 
 static void get_u8(struct nlattr **tb, int a, uint8_t *v)
 {
 	if (tb[a])
-		*v = *(uint8_t *)attr_data(tb[a]);
+		*v = *(uint8_t *)ibmcg_nla_data(tb[a]);
 }
 
 static void get_u16(struct nlattr **tb, int a, uint16_t *v)
 {
 	if (tb[a])
-		memcpy(v, attr_data(tb[a]), sizeof(*v));
+		memcpy(v, ibmcg_nla_data(tb[a]), sizeof(*v));
 }
 
 static void get_u32(struct nlattr **tb, int a, uint32_t *v)
 {
 	if (tb[a])
-		memcpy(v, attr_data(tb[a]), sizeof(*v));
+		memcpy(v, ibmcg_nla_data(tb[a]), sizeof(*v));
 }
 
 static void get_u64(struct nlattr **tb, int a, uint64_t *v)
 {
 	if (tb[a])
-		memcpy(v, attr_data(tb[a]), sizeof(*v));
+		memcpy(v, ibmcg_nla_data(tb[a]), sizeof(*v));
 }
 
 /* As nla_strlcpy(): at most @len - 1 bytes, up to the NUL; terminated. */
 static void attr_strlcpy(char *buf, const struct nlattr *a, size_t len)
 {
-	size_t n = strnlen(attr_data(a), attr_len(a));
+	size_t n = strnlen(ibmcg_nla_data(a), ibmcg_nla_len(a));
 
 	if (!len)
 		return;
 	if (n >= len)
 		n = len - 1;
-	memcpy(buf, attr_data(a), n);
+	memcpy(buf, ibmcg_nla_data(a), n);
 	memset(buf + n, 0, len - n);
 }
 
@@ -341,7 +316,7 @@ static void get_str(struct nlattr **tb, int a, char *buf, size_t len)
 static void get_gid(struct nlattr **tb, int a, uint8_t *gid)
 {
 	if (tb[a])
-		memcpy(gid, attr_data(tb[a]), IBMCG_GID_LEN);
+		memcpy(gid, ibmcg_nla_data(tb[a]), IBMCG_GID_LEN);
 }
 
 static int parse_holders(struct nlattr *nest, size_t len,
@@ -354,7 +329,7 @@ static int parse_holders(struct nlattr *nest, size_t len,
 	size_t n = 0;
 
 	list_items(nest, len, &items, &ilen);
-	for_each_attr(pos, items, ilen, rem)
+	ibmcg_nla_for_each(pos, items, ilen, rem)
 		if (attr_type(pos) == IB_MCG_A_HOLDER)
 			n++;
 	if (!n)
@@ -363,7 +338,7 @@ static int parse_holders(struct nlattr *nest, size_t len,
 	if (!g->holders)
 		return -ENOMEM;
 
-	for_each_attr(pos, items, ilen, rem) {
+	ibmcg_nla_for_each(pos, items, ilen, rem) {
 		if (attr_type(pos) != IB_MCG_A_HOLDER)
 			continue;
 		if (attrs_parse_nested(tb, IB_MCG_HOLDER_A_MAX, pos,
@@ -485,7 +460,7 @@ static int parse_released(struct nlattr *nest, size_t len,
 	size_t n = 0;
 
 	list_items(nest, len, &items, &ilen);
-	for_each_attr(pos, items, ilen, rem)
+	ibmcg_nla_for_each(pos, items, ilen, rem)
 		if (attr_type(pos) == IB_MCG_A_GROUP)
 			n++;
 	if (!n)
@@ -494,7 +469,7 @@ static int parse_released(struct nlattr *nest, size_t len,
 	if (!r->released)
 		return -ENOMEM;
 
-	for_each_attr(pos, items, ilen, rem) {
+	ibmcg_nla_for_each(pos, items, ilen, rem) {
 		if (attr_type(pos) != IB_MCG_A_GROUP)
 			continue;
 		if (attrs_parse_nested(tb, IB_MCG_A_MAX, pos, group_policy))
@@ -616,10 +591,11 @@ int ibmcg_parse_ack(struct ibmcg *h, const struct nlmsghdr *nlh)
 		attr_strlcpy(h->errmsg, tb[NLMSGERR_ATTR_MSG],
 			     sizeof(h->errmsg));
 	} else if (tb[NLMSGERR_ATTR_MISS_TYPE] &&
-		   attr_len(tb[NLMSGERR_ATTR_MISS_TYPE]) >= 4) {
+		   ibmcg_nla_len(tb[NLMSGERR_ATTR_MISS_TYPE]) >= 4) {
+		const struct nlattr *m = tb[NLMSGERR_ATTR_MISS_TYPE];
 		uint32_t a;
 
-		memcpy(&a, attr_data(tb[NLMSGERR_ATTR_MISS_TYPE]), sizeof(a));
+		memcpy(&a, ibmcg_nla_data(m), sizeof(a));
 
 		what = ibmcg_attr_name(a);
 		if (what)

@@ -447,6 +447,36 @@ static void json_pretty(void)
 	free(c.buf);
 }
 
+/* A document with every kind of value, nested and empty containers. */
+static void every_kind_document(void)
+{
+	open_json_array(NULL);
+	open_json_object(NULL);
+	print_string(PRINT_ANY, "dev", NULL, "mlx5_0/\"q\"\\\t\x01");
+	print_uint(PRINT_ANY, "port", NULL, 4294967295U);
+	print_u64(PRINT_ANY, "joins", NULL, UINT64_MAX);
+	print_flag(PRINT_ANY, "bound", NULL, true);
+	print_flag(PRINT_ANY, "linger", NULL, false);
+	open_json_object("empty");
+	close_json_object();
+	open_json_array("none");
+	close_json_array();
+	open_json_array("holders");
+	print_uint(PRINT_ANY, NULL, NULL, 0);
+	open_json_object(NULL);
+	print_string(PRINT_ANY, "owner", NULL, "job:42");
+	open_json_array("deep");
+	open_json_array(NULL);
+	close_json_array();
+	close_json_array();
+	close_json_object();
+	close_json_array();
+	close_json_object();
+	open_json_object(NULL);
+	close_json_object();
+	close_json_array();
+}
+
 /*
  * -p writes what json-c wrote when mcctl printed through it (pretty,
  * spaced, "/" not escaped): a document with every kind of value, nested
@@ -462,60 +492,12 @@ static void json_pretty_as_json_c(void)
 	char *plain;
 
 	cap_start(&c, true, false);
-	open_json_array(NULL);
-	open_json_object(NULL);
-	print_string(PRINT_ANY, "dev", NULL, "mlx5_0/\"q\"\\\t\x01");
-	print_uint(PRINT_ANY, "port", NULL, 4294967295U);
-	print_u64(PRINT_ANY, "joins", NULL, UINT64_MAX);
-	print_flag(PRINT_ANY, "bound", NULL, true);
-	print_flag(PRINT_ANY, "linger", NULL, false);
-	open_json_object("empty");
-	close_json_object();
-	open_json_array("none");
-	close_json_array();
-	open_json_array("holders");
-	print_uint(PRINT_ANY, NULL, NULL, 0);
-	open_json_object(NULL);
-	print_string(PRINT_ANY, "owner", NULL, "job:42");
-	open_json_array("deep");
-	open_json_array(NULL);
-	close_json_array();
-	close_json_array();
-	close_json_object();
-	close_json_array();
-	close_json_object();
-	open_json_object(NULL);
-	close_json_object();
-	close_json_array();
+	every_kind_document();
 	plain = strdup(cap_end(&c));
 	free(c.buf);
 
 	cap_start(&c, true, true);
-	open_json_array(NULL);
-	open_json_object(NULL);
-	print_string(PRINT_ANY, "dev", NULL, "mlx5_0/\"q\"\\\t\x01");
-	print_uint(PRINT_ANY, "port", NULL, 4294967295U);
-	print_u64(PRINT_ANY, "joins", NULL, UINT64_MAX);
-	print_flag(PRINT_ANY, "bound", NULL, true);
-	print_flag(PRINT_ANY, "linger", NULL, false);
-	open_json_object("empty");
-	close_json_object();
-	open_json_array("none");
-	close_json_array();
-	open_json_array("holders");
-	print_uint(PRINT_ANY, NULL, NULL, 0);
-	open_json_object(NULL);
-	print_string(PRINT_ANY, "owner", NULL, "job:42");
-	open_json_array("deep");
-	open_json_array(NULL);
-	close_json_array();
-	close_json_array();
-	close_json_object();
-	close_json_array();
-	close_json_object();
-	open_json_object(NULL);
-	close_json_object();
-	close_json_array();
+	every_kind_document();
 	cap_end(&c);
 
 	o = parse_json(plain);
