@@ -1575,22 +1575,29 @@ static void release_validation(void)
 /*
  * A handle whose request socket is one end of an AF_UNIX datagram pair:
  * what the library sends arrives at *peer, and what the test queues at
- * *peer is the kernel's answer. *seq is the sequence number of the next
- * request. NULL if there is no netlink socket to start from.
+ * *peer (through *w, if given, which is set up to send there) is the
+ * kernel's answer. *seq is the sequence number of the next request. NULL,
+ * and the case skipped, if there is no socket pair.
  */
-static struct ibmcg *pair_handle(int *peer, uint32_t *seq)
+static struct ibmcg *pair_handle(int *peer, uint32_t *seq, struct wire *w)
 {
 	struct ibmcg *h = ibmcg_alloc();
 	int sv[2];
 
 	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv)) {
 		ibmcg_close(h);
+		ktap_skip("no socket pair here");
 		return NULL;
 	}
 	h->fd = sv[0];
 	h->family = FAMILY;
 	*peer = sv[1];
 	*seq = h->seq + 1;
+	if (w) {
+		w->sv[0] = -1;
+		w->sv[1] = sv[1];
+		w->len = 0;
+	}
 	return h;
 }
 
@@ -1628,13 +1635,9 @@ static void owner_release_exchange(void)
 	size_t n;
 	int peer;
 
-	h = pair_handle(&peer, &seq);
-	if (!h) {
-		ktap_skip("no netlink socket here");
+	h = pair_handle(&peer, &seq, &w);
+	if (!h)
 		return;
-	}
-	w.sv[1] = peer;
-	w.len = 0;
 
 	/* every hold of job:42 on mlx5_0 */
 	wire_add_nl(&w, release_msg(seq, "job:42", 3));
@@ -1712,13 +1715,9 @@ static void join_linger_exchange(void)
 	};
 	uint8_t mgid[16];
 
-	h = pair_handle(&peer, &seq);
-	if (!h) {
-		ktap_skip("no netlink socket here");
+	h = pair_handle(&peer, &seq, &w);
+	if (!h)
 		return;
-	}
-	w.sv[1] = peer;
-	w.len = 0;
 	ibmcg_mgid_parse("239.1.1.1", mgid, NULL);
 	for (i = 0; i < ARRAY_SIZE(cases); i++, seq++) {
 		wire_add_nl(&w, group_msg(IB_MCG_CMD_JOIN, seq, true, 1));
@@ -1783,11 +1782,9 @@ static void join_create_exchange(void)
 	uint32_t seq;
 	int peer, a;
 
-	h = pair_handle(&peer, &seq);
-	if (!h) {
-		ktap_skip("no netlink socket here");
+	h = pair_handle(&peer, &seq, NULL);
+	if (!h)
 		return;
-	}
 	ibmcg_mgid_parse("ff12:401b::1", mgid, NULL);
 
 	/* every create parameter, each with its protocol type */
@@ -1948,13 +1945,9 @@ static void group_list_asks_if_known(void)
 	size_t i, n;
 	int peer, err;
 
-	h = pair_handle(&peer, &seq);
-	if (!h) {
-		ktap_skip("no netlink socket here");
+	h = pair_handle(&peer, &seq, &w);
+	if (!h)
 		return;
-	}
-	w.sv[1] = peer;
-	w.len = 0;
 	for (i = 0; i < ARRAY_SIZE(cases); i++, seq++) {
 		h->maxattr = cases[i].maxattr;
 		wire_add_nl(&w, group_msg(IB_MCG_CMD_GROUP_GET, seq, true, 1));
