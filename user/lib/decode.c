@@ -157,13 +157,6 @@ static int attrs_parse_nested(struct nlattr **tb, int max,
 			   policy);
 }
 
-/* The attributes of a generic netlink message (no family header). */
-static struct nlattr *genl_attrs(const struct nlmsghdr *nlh, int *len)
-{
-	*len = (int)nlh->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
-	return (struct nlattr *)((char *)nlh + NLMSG_LENGTH(GENL_HDRLEN));
-}
-
 const char *ibmcg_attr_name(unsigned int attr)
 {
 	static const char * const names[] = {
@@ -196,12 +189,14 @@ const char *ibmcg_attr_name(unsigned int attr)
 static size_t wrapped_list(const struct nlmsghdr *nlh, int type, size_t tail,
 			   struct nlattr **nestp)
 {
+	const struct nlattr *head;
+	struct nlattr *a;
 	int rem;
-	struct nlattr *a = genl_attrs(nlh, &rem);
 
 	/* Only a message of more than 64 KiB can hold one. */
-	if (rem < 0 || (size_t)rem <= tail + 0xffff)
+	if (!ibmcg_genl_hdr(nlh, &head, &rem) || (size_t)rem <= tail + 0xffff)
 		return 0;
+	a = (struct nlattr *)head;
 	while (rem >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN) {
 		if (attr_type(a) == type) {
 			size_t len = rem - tail;
@@ -230,13 +225,14 @@ static int parse_attrs_list(const struct nlmsghdr *nlh, struct nlattr **tb,
 			    size_t len)
 {
 	struct nlattr *tail[IB_MCG_A_MAX + 1];
+	const struct nlattr *chead;
 	struct nlattr *head;
 	char *end;
 	int i, alen;
 
-	if (nlh->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN))
+	if (!ibmcg_genl_hdr(nlh, &chead, &alen))
 		return -EPROTO;
-	head = genl_attrs(nlh, &alen);
+	head = (struct nlattr *)chead;
 	end = (char *)head + alen;
 	memset(present, 0, IBMCG_ATTR_WORDS * sizeof(*present));
 	if (!list)
