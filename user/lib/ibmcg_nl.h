@@ -127,6 +127,13 @@ void ibmcg_req_put_str(struct ibmcg_req *q, uint16_t type, const char *s);
 int ibmcg_nl_open(bool nonblock, uint32_t *portid);
 /* Join multicast group @grp: 0 or -errno. */
 int ibmcg_nl_add_membership(int fd, unsigned int grp);
+/*
+ * A socket as ibmcg_nl_open() opens, subscribed to multicast group @grp,
+ * with a receive buffer of 1 MiB (best effort, capped by rmem_max: bursts
+ * of notifications, and other groups' queue up too). The descriptor or
+ * -errno (-EPERM: subscribing needs CAP_NET_ADMIN).
+ */
+int ibmcg_nl_open_events(unsigned int grp, bool nonblock);
 
 /* ---- the controller ----------------------------------------------------- */
 

@@ -32,7 +32,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -93,19 +92,7 @@ unsigned int ibmcg_join_wait_ms(void)
 
 int ibmcg_join_watch_open(struct ibmcg *h)
 {
-	int rcvbuf = 1 << 20, fd, err;
-
-	fd = ibmcg_nl_open(true, NULL);
-	if (fd < 0)
-		return fd;
-	err = ibmcg_nl_add_membership(fd, h->events_grp);
-	if (err) {
-		close(fd);
-		return err;
-	}
-	/* Other groups' notifications queue up too; best effort. */
-	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
-	return fd;
+	return ibmcg_nl_open_events(h->events_grp, true);
 }
 
 static bool is_group_ntf(uint8_t cmd)

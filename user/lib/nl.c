@@ -35,8 +35,6 @@
  * sends an owner release or a group's holder list as one big reply.
  */
 #define SOCK_RCVBUF	(4 << 20)
-/* An events socket's receive buffer (best effort, capped by rmem_max). */
-#define EV_RCVBUF	(1 << 20)
 
 int ibmcg_set_errmsg(struct ibmcg *h, int err, const char *fmt, ...)
 {
@@ -1235,30 +1233,21 @@ int ibmcg_port_dump_rec(struct ibmcg *h, const char *dev,
 
 int ibmcg_event_subscribe(struct ibmcg *h)
 {
-	int rcvbuf = EV_RCVBUF, fd, err;
+	int fd;
 
 	clear_errmsg(h);
 	if (h->family < 0)
 		return ibmcg_set_errmsg(h, -ENOTCONN, "not connected");
 	if (h->ev_fd >= 0)
 		return 0;
-	fd = ibmcg_nl_open(false, NULL);
+	fd = ibmcg_nl_open_events(h->events_grp, false);
+	if (fd == -EPERM)
+		return ibmcg_set_errmsg(h, fd,
+					"cannot subscribe to ib_mcgroups events: the events name their owners: listening needs CAP_NET_ADMIN");
 	if (fd < 0)
 		return ibmcg_set_errmsg(h, fd,
-					"cannot open generic netlink socket: %s",
-					strerror(-fd));
-	err = ibmcg_nl_add_membership(fd, h->events_grp);
-	if (err) {
-		close(fd);
-		if (err == -EPERM)
-			return ibmcg_set_errmsg(h, err,
-						"cannot subscribe to ib_mcgroups events: the events name their owners: listening needs CAP_NET_ADMIN");
-		return ibmcg_set_errmsg(h, err,
 					"cannot subscribe to ib_mcgroups events: %s",
-					strerror(-err));
-	}
-	/* Bursts (device removal) come fast; best effort, capped by rmem_max. */
-	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+					strerror(-fd));
 	h->ev_fd = fd;
 	return 0;
 }

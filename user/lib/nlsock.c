@@ -126,6 +126,22 @@ int ibmcg_nl_add_membership(int fd, unsigned int grp)
 	return 0;
 }
 
+int ibmcg_nl_open_events(unsigned int grp, bool nonblock)
+{
+	int rcvbuf = 1 << 20, fd, err;
+
+	fd = ibmcg_nl_open(nonblock, NULL);
+	if (fd < 0)
+		return fd;
+	err = ibmcg_nl_add_membership(fd, grp);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	return fd;
+}
+
 /* One CTRL_ATTR_MCAST_GROUPS entry: its id if it is named @name, else -1. */
 static int mcast_grp_id(const struct nlattr *grp, const char *name)
 {
