@@ -200,13 +200,6 @@ static struct ib_mr *simhca_get_dma_mr(struct ib_pd *ibpd, int access)
 	return &mr->ibmr;
 }
 
-static struct ib_mr *simhca_reg_user_mr(struct ib_pd *ibpd, u64 start,
-					u64 length, u64 virt_addr, int access,
-					struct ib_udata *udata)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
 static int simhca_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 {
 	kfree(container_of(ibmr, struct simhca_mr, ibmr));
@@ -1093,7 +1086,6 @@ const struct ib_device_ops simhca_dev_ops = {
 	.query_pkey = simhca_query_pkey,
 	.query_port = simhca_query_port,
 	.query_qp = simhca_query_qp,
-	.reg_user_mr = simhca_reg_user_mr,
 	.req_notify_cq = simhca_req_notify_cq,
 
 	INIT_RDMA_OBJ_SIZE(ib_ah, simhca_ah, ibah),
