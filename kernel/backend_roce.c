@@ -115,7 +115,7 @@ static void roce_fill_port_gid(struct mcg_group *g, struct net_device *ndev,
 	mcg_ib_port_t port_num = g->port->port_num;
 	int i, score, best = 0, best_index = 0;
 	const struct ib_gid_attr *attr;
-	int len = ib_port_immutable_read(ibdev, port_num)->gid_tbl_len;
+	int len = mcg_port_immutable(ibdev, port_num)->gid_tbl_len;
 
 	for (i = 0; i < len && best < 2; i++) {
 		attr = rdma_get_gid_attr(ibdev, port_num, i);

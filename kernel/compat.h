@@ -57,6 +57,28 @@ struct mcg_ib_client_add_wrapper_of_##fn	/* takes the ';' */
 #endif
 
 /*
+ * A port's immutable data (the GID table length): read through the exported
+ * ib_port_immutable_read() since 5.12 (MCG_HAVE_IB_PORT_IMMUTABLE_READ),
+ * from the device's port_data[] before.
+ */
+#ifdef MCG_HAVE_IB_PORT_IMMUTABLE_READ
+#define mcg_port_immutable(ibdev, port)	ib_port_immutable_read(ibdev, port)
+#else
+#define mcg_port_immutable(ibdev, port)	(&(ibdev)->port_data[port].immutable)
+#endif
+
+/*
+ * sysfs: kobject_init_and_add() takes a const struct kobj_type since 6.2
+ * (MCG_HAVE_KOBJECT_CONST_KTYPE); MCG_KTYPE_CONST is the qualifier
+ * the module's kobj_type is declared with.
+ */
+#ifdef MCG_HAVE_KOBJECT_CONST_KTYPE
+#define MCG_KTYPE_CONST	const
+#else
+#define MCG_KTYPE_CONST
+#endif
+
+/*
  * Generic netlink: MCG_HAVE_GENL_RESV_START_OP (6.0) lets the family say
  * from which command on requests are validated strictly; netlink.c sets
  * it to the first command where it exists (older kernels validate every

@@ -163,7 +163,7 @@ static void mcg_port_release(struct kobject *kobj)
 	kfree(to_port(kobj));
 }
 
-static const struct kobj_type mcg_port_ktype = {
+static MCG_KTYPE_CONST struct kobj_type mcg_port_ktype = {
 	.release	= mcg_port_release,
 	.sysfs_ops	= &kobj_sysfs_ops,
 	.default_groups	= mcg_port_groups,

@@ -6,9 +6,10 @@
 #   kernel/compat/probe.sh KDIR OUT [OFA_DIR]
 #
 # Every kernel/compat/probes/NAME.c (or MCG_PROBES_DIR/NAME.c: simhca has
-# its own, selftests/simhca/probes) is a tiny translation unit that compiles
-# only if the feature is there (_Static_assert on __builtin_types_compatible_p
-# or on a member's existence, never a version number). All probes are built
+# its own, selftests/simhca/probes, next to the module's) is a tiny
+# translation unit that compiles only if the feature is there
+# (_Static_assert on __builtin_types_compatible_p or on a member's
+# existence, never a version number). All probes are built
 # in one "make -k -C KDIR M=<scratch dir> NAME.o..." run, through kbuild and
 # so with the module's real flags; with OFA_DIR, MLNX_OFED/DOCA-OFED headers
 # come first exactly as for the module (kernel/ofa.mk). A probe passes if its
@@ -48,10 +49,19 @@ if [ -n "$OFA_DIR" ]; then
 	OFA_DIR=$(cd "$OFA_DIR" && pwd -P)
 fi
 
-PDIR=${MCG_PROBES_DIR:-$HERE/probes}
-[ -f "$PDIR/sanity.c" ] || { echo "probe.sh: $PDIR: no sanity.c probe" >&2; exit 1; }
-PDIR=$(cd "$PDIR" && pwd -P)
-mapfile -t PROBES < <(cd "$PDIR" && for f in *.c; do echo "${f%.c}"; done | sort)
+# MCG_PROBES_DIR may list several directories, separated by ':' (simhca:
+# its own probes and the module's); one of them has sanity.c.
+IFS=: read -r -a PDIRS <<<"${MCG_PROBES_DIR:-$HERE/probes}"
+PFILES=()
+for d in "${PDIRS[@]}"; do
+	d=$(cd "$d" && pwd -P)
+	PFILES+=("$d"/*.c)
+done
+mapfile -t PROBES < <(for f in "${PFILES[@]}"; do basename "$f" .c; done | sort -u)
+[ "${#PROBES[@]}" = "${#PFILES[@]}" ] ||
+	{ echo "probe.sh: two probes of the same name in $MCG_PROBES_DIR" >&2; exit 1; }
+printf '%s\n' "${PROBES[@]}" | grep -qx sanity ||
+	{ echo "probe.sh: ${PDIRS[*]}: no sanity.c probe" >&2; exit 1; }
 
 # What the results depend on: the tree, its configuration, OFA and the probes.
 key=$({
@@ -60,7 +70,7 @@ key=$({
 		"$KDIR/Module.symvers" 2>/dev/null | cksum
 	[ -z "$OFA_DIR" ] || cat "$OFA_DIR/Module.symvers" \
 		"$OFA_DIR/include/linux/compat-2.6.h" 2>/dev/null | cksum
-	cat "$0" "$PDIR"/*.c "$KSRC/ofa.mk"
+	cat "$0" "${PFILES[@]}" "$KSRC/ofa.mk"
 } | sha1sum | cut -c1-16)
 
 result=
@@ -70,7 +80,7 @@ if [ -n "$CACHE" ] && [ -f "$CACHE/$key.h" ]; then
 else
 	scratch=$(mktemp -d "${TMPDIR:-/tmp}/mcg-probe.XXXXXX")
 	trap 'rm -rf "$scratch"' EXIT
-	cp "$PDIR"/*.c "$scratch/"
+	cp "${PFILES[@]}" "$scratch/"
 	# Every probe is listed as a module object: kbuild before 5.13 or so
 	# builds a single target ("make M=dir NAME.o") only if it is one of
 	# the directory's targets ("No rule to make target" otherwise), and

@@ -236,7 +236,8 @@ for v in "${variants[@]}"; do
 	done
 	# (a copy of the tree: the checks below count the make runs in this one)
 	cp -r "$k" "$k-simhca"
-	MCG_PROBES_DIR=$TOP/selftests/simhca/probes probe "$k-simhca" "$sout" 2>"$T/err"
+	MCG_PROBES_DIR=$TOP/selftests/simhca/probes:$TOP/kernel/compat/probes \
+		probe "$k-simhca" "$sout" 2>"$T/err"
 	check_eq "$name: simhca probes: MCG_HAVE_CREATE_CQ_ATTRS=${exp[$i]}" "${exp[$i]}" \
 		"$(have "$sout" CREATE_CQ_ATTRS)"
 	# compat.h's shims against these headers: the add callback must have the
@@ -366,7 +367,7 @@ done
 k=$T/kdir-v6.1
 check_eq "one make invocation for all probes" 1 "$(wc -l <"$k/make.log")"
 check "it builds every probe object" \
-	grep -q 'goals=\[genl_info_dump.o genl_mcast_cap_net_admin.o genl_resv_start_op.o genl_split_ops.o ib_client_add_int.o ib_device_get_netdev.o ib_port_u32.o sanity.o\]' "$k/make.log"
+	grep -q 'goals=\[genl_info_dump.o genl_mcast_cap_net_admin.o genl_resv_start_op.o genl_split_ops.o ib_client_add_int.o ib_device_get_netdev.o ib_port_immutable_read.o ib_port_u32.o kobject_const_ktype.o sanity.o\]' "$k/make.log"
 check "it runs with -k" grep -qE 'flags=\[[^] ]*k' "$k/make.log"
 touch -d '2000-01-01' "$T/v6.1.h"
 probe "$k" "$T/v6.1.h"

@@ -13,6 +13,7 @@
 #include <linux/jhash.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
+#include <linux/overflow.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <rdma/ib_mad.h>
@@ -981,7 +982,8 @@ static void recbuf_add(struct recbuf *b, const struct simhca_mcmr *r)
 {
 	if (b->n == b->cap) {
 		u32 cap = b->cap ? b->cap * 2 : 16;
-		void *p = krealloc_array(b->r, cap, sizeof(*r), GFP_KERNEL);
+		/* krealloc_array() is 5.12+: array_size() saturates alike */
+		void *p = krealloc(b->r, array_size(cap, sizeof(*r)), GFP_KERNEL);
 
 		if (!p) {
 			b->oom = true;

@@ -14,6 +14,19 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/ib_mad.h>
 
+#include "compat_autoconf.h"	/* the feature probes (Makefile) */
+
+/*
+ * The type of a port number in the verbs operations: u32 since 5.13
+ * (MCG_HAVE_IB_PORT_U32, the module's probe), u8 before. simhca keeps port
+ * numbers as u32 everywhere else.
+ */
+#ifdef MCG_HAVE_IB_PORT_U32
+typedef u32 simhca_verbs_port_t;
+#else
+typedef u8 simhca_verbs_port_t;
+#endif
+
 #define SIMHCA_MAX_PORTS	2
 #define SIMHCA_MAX_DEVS		4
 #define SIMHCA_PKEY_TBL_LEN	16

@@ -22,7 +22,6 @@
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
 
-#include "compat_autoconf.h"
 #include "simhca.h"
 
 static int simhca_query_device(struct ib_device *ibdev,
@@ -44,7 +43,11 @@ static int simhca_query_device(struct ib_device *ibdev,
 	attr->hw_ver = 1;
 	attr->max_qp = SIMHCA_MAX_QP;
 	attr->max_qp_wr = SIMHCA_MAX_WR;
+#ifdef MCG_HAVE_KERNEL_CAP_FLAGS
 	attr->kernel_cap_flags = IBK_LOCAL_DMA_LKEY;
+#else
+	attr->device_cap_flags = IB_DEVICE_LOCAL_DMA_LKEY;
+#endif
 	attr->max_send_sge = SIMHCA_MAX_SGE;
 	attr->max_recv_sge = SIMHCA_MAX_SGE;
 	attr->max_sge_rd = 1;
@@ -61,7 +64,7 @@ static int simhca_query_device(struct ib_device *ibdev,
 	return 0;
 }
 
-static int simhca_query_port(struct ib_device *ibdev, u32 port_num,
+static int simhca_query_port(struct ib_device *ibdev, simhca_verbs_port_t port_num,
 			     struct ib_port_attr *attr)
 {
 	struct simhca_dev *sdev = to_sdev(ibdev);
@@ -90,7 +93,7 @@ static int simhca_query_port(struct ib_device *ibdev, u32 port_num,
 	return 0;
 }
 
-static int simhca_get_port_immutable(struct ib_device *ibdev, u32 port_num,
+static int simhca_get_port_immutable(struct ib_device *ibdev, simhca_verbs_port_t port_num,
 				     struct ib_port_immutable *immutable)
 {
 	immutable->pkey_tbl_len = SIMHCA_PKEY_TBL_LEN;
@@ -100,7 +103,7 @@ static int simhca_get_port_immutable(struct ib_device *ibdev, u32 port_num,
 	return 0;
 }
 
-static int simhca_query_pkey(struct ib_device *ibdev, u32 port_num, u16 index,
+static int simhca_query_pkey(struct ib_device *ibdev, simhca_verbs_port_t port_num, u16 index,
 			     u16 *pkey)
 {
 	struct simhca_dev *sdev = to_sdev(ibdev);
@@ -111,7 +114,7 @@ static int simhca_query_pkey(struct ib_device *ibdev, u32 port_num, u16 index,
 	return 0;
 }
 
-static int simhca_query_gid(struct ib_device *ibdev, u32 port_num, int index,
+static int simhca_query_gid(struct ib_device *ibdev, simhca_verbs_port_t port_num, int index,
 			    union ib_gid *gid)
 {
 	if (index >= SIMHCA_GID_TBL_LEN)
@@ -464,8 +467,37 @@ static int simhca_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	}
 	spin_unlock_irqrestore(&sdev->lock, flags);
 	kvfree(qp->rq);
+#ifndef MCG_HAVE_CREATE_QP_OBJ
+	kfree(qp);
+#endif
 	return 0;
 }
+
+/*
+ * Before 5.15 (MCG_HAVE_CREATE_QP_OBJ unset) a driver allocated its QP in
+ * create_qp() and freed it in destroy_qp(); ib_core fills in the ib_qp's
+ * device, PD and the rest after create_qp() returns.
+ */
+#ifndef MCG_HAVE_CREATE_QP_OBJ
+static struct ib_qp *simhca_create_qp_alloc(struct ib_pd *pd,
+					    struct ib_qp_init_attr *init,
+					    struct ib_udata *udata)
+{
+	struct simhca_qp *qp = kzalloc(sizeof(*qp), GFP_KERNEL);
+	int ret;
+
+	if (!qp)
+		return ERR_PTR(-ENOMEM);
+	qp->ibqp.device = pd->device;
+	ret = simhca_create_qp(&qp->ibqp, init, udata);
+	if (ret) {
+		kfree(qp);
+		return ERR_PTR(ret);
+	}
+	return &qp->ibqp;
+}
+#define simhca_create_qp	simhca_create_qp_alloc
+#endif
 
 static int simhca_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 			    const struct ib_recv_wr **bad_wr)
@@ -1091,5 +1123,7 @@ const struct ib_device_ops simhca_dev_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_ah, simhca_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, simhca_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_pd, simhca_pd, ibpd),
+#ifdef MCG_HAVE_CREATE_QP_OBJ
 	INIT_RDMA_OBJ_SIZE(ib_qp, simhca_qp, ibqp),
+#endif
 };
