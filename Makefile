@@ -16,6 +16,8 @@
 #   make bench      one VM boot per benchmark scenario (selftests/bench/);
 #                   prints each figure next to its anchor; not in check
 #   make style      checkpatch --strict, W=1 and sparse on the module
+#   make probe-report  the feature probes' results for KDIR (any kernel
+#                   tree), one line per probe with what it selects
 #   make install    mcctl, libibmcg and man pages (PREFIX, DESTDIR)
 #   make install-slurm  the Slurm prolog and epilog (contrib/slurm) into
 #                   LIBEXECDIR/ib_mcgroups, their defaults into
@@ -63,7 +65,7 @@ DEB_PACKAGES += debhelper dh-dkms dpkg-dev fakeroot lintian rpm
 # contrib/prometheus/).
 DEB_PACKAGES += prometheus
 
-# What building the debug kernel needs (selftests/debug/build-kernel.sh, from
+# What building the debug kernel needs (selftests/kernels/build-kernel.sh, from
 # linux-source-6.12 above): make check runs the debug lane too.
 DEBUG_PACKAGES := bc bison flex libelf-dev libssl-dev
 
@@ -110,6 +112,9 @@ bench: all
 
 style:
 	$(ALL_KERNELS) selftests/style.sh
+
+probe-report:
+	kernel/compat/report.sh $(KDIR)
 
 install:
 	$(MAKE) -C user install
@@ -198,5 +203,5 @@ clean:
 	$(MAKE) -C examples clean
 	rm -rf build
 
-.PHONY: all module user selftests examples deps check demo bench style install \
+.PHONY: all module user selftests examples deps check demo bench style probe-report install \
 	clean deps-debug check-debug install-slurm deb rpm

@@ -1,21 +1,25 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# Everything "make check" runs: static checks of the modules against every
-# installed kernel, mcctl's host unit tests, the build machinery's host tests
-# (feature probes, MLNX_OFED detection, DKMS files), the packages' (make deb,
-# make rpm: selftests/host/pkg_test.sh), then, for each kernel,
-# the VM tests and the DKMS install VM test (see KVERS below). Each part
-# prints KTAP and its own tally (shown here as a "# part: ..." comment); a
-# per-kernel breakdown follows, and the last line is the total:
-# "N passed, M failed[, K skipped]". Exits non-zero if anything failed.
-# Then the debug lane: the VM tests on a debug kernel (KASAN, lockdep,
-# kmemleak; see DEBUG_TESTS below).
+# Everything "make check" runs: mcctl's host unit tests, the build
+# machinery's host tests (feature probes, MLNX_OFED detection, DKMS files),
+# the packages' (make deb, make rpm: selftests/host/pkg_test.sh), then, for
+# each installed Debian 12 kernel, the VM tests and the DKMS install VM test
+# (see KVERS below); the static checks of the modules against every kernel
+# (style.sh); the core set and the DKMS test on the kernels of other Debian
+# releases, built here (LANES below: 5.10 and the newest); last the debug
+# lane: the VM tests on a debug kernel (KASAN, lockdep, kmemleak; see
+# DEBUG_TESTS below). The kernels built here are built in the background
+# meanwhile. Each part prints KTAP and its own tally (shown here as a
+# "# part: ..." comment); a per-kernel breakdown follows, and the last line
+# is the total: "N passed, M failed[, K skipped]". Exits non-zero if
+# anything failed.
 #
 #   selftests/check.sh [TEST...]     TEST...: only these VM tests (no DKMS),
-#                                    on the debug kernel too
-#   KVER=X selftests/check.sh        only kernel X (no debug lane)
+#                                    on the built kernels too
+#   KVER=X selftests/check.sh        only kernel X (no built kernels)
 #   DEBUG_LANE=0 selftests/check.sh  without the debug lane
+#   LANES= selftests/check.sh        without the 5.10 and newest lanes
 set -u
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -58,7 +62,13 @@ part() {
 # generic kernels run every VM test and the DKMS test; PREEMPT_RT kernels
 # run the membership core (RT_TESTS), which is what differs under RT
 # (threaded interrupts, sleeping spinlocks in the RDMA and IGMP paths).
-RT_TESTS=${RT_TESTS:-roce_membership datapath ib_datapath bound_holds ib_join ib_sm_ah ib_failover ib_pacer lifecycle}
+CORE_TESTS=${CORE_TESTS:-roce_membership datapath ib_datapath bound_holds ib_join ib_sm_ah ib_failover ib_pacer lifecycle}
+RT_TESTS=${RT_TESTS:-$CORE_TESTS}
+# The lanes on kernels of other Debian releases, built from their
+# linux-source (selftests/kernels/: bullseye is Debian 11's 5.10, sid the
+# newest kernel in the archive): the core set (CORE_TESTS; TEST... if
+# given) and the DKMS test. LANES= leaves them out; KVER=X does too.
+LANES=${LANES-bullseye sid}
 if [ -n "${KVER:-}" ]; then
 	KVERS=$KVER
 else
@@ -89,22 +99,38 @@ debug_k=
 if [ -n "${KVER:-}" ]; then
 	echo "# debug lane: not run (KVER=$KVER: that kernel only; make check-debug runs it)"
 	DEBUG_LANE=0
+	LANES=
 elif [ "$DEBUG_LANE" = 0 ]; then
 	echo "# debug lane: not run (DEBUG_LANE=0)"
-else
-	# First, so that style.sh checks the KUnit module against it too.
-	echo "# ==== debug kernel: DEBUG_KERNEL=$DEBUG_KERNEL selftests/debug/build-kernel.sh"
-	t0=$SECONDS
-	if debug_k=$(DEBUG_KERNEL=$DEBUG_KERNEL "$TOP/selftests/debug/build-kernel.sh"); then
-		echo "# debug kernel: $(cat "$debug_k/kernel.release") in $debug_k (built in $(cat "$debug_k/build-time") s; this run $((SECONDS - t0)) s)"
-		export KUNIT_KDIR=$debug_k/build
-	else
-		echo "# debug kernel: build failed after $((SECONDS - t0)) s; the debug lane fails"
-		debug_k=
-	fi
 fi
 
-part style "$TOP/selftests/style.sh"
+# The kernels built here (selftests/kernels/build-kernel.sh, cached in
+# /var/cache/ib_mcgroups): the debug lane's and the other releases' lanes'.
+# On a fresh machine they are built one after the other in the background,
+# at nice 19, while the host checks and the VM tests on Debian 12's kernels
+# run: TCG guests leave much of the CPU idle while tests wait, and the
+# build takes only what they leave. Whatever needs a kernel waits for it
+# (build-kernel.sh returns at once if it is built, else waits for the
+# cache's lock). Each build's messages: build/check/kernel-*.log.
+kbuilds=()
+[ "$DEBUG_LANE" = 0 ] || kbuilds+=("debug:$DEBUG_KERNEL")
+for l in $LANES; do
+	kbuilds+=("plain:$l")
+done
+kbuild_pid=
+if [ ${#kbuilds[@]} -gt 0 ]; then
+	echo "# ==== kernels to build, in the background: ${kbuilds[*]}"
+	(
+		for b in "${kbuilds[@]}"; do
+			t0=$SECONDS
+			KFLAVOUR=${b%%:*} DEBUG_KERNEL=${b#*:} KSERIES=${b#*:} \
+				"$TOP/selftests/kernels/build-kernel.sh" >/dev/null 2>"$LOG/kernel-${b/:/-}.log"
+			echo "build-kernel: exit $? after $((SECONDS - t0)) s" >>"$LOG/kernel-${b/:/-}.log"
+		done
+	) </dev/null &
+	kbuild_pid=$!
+fi
+
 part unit make -s -C "$TOP/user" check
 part build "$TOP/selftests/host/build_test.sh"
 part pkg "$TOP/selftests/host/pkg_test.sh"
@@ -140,6 +166,33 @@ for k in $KVERS; do
 	breakdown+=("# kernel $k: $((passed - b0)) passed, $((failed - f0)) failed")
 done
 
+# style.sh checks the KUnit module against the debug kernel too.
+if [ "$DEBUG_LANE" != 0 ]; then
+	echo "# ==== debug kernel: KFLAVOUR=debug DEBUG_KERNEL=$DEBUG_KERNEL selftests/kernels/build-kernel.sh"
+	t0=$SECONDS
+	if debug_k=$(KFLAVOUR=debug DEBUG_KERNEL=$DEBUG_KERNEL "$TOP/selftests/kernels/build-kernel.sh"); then
+		echo "# debug kernel: $(cat "$debug_k/kernel.release") in $debug_k (built in $(cat "$debug_k/build-time") s; waited $((SECONDS - t0)) s for it)"
+		export KUNIT_KDIR=$debug_k/build
+	else
+		echo "# debug kernel: build failed; the debug lane fails"
+		debug_k=
+	fi
+fi
+part style "$TOP/selftests/style.sh"
+
+for l in $LANES; do
+	b0=$passed f0=$failed
+	# shellcheck disable=SC2086  # a list of test names
+	if [ $# -eq 0 ]; then
+		part "vm-$l" "$TOP/selftests/kernels/lane.sh" "$l" vm $CORE_TESTS
+		part "dkms-$l" "$TOP/selftests/kernels/lane.sh" "$l" dkms
+	else
+		part "vm-$l" "$TOP/selftests/kernels/lane.sh" "$l" vm "$@"
+	fi
+	rel=$(sed -nE 's/^# kernel ([^ ]+) .*/\1/p' "$LOG/vm-$l.log" | head -n1)
+	breakdown+=("# kernel ${rel:-?} ($l, built from its linux-source; core set): $((passed - b0)) passed, $((failed - f0)) failed")
+done
+
 if [ "$DEBUG_LANE" != 0 ]; then
 	b0=$passed f0=$failed
 	# shellcheck disable=SC2086  # a list of test names
@@ -157,7 +210,12 @@ if [ "$DEBUG_LANE" != 0 ]; then
 	breakdown+=("# kernel $rel debug (KASAN, lockdep, kmemleak): $((passed - b0)) passed, $((failed - f0)) failed")
 fi
 
+[ -z "$kbuild_pid" ] || wait "$kbuild_pid"
 echo "# ==== summary ($((SECONDS / 60)) min $((SECONDS % 60)) s)"
+for b in "${kbuilds[@]}"; do
+	[ -f "$LOG/kernel-${b/:/-}.log" ] &&
+		echo "# kernel build $b: $(grep -E '^build-kernel: (built|cached|exit)' "$LOG/kernel-${b/:/-}.log" | tr '\n' ' ')"
+done
 for line in "${breakdown[@]}"; do
 	echo "$line"
 done

@@ -180,7 +180,7 @@ else
 	for what in "builds warning-free with W=1" "sparse (C=2) clean"; do
 		n=$((n + 1))
 		skipped=$((skipped + 1))
-		echo "ok $n kernel/tests (KUnit) $what # SKIP no kernel with CONFIG_KUNIT (selftests/debug/build-kernel.sh)"
+		echo "ok $n kernel/tests (KUnit) $what # SKIP no kernel with CONFIG_KUNIT (selftests/kernels/build-kernel.sh)"
 	done
 fi
 

@@ -7,9 +7,11 @@
 #   selftests/debug/check-debug.sh [run.sh options] [TEST...]
 #   selftests/debug/check-debug.sh kunit     # only the KUnit suites (~1 min)
 #
-# 1. build-kernel.sh builds the kernel once (cached in /var/cache/ib_mcgroups)
+# 1. selftests/kernels/build-kernel.sh builds the kernel once (cached in
+#    /var/cache/ib_mcgroups)
 # 2. ib_mcgroups.ko and simhca.ko are built against it from a copy of their
-#    sources in build/debug/src (the normal build in kernel/ is untouched)
+#    sources in build/debug/src (the normal build in kernel/ is untouched;
+#    selftests/kernels/mods.sh)
 # 3. selftests/vm/run.sh boots it with those modules, runs the tests (all,
 #    or TEST...), then failslab.sh (join/leave/dump with their Nth
 #    allocation failed), kunit.sh (the KUnit suites of the module's pure
@@ -19,7 +21,7 @@
 #
 # Environment: DEBUG_KERNEL (6.1 or 6.12, the linux-source package the
 # kernel is built from, default 6.1), O (VM build dir, default
-# build/debug/vm), CACHE, JOBS (see build-kernel.sh), TIMEOUT (overall VM
+# build/debug/vm), CACHE, JOBS (see selftests/kernels/build-kernel.sh), TIMEOUT (overall VM
 # timeout, default 5400), TIMEOUT_SCALE (per-test timeouts, default x3),
 # FAILSLAB_SWEEPS (failslab.sh's sweeps to run, default all).
 # The last line is "N passed, M failed[, K skipped]".
@@ -38,47 +40,18 @@ die() { log "error: $*"; echo "0 passed, 1 failed"; exit 1; }
 
 # --- 1. the kernel ------------------------------------------------------------
 t0=$(date +%s)
-K=$("$DIR/build-kernel.sh") || die "debug kernel build failed"
+K=$(KFLAVOUR=debug "$TOP/selftests/kernels/build-kernel.sh") || die "debug kernel build failed"
 KDIR=$K/build
 rel=$(cat "$K/kernel.release")
 t1=$(date +%s)
 echo "# debug kernel $rel in $K (built in $(cat "$K/build-time")s; this run $((t1 - t0))s)"
 
 # --- 2. the project's modules, built for it -----------------------------------
-SRC=$OUT/src
-rm -rf "$SRC"
-mkdir -p "$SRC/kernel" "$SRC/simhca"
-cp -a "$TOP/VERSION" "$TOP/include" "$SRC/"
-copy_mod_src() {
-	local f
-
-	for f in "$1"/*.c "$1"/*.h "$1"/*.mk "$1"/Kbuild "$1"/Makefile; do
-		[ -e "$f" ] || continue
-		case "$f" in
-		*.mod.c|*/version.h|*/compat_autoconf.h) continue ;;
-		esac
-		cp "$f" "$2/"
-	done
-	# kernel/: the feature probes (compat/probe.sh, compat/probes/);
-	# simhca: its probes (probes/)
-	[ ! -d "$1/compat" ] || cp -r "$1/compat" "$2/"
-	[ ! -d "$1/probes" ] || cp -r "$1/probes" "$2/"
-}
-copy_mod_src "$TOP/kernel" "$SRC/kernel"
-# kernel/Kbuild builds tests/ (the KUnit module) when the kernel has KUnit.
-mkdir -p "$SRC/kernel/tests"
-copy_mod_src "$TOP/kernel/tests" "$SRC/kernel/tests"
-make -s -C "$SRC/kernel" KDIR="$KDIR" >&2 || die "ib_mcgroups.ko does not build against $KDIR"
-export MCG_KO=$SRC/kernel/ib_mcgroups.ko
-KUNIT_KO=$SRC/kernel/tests/ib_mcgroups_kunit.ko
-[ -f "$KUNIT_KO" ] || die "$KUNIT_KO not built (no CONFIG_KUNIT in $KDIR?)"
+# shellcheck source-path=SCRIPTDIR source=../kernels/mods.sh
+. "$TOP/selftests/kernels/mods.sh"
+build_project_mods "$TOP" "$KDIR" "$OUT/src" || die "the modules do not build against $KDIR"
+[ -n "${KUNIT_KO:-}" ] || die "ib_mcgroups_kunit.ko not built (no CONFIG_KUNIT in $KDIR?)"
 export EXTRA_KOS=$KUNIT_KO
-if [ -f "$TOP/selftests/simhca/Makefile" ]; then
-	copy_mod_src "$TOP/selftests/simhca" "$SRC/simhca"
-	make -s -C "$SRC/simhca" KDIR="$KDIR" PROBE_SH="$SRC/kernel/compat/probe.sh" >&2 ||
-		die "simhca.ko does not build against $KDIR"
-	export SIMHCA_KO=$SRC/simhca/simhca.ko
-fi
 
 # --- 3. the tests ---------------------------------------------------------------
 # panic_on_warn=0: go on after a WARNING so that every report of the run is

@@ -25,9 +25,17 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 unset MAKEFLAGS MAKELEVEL MFLAGS
 # Never the build dir of the other VM tests, whose logs make check keeps.
 export O=${O:-$TOP/build}/dkms-vm
-KVER=${KVER:-$("$TOP/selftests/vm/kver.sh")} || { echo "0 passed, 1 failed"; exit 1; }
+# A kernel built by selftests/kernels/build-kernel.sh (KERNEL_DIR, as for
+# run.sh; selftests/kernels/lane.sh SERIES dkms): its release, its build
+# tree as the headers (KDIR), and run.sh boots it.
+if [ -n "${KERNEL_DIR:-}" ]; then
+	KVER=$(cat "$KERNEL_DIR/kernel.release") || { echo "0 passed, 1 failed"; exit 1; }
+	KSRC=${KDIR:-$KERNEL_DIR/build}
+else
+	KVER=${KVER:-$("$TOP/selftests/vm/kver.sh")} || { echo "0 passed, 1 failed"; exit 1; }
+	KSRC=/lib/modules/$KVER/build
+fi
 export KVER
-KSRC=/lib/modules/$KVER/build
 VERSION=$(cat "$TOP/VERSION")
 D=$O/dkms
 n=0

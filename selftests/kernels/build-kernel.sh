@@ -75,15 +75,20 @@ SRC=$CACHE/linux-source-$pkgver
 K=$CACHE/kernel-$key
 B=$K/build
 
+cached() {
+	if [ -f "$K/.done" ] && [ "$CONFIG_ONLY" = 0 ]; then
+		log "cached: $K ($(cat "$K/kernel.release"))"
+		echo "$K"
+		exit 0
+	fi
+}
+# A built kernel needs no lock (.done is written last); one build at a time
+# (the lock is the cache's), the others wait for it.
+cached
 mkdir -p "$CACHE"
 exec 9>"$CACHE/.lock"
 flock 9
-
-if [ -f "$K/.done" ] && [ "$CONFIG_ONLY" = 0 ]; then
-	log "cached: $K ($(cat "$K/kernel.release"))"
-	echo "$K"
-	exit 0
-fi
+cached
 
 if [ ! -f "$SRC/.unpacked" ]; then
 	log "unpacking $KSRC_TAR into $SRC"

@@ -99,7 +99,7 @@ warn_stale() {
 MODROOT=
 if [ -n "${KERNEL_DIR:-}" ]; then
 	[ -f "$KERNEL_DIR/bzImage" ] && [ -f "$KERNEL_DIR/kernel.release" ] ||
-		die "$KERNEL_DIR: no bzImage or kernel.release (selftests/debug/build-kernel.sh)"
+		die "$KERNEL_DIR: no bzImage or kernel.release (selftests/kernels/build-kernel.sh)"
 	KVER=$(cat "$KERNEL_DIR/kernel.release")
 	MODROOT=$KERNEL_DIR/mods
 fi
