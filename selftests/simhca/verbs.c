@@ -203,6 +203,29 @@ static struct ib_mr *simhca_get_dma_mr(struct ib_pd *ibpd, int access)
 	return &mr->ibmr;
 }
 
+/*
+ * ib_core requires reg_user_mr() of every device (ib_device_check_mandatory)
+ * although, without alloc_ucontext, simhca has no uverbs device through
+ * which it could be called. Its type gained a struct ib_dmah * on the
+ * newest kernels (MCG_HAVE_REG_USER_MR_DMAH, probes/reg_user_mr_dmah.c).
+ */
+#ifdef MCG_HAVE_REG_USER_MR_DMAH
+static struct ib_mr *simhca_reg_user_mr(struct ib_pd *ibpd, u64 start,
+					u64 length, u64 virt_addr, int access,
+					struct ib_dmah *dmah,
+					struct ib_udata *udata)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+#else
+static struct ib_mr *simhca_reg_user_mr(struct ib_pd *ibpd, u64 start,
+					u64 length, u64 virt_addr, int access,
+					struct ib_udata *udata)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+#endif
+
 static int simhca_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 {
 	kfree(container_of(ibmr, struct simhca_mr, ibmr));
@@ -1118,6 +1141,7 @@ const struct ib_device_ops simhca_dev_ops = {
 	.query_pkey = simhca_query_pkey,
 	.query_port = simhca_query_port,
 	.query_qp = simhca_query_qp,
+	.reg_user_mr = simhca_reg_user_mr,
 	.req_notify_cq = simhca_req_notify_cq,
 
 	INIT_RDMA_OBJ_SIZE(ib_ah, simhca_ah, ibah),
