@@ -284,14 +284,24 @@ rdma_has_gid() {
 	grep -qx "$want" /sys/class/infiniband/"$1"/ports/1/gids/* 2>/dev/null
 }
 
+# mcg_load_rxe: load rdma_rxe, with the crypto API's crc32 (crc32_generic)
+# first where the kernel has it: rdma_rxe asked the crypto API for "crc32"
+# up to 6.13 (and the initramfs has no module autoloading for it); later
+# kernels compute the ICRC with the crc32 library and have no such module.
+mcg_load_rxe() {
+	if grep -q '/crc32_generic\.ko' "/lib/modules/$(uname -r)/modules.dep" 2>/dev/null; then
+		modprobe crc32_generic || return 1
+	fi
+	modprobe rdma_rxe
+}
+
 # mcg_setup_rxe: create the topology above (see MCG_NS), bring it up and
 # wait until rxe0/rxe1 port 1 are ACTIVE and have their IPv4 GIDs.
 # Idempotent: an existing setup is reused.
 mcg_setup_rxe() {
 	local d
 
-	modprobe crc32_generic || return 1
-	modprobe rdma_rxe || return 1
+	mcg_load_rxe || return 1
 	modprobe veth || return 1
 	modprobe ib_uverbs 2>/dev/null
 

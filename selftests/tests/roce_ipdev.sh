@@ -30,7 +30,7 @@ sock_join() {
 }
 
 setup() {
-	modprobe crc32_generic && modprobe rdma_rxe && modprobe dummy &&
+	mcg_load_rxe && modprobe dummy &&
 	ip link add "$IF" type dummy && ip link set "$IF" up &&
 	rdma link add "$DEV" type rxe netdev "$IF" &&
 	wait_for -t 15 test -e "/sys/class/infiniband/$DEV"

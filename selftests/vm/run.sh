@@ -191,8 +191,7 @@ done
 copy_file /etc/libibverbs.d/rxe.driver
 
 # kernel modules and their dependencies
-MODS="crc32_generic rdma_rxe veth dummy ib_core ib_uverbs ib_umad ib_cm rdma_cm
-      rdma_ucm ipv6"
+MODS="rdma_rxe veth dummy ib_core ib_uverbs ib_umad ib_cm rdma_cm rdma_ucm"
 MCG_KO=${MCG_KO:-$TOP/kernel/ib_mcgroups.ko}
 MCG_KO_DEST=/lib/modules/$KVER/extra/ib_mcgroups.ko
 if [ -n "${MODULES_FROM:-}" ]; then
@@ -232,8 +231,11 @@ done
 for b in saquery ibstat; do
 	install_bin "$b" || log "note: $b not found (apt install infiniband-diags)"
 done
-# Optional: team registers a generic netlink family (ib_join.sh loads it).
-for m in team; do
+# Optional: team registers a generic netlink family (ib_join.sh loads it);
+# crc32_generic, the crypto API's crc32, which rdma_rxe used up to 6.13
+# (mcg_load_rxe in lib.sh); ipv6, a module (or built in) until IPv6 became
+# a bool option, which the newest kernels build in with no module name.
+for m in team crc32_generic ipv6; do
 	modprobe ${MODROOT:+-d "$MODROOT"} -S "$KVER" --show-depends "$m" \
 		>/dev/null 2>&1 && MODS+=" $m"
 done
