@@ -71,10 +71,9 @@ DEB_PACKAGES += debhelper dh-dkms dpkg-dev fakeroot lintian rpm
 DEB_PACKAGES += prometheus
 # The tests of contrib/ against the real programs, in the VM: a one-node
 # Slurm cluster (selftests/tests/slurm_cluster.sh) and node_exporter's
-# textfile collector scraped by Prometheus (selftests/tests/prom_scrape.sh);
-# gnuplot draws make bench's re-join wave (selftests/bench/plot_wave.sh).
-DEB_PACKAGES += slurmctld slurmd slurm-client munge prometheus-node-exporter \
-	gnuplot-nox
+# textfile collector scraped by Prometheus (selftests/tests/prom_scrape.sh).
+# The VM tests copy them in only when those tests run (# guest-files:).
+DEB_PACKAGES += slurmctld slurmd slurm-client munge prometheus-node-exporter
 
 # What building the debug kernel needs (selftests/debug/build-kernel.sh, from
 # linux-source-6.12 above): make check runs the debug lane too.
