@@ -97,6 +97,7 @@ examples: user
 deps:
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEB_PACKAGES) $(DEBUG_PACKAGES)
 
+.PHONY: deps-demo
 deps-demo:
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEMO_PACKAGES)
 
@@ -213,5 +214,5 @@ clean:
 	$(MAKE) -C examples clean
 	rm -rf build
 
-.PHONY: all module user selftests examples deps deps-demo check demo bench style install \
+.PHONY: all module user selftests examples deps check demo bench style install \
 	clean deps-debug check-debug install-slurm deb rpm
