@@ -6,6 +6,7 @@
 #   make            build the module against KDIR, mcctl, the test programs
 #                   and examples/
 #   make deps       install the Debian 12 packages everything needs (as root)
+#   make deps-demo  only what make demo needs (one kernel, the build, qemu)
 #   make check      static checks, host unit tests (mcctl, the build), the
 #                   VM tests and the DKMS install VM test on every installed
 #                   kernel, and a core set on the debug kernel (KASAN,
@@ -47,11 +48,17 @@ KVER ?= $(shell selftests/vm/kver.sh)
 KDIR ?= /lib/modules/$(KVER)/build
 export KVER KDIR
 
-DEB_PACKAGES := build-essential pkg-config linux-image-amd64 \
-	linux-headers-amd64 linux-source-6.1 linux-source-6.12 qemu-system-x86 busybox-static \
+# What "make demo" needs: the build (module for Debian 12's default 6.1
+# kernel, mcctl, the test programs) and the VM. "make deps-demo" installs
+# only these, so that a newcomer's first "make deps-demo demo" does not
+# wait for the other kernels, linux-source, Slurm or Prometheus.
+DEMO_PACKAGES := build-essential pkg-config linux-image-amd64 \
+	linux-headers-amd64 qemu-system-x86 busybox-static \
 	kmod cpio xz-utils iproute2 util-linux rdma-core ibverbs-providers \
 	ibverbs-utils libibverbs-dev libnl-3-dev libnl-genl-3-dev \
-	libjson-c-dev librdmacm-dev sparse perl jq infiniband-diags libibumad-dev dkms
+	libjson-c-dev librdmacm-dev libibumad-dev jq
+DEB_PACKAGES := $(DEMO_PACKAGES) linux-source-6.1 linux-source-6.12 sparse \
+	perl infiniband-diags dkms
 # The newer kernel Debian 12 ships, and its PREEMPT_RT flavour: make check
 # builds and tests on each (selftests/vm/kver.sh --all).
 DEB_PACKAGES += linux-image-6.12-amd64 linux-headers-6.12-amd64 \
@@ -64,6 +71,11 @@ DEB_PACKAGES += debhelper dh-dkms dpkg-dev fakeroot lintian rpm
 # expositions, alert rules and their unit tests (mcctl metrics,
 # contrib/prometheus/).
 DEB_PACKAGES += prometheus
+# The tests of contrib/ against the real programs, in the VM: a one-node
+# Slurm cluster (selftests/tests/slurm_cluster.sh) and node_exporter's
+# textfile collector scraped by Prometheus (selftests/tests/prom_scrape.sh).
+# The VM tests copy them in only when those tests run (# guest-files:).
+DEB_PACKAGES += slurmctld slurmd slurm-client munge prometheus-node-exporter
 
 # What building the debug kernel needs (selftests/kernels/build-kernel.sh, from
 # linux-source-6.12 above): make check runs the debug lane too.
@@ -86,6 +98,10 @@ examples: user
 
 deps:
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEB_PACKAGES) $(DEBUG_PACKAGES)
+
+.PHONY: deps-demo
+deps-demo:
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEMO_PACKAGES)
 
 # check and style cover every installed kernel unless KVER (or KDIR) was
 # given: "make KVER=6.1.0-57-amd64 check" runs on that kernel only.

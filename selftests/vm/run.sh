@@ -34,6 +34,8 @@
 # GUEST_FILES are copied to /selftests/bin; EXTRA_KOS (kernel modules, e.g.
 # the KUnit tests) go to /lib/modules/<release>/extra; KERNEL_APPEND is
 # added to the kernel command line. With TEST... given, EXTRA_TESTS and POST_TESTS run too.
+# A test's "# guest-files: PATH..." lines: host files only it needs, in a
+# second cpio appended to the initramfs when it runs (see below).
 #
 # Output: $O/console.log (serial console), $O/results.log (KTAP channel),
 # $O/ktap.log, $O/dmesg.log, $O/out/ (the files tests saved with
@@ -331,6 +333,48 @@ INITRD=$O/initramfs.cpio.gz
 (cd "$ROOT" && find . -print0 | sort -z | cpio --null -o -H newc --quiet) |
 	gzip -1 >"$INITRD"
 log "initramfs $(du -h "$INITRD" | cut -f1)"
+
+# Per-test guest files: a shell test that needs host programs no other test
+# does (Slurm, Prometheus) names them in "# guest-files: PATH..." lines
+# (programs with their libraries; directories whole, with the libraries of
+# their ELF files). Only when such a test is selected are they packed into a
+# second cpio appended to the initramfs (the kernel unpacks both); a path
+# missing on the host is left out, and the test fails on it in the guest.
+GUEST_EXTRA=()
+for f in "$ROOT"/selftests/tests/*.sh; do
+	[ ${#TESTS[@]} -eq 0 ] || [[ " ${TESTS[*]} " == *" $(basename "$f" .sh) "* ]] ||
+		[[ " ${TESTS[*]} " == *" $(basename "$f") "* ]] || continue
+	# shellcheck disable=SC2207
+	GUEST_EXTRA+=($(sed -n 's/^#[[:space:]]*guest-files:\(.*\)/\1/p' "$f"))
+done
+if [ ${#GUEST_EXTRA[@]} -gt 0 ]; then
+	XROOT=$O/initramfs-extra
+	rm -rf "$XROOT"
+	mkdir -p "$XROOT"/usr/{bin,sbin,lib,lib64}
+	for d in bin sbin lib lib64; do
+		ln -s "usr/$d" "$XROOT/$d"
+	done
+	BASE_ROOT=$ROOT
+	ROOT=$XROOT	# copy_file, install_bin and copy_libs write here now
+	for p in "${GUEST_EXTRA[@]}"; do
+		if [ -d "$p" ]; then
+			mkdir -p "$ROOT$p"
+			cp -a "$p/." "$ROOT$p/"
+			while IFS= read -r -d '' elf; do
+				copy_libs "$elf"
+			done < <(find "$p" -type f -name '*.so*' -print0)
+		elif [ -e "$p" ]; then
+			copy_file "$p"
+			copy_libs "$p"
+		else
+			log "note: $p (guest-files) not on the host (make deps)"
+		fi
+	done
+	ROOT=$BASE_ROOT
+	(cd "$XROOT" && find . -print0 | sort -z | cpio --null -o -H newc --quiet) |
+		gzip -1 >>"$INITRD"
+	log "initramfs with guest-files $(du -h "$INITRD" | cut -f1)"
+fi
 
 # --- boot -------------------------------------------------------------------
 CONSOLE=$O/console.log
