@@ -49,7 +49,8 @@ DEB_PACKAGES := build-essential pkg-config linux-image-amd64 \
 	linux-headers-amd64 linux-source-6.1 linux-source-6.12 qemu-system-x86 busybox-static \
 	kmod cpio xz-utils iproute2 util-linux rdma-core ibverbs-providers \
 	ibverbs-utils libibverbs-dev libnl-3-dev libnl-genl-3-dev \
-	libjson-c-dev librdmacm-dev sparse perl jq infiniband-diags libibumad-dev dkms
+	libjson-c-dev librdmacm-dev sparse perl jq infiniband-diags libibumad-dev dkms \
+	opensm
 # The newer kernel Debian 12 ships, and its PREEMPT_RT flavour: make check
 # builds and tests on each (selftests/vm/kver.sh --all).
 DEB_PACKAGES += linux-image-6.12-amd64 linux-headers-6.12-amd64 \

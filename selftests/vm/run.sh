@@ -229,8 +229,13 @@ for ko in ${EXTRA_KOS:-}; do
 	copy_file "$ko" "/lib/modules/$KVER/extra/$(basename "$ko")"
 done
 
-for b in saquery ibstat; do
+for b in saquery ibstat sminfo smpquery ibnetdiscover ibroute; do
 	install_bin "$b" || log "note: $b not found (apt install infiniband-diags)"
+done
+# OpenSM, the real SM, for the tests that run it on simhca's SMA
+# (simhca internal_sa=N); the tests skip where it is missing.
+for b in opensm osmtest; do
+	install_bin "$b" || log "note: $b not found (apt install opensm)"
 done
 # Optional: team registers a generic netlink family (ib_join.sh loads it).
 for m in team; do
