@@ -165,7 +165,8 @@ struct simhca_pkt {
 	ktime_t sent;		/* when the host posted it (requests) */
 	u32 port;
 	u16 slid;
-	u16 dlid;		/* SMPs: the address handle's DLID */
+	u16 dlid;		/* to the SMA: the address handle's DLID */
+	u8 qpn;			/* to the SMA: posted on QP0 or QP1 */
 	u16 pkey_index;
 	bool first;		/* the first answer to its request (see to_host) */
 	bool counted;		/* in requests_pending */
@@ -352,6 +353,8 @@ struct simhca_sma_stats {
 	u64 to_host;		/* delivered to a port's QP0 (SMInfo, replies) */
 	u64 dropped;		/* no route, bad hop count, unsupported routing */
 	u64 bad_set;		/* Sets refused with an invalid field status */
+	u64 gsi_routed;		/* QP1 MADs delivered by DLID (internal_sa=N) */
+	u64 gsi_dropped;	/* ... lost: port not ACTIVE, no route */
 };
 
 struct simhca_switch {
@@ -470,7 +473,7 @@ void simhca_deliver_qp(struct simhca_dev *sdev, struct simhca_pkt *pkt,
 /* sma.c */
 int simhca_sma_init(struct simhca_dev *sdev);
 void simhca_sma_fini(struct simhca_dev *sdev);
-void simhca_sma_post(struct simhca_dev *sdev, u32 port,
+void simhca_sma_post(struct simhca_dev *sdev, u32 port, u32 qpn,
 		     const struct ib_ud_wr *ud);
 void simhca_sma_work(struct work_struct *work);
 void simhca_sma_show(struct simhca_dev *sdev, struct seq_file *m);

@@ -25,6 +25,9 @@
  *   automatic UNSUPPORTED reply) is delivered to the port it is routed to
  *   (by the return path or the DLID).
  *
+ * With an external SM (internal_sa=N) QP1 MADs come here too and are
+ * LID routed to QP1 of the port their DLID leads to (sma_gsi()).
+ *
  * The agents answer Get and Set of NodeInfo, NodeDescription, PortInfo
  * (with the port state machine INIT -> ARMED -> ACTIVE, Down going back to
  * INIT), P_KeyTable, GUIDInfo and, on the switch, SwitchInfo, LFT and MFT.
@@ -712,6 +715,32 @@ drop:
 	st->dropped++;
 }
 
+/*
+ * A MAD posted on QP1 with an external SM (internal_sa=N): LID routed
+ * like any datagram, from an ACTIVE port to QP1 of the ACTIVE CA port its
+ * DLID leads to, e.g. the port where OpenSM's SA listens and back. RMPP
+ * segments pass one by one; ib_mad at both ends does the RMPP.
+ */
+static void sma_gsi(struct simhca_dev *sdev, struct simhca_pkt *pkt)
+{
+	struct simhca_sma_stats *st = &sdev->swi.st;
+	unsigned long flags;
+	struct sma_dest d;
+
+	if (READ_ONCE(sdev->port[pkt->port - 1].state) != IB_PORT_ACTIVE ||
+	    !sma_route_lid(sdev, pkt->port, pkt->dlid, &d) ||
+	    d.node != SMA_NODE_CA) {
+		st->gsi_dropped++;
+		return;
+	}
+	pkt->port = d.port;
+	spin_lock_irqsave(&sdev->lock, flags);
+	if (!sdev->dying)
+		simhca_deliver_qp(sdev, pkt, 1);
+	spin_unlock_irqrestore(&sdev->lock, flags);
+	st->gsi_routed++;
+}
+
 void simhca_sma_work(struct work_struct *work)
 {
 	struct simhca_dev *sdev = container_of(work, struct simhca_dev,
@@ -725,13 +754,19 @@ void simhca_sma_work(struct work_struct *work)
 	spin_unlock_irqrestore(&sdev->lock, flags);
 
 	list_for_each_entry_safe(pkt, tmp, &todo, list) {
-		sma_handle(sdev, pkt);
+		if (pkt->qpn == 1)
+			sma_gsi(sdev, pkt);
+		else
+			sma_handle(sdev, pkt);
 		kfree(pkt);
 	}
 }
 
-/* From post_send on QP0 (any context): queue a copy for the SMA's work. */
-void simhca_sma_post(struct simhca_dev *sdev, u32 port,
+/*
+ * From post_send on QP0, or QP1 with an external SM (any context): queue
+ * a copy for the SMA's work.
+ */
+void simhca_sma_post(struct simhca_dev *sdev, u32 port, u32 qpn,
 		     const struct ib_ud_wr *ud)
 {
 	struct simhca_ah *ah = container_of(ud->ah, struct simhca_ah, ibah);
@@ -753,7 +788,10 @@ void simhca_sma_post(struct simhca_dev *sdev, u32 port,
 		off += len;
 	}
 	pkt->port = port;
+	pkt->qpn = qpn;
 	pkt->dlid = rdma_ah_get_dlid(&ah->attr);
+	pkt->slid = READ_ONCE(sdev->port[port - 1].lid);
+	pkt->pkey_index = ud->pkey_index;
 	spin_lock_irqsave(&sdev->lock, flags);
 	if (!sdev->dying) {
 		list_add_tail(&pkt->list, &sdev->to_sma);
@@ -806,6 +844,8 @@ void simhca_sma_show(struct simhca_dev *sdev, struct seq_file *m)
 		   sw->st.rx, sw->st.answered, sw->st.to_host);
 	seq_printf(m, "smp_dropped %llu\nsmp_bad_set %llu\n", sw->st.dropped,
 		   sw->st.bad_set);
+	seq_printf(m, "gsi_routed %llu\ngsi_dropped %llu\n", sw->st.gsi_routed,
+		   sw->st.gsi_dropped);
 }
 
 int simhca_sma_init(struct simhca_dev *sdev)

@@ -623,9 +623,14 @@ static int simhca_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 			return -EINVAL;
 		}
 		ah = container_of(ud->ah, struct simhca_ah, ibah);
-		/* QP0: every SMP goes to the SMA (sma.c), which routes it */
-		if (ibqp->qp_num == 0)
-			simhca_sma_post(sdev, qp->port, ud);
+		/*
+		 * QP0: every SMP goes to the SMA (sma.c), which routes it;
+		 * with an external SM so does every QP1 MAD to a QP1
+		 */
+		if (ibqp->qp_num == 0 ||
+		    (ibqp->qp_num == 1 && !simhca_internal_sa &&
+		     ud->remote_qpn == 1))
+			simhca_sma_post(sdev, qp->port, ibqp->qp_num, ud);
 		else if (ibqp->qp_num == 1 && simhca_internal_sa &&
 			 ud->remote_qpn == 1 &&
 		    rdma_ah_get_dlid(&ah->attr) == READ_ONCE(sdev->knobs.sm_lid))
