@@ -237,6 +237,11 @@ done
 for b in opensm osmtest; do
 	install_bin "$b" || log "note: $b not found (apt install opensm)"
 done
+# glibc loads libgcc_s (no ldd dependency) when a thread is cancelled, as
+# osmtest and opensm do at exit; without it they abort.
+for f in /lib/x86_64-linux-gnu/libgcc_s.so.1; do
+	[ -e "$f" ] && copy_file "$f"
+done
 # Optional: team registers a generic netlink family (ib_join.sh loads it).
 for m in team; do
 	modprobe ${MODROOT:+-d "$MODROOT"} -S "$KVER" --show-depends "$m" \
