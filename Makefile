@@ -58,7 +58,7 @@ DEMO_PACKAGES := build-essential pkg-config linux-image-amd64 \
 	ibverbs-utils libibverbs-dev libnl-3-dev libnl-genl-3-dev \
 	libjson-c-dev librdmacm-dev libibumad-dev jq
 DEB_PACKAGES := $(DEMO_PACKAGES) linux-source-6.1 linux-source-6.12 sparse \
-	perl infiniband-diags dkms
+	perl infiniband-diags dkms opensm
 # The newer kernel Debian 12 ships, and its PREEMPT_RT flavour: make check
 # builds and tests on each (selftests/vm/kver.sh --all).
 DEB_PACKAGES += linux-image-6.12-amd64 linux-headers-6.12-amd64 \

@@ -60,9 +60,16 @@
  *                       host's MAD receive queue overflowed)
  *                       sm_ah_creates, sm_ah_fails: create_ah calls for
  *                       the SM's LID, and those ah_fail_next failed
+ *   sma                 read: the SMA's view (sma.c): the switch, each
+ *                       port's state, LID, SM LID, CapabilityMask, and
+ *                       the SMP counters
  *   port<N>/state       "up" or "down" (PORT_ACTIVE / PORT_ERR);
  *                       "up-silent", "down-silent": the same without the
- *                       event, as if a consumer had missed it
+ *                       event, as if a consumer had missed it. With
+ *                       internal_sa=N the link goes down and comes back
+ *                       in INIT ("init"; "armed" as the SM moves it on),
+ *                       PORT_ERR if it was ACTIVE, and the switch flags
+ *                       PortStateChange for the SM
  *   port<N>/lid         port LID (LID_CHANGE)
  *   port<N>/pkeys       read: "index pkey" lines; write "index pkey"
  *                       (PKEY_CHANGE)
@@ -172,6 +179,13 @@ static int sa_db_show(struct seq_file *s, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(sa_db);
 
+static int sma_show(struct seq_file *s, void *unused)
+{
+	simhca_sma_show(s->private, s);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sma);
+
 static int stats_show(struct seq_file *s, void *unused)
 {
 	simhca_sa_stats(s->private, s);
@@ -231,9 +245,36 @@ static ssize_t state_read(struct file *file, char __user *ubuf, size_t count,
 			  loff_t *ppos)
 {
 	struct simhca_port *p = file->private_data;
-	const char *s = READ_ONCE(p->state) == IB_PORT_ACTIVE ? "up\n" : "down\n";
+	enum ib_port_state state = READ_ONCE(p->state);
+	const char *s = state == IB_PORT_ACTIVE ? "up\n" :
+			state == IB_PORT_INIT ? "init\n" :
+			state == IB_PORT_ARMED ? "armed\n" : "down\n";
 
 	return simple_read_from_buffer(ubuf, count, ppos, s, strlen(s));
+}
+
+/*
+ * With an external SM the link, not the port state, goes down and up: it
+ * comes back in INIT at both ends, the switch flags PortStateChange, and
+ * the SM (on its next sweep) brings the port to ACTIVE again.
+ */
+static ssize_t external_state_write(struct simhca_port *p,
+				    enum ib_port_state state, bool silent,
+				    size_t count)
+{
+	struct simhca_switch *sw = &p->sdev->swi;
+	enum ib_port_state old;
+
+	if (state == IB_PORT_ACTIVE)
+		state = IB_PORT_INIT;
+	old = xchg(&p->state, state);
+	if (old == state)
+		return count;
+	WRITE_ONCE(sw->state[p->num], IB_PORT_INIT);
+	WRITE_ONCE(sw->life_state, READ_ONCE(sw->life_state) | 0x04);
+	if (old == IB_PORT_ACTIVE && !silent)
+		simhca_dispatch(p->sdev, p->num, IB_EVENT_PORT_ERR);
+	return count;
 }
 
 static ssize_t state_write(struct file *file, const char __user *ubuf,
@@ -258,6 +299,8 @@ static ssize_t state_write(struct file *file, const char __user *ubuf,
 		state = IB_PORT_DOWN;
 	else
 		return -EINVAL;
+	if (!simhca_internal_sa)
+		return external_state_write(p, state, silent, count);
 	if (xchg(&p->state, state) != state && !silent)
 		simhca_dispatch(p->sdev, p->num, state == IB_PORT_ACTIVE ?
 				IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR);
@@ -389,6 +432,7 @@ void simhca_debugfs_add(struct simhca_dev *sdev)
 	debugfs_create_u32("ah_fail_next", 0600, d, &k->ah_fail_next);
 	debugfs_create_file("ud", 0600, d, sdev, &simhca_udh_fops);
 	debugfs_create_file("sa_db", 0400, d, sdev, &sa_db_fops);
+	debugfs_create_file("sma", 0400, d, sdev, &sma_fops);
 	debugfs_create_file("stats", 0600, d, sdev, &stats_fops);
 	for (i = 0; i < sdev->nports; i++) {
 		struct dentry *pd;

@@ -21,6 +21,11 @@ static unsigned int sm_lid;
 module_param(sm_lid, uint, 0444);
 MODULE_PARM_DESC(sm_lid, "initial SM LID (default: the LID after the last port's)");
 
+bool simhca_internal_sa = true;
+module_param_named(internal_sa, simhca_internal_sa, bool, 0444);
+MODULE_PARM_DESC(internal_sa,
+		 "Y (default): simhca's own SM/SA answers on QP1, the ports are ACTIVE with LIDs 1..nports; N: the ports come up in INIT with no LID, the SA is off, and an SM run on a port (OpenSM) configures the fabric through the SMA");
+
 static struct simhca_dev *simhca_devs[SIMHCA_MAX_DEVS];
 
 void simhca_port_gid(struct simhca_dev *sdev, u32 port, u8 *gid)
@@ -99,9 +104,11 @@ static struct simhca_dev *simhca_dev_create(u32 index)
 
 		p->sdev = sdev;
 		p->num = i + 1;
-		p->state = IB_PORT_ACTIVE;
-		p->lid = i + 1;
+		p->state = simhca_internal_sa ? IB_PORT_ACTIVE : IB_PORT_INIT;
+		p->lid = simhca_internal_sa ? i + 1 : 0;
 		p->pkeys[0] = 0xffff;
+		p->cap_mask = IB_PORT_CM_SUP | IB_PORT_CLIENT_REG_SUP |
+			      IB_PORT_SYS_IMAGE_GUID_SUP;
 	}
 	sdev->knobs.sm_lid = sm_lid ? sm_lid : nports + 1;
 	sdev->knobs.reregister_wipe = true;
@@ -109,6 +116,9 @@ static struct simhca_dev *simhca_dev_create(u32 index)
 	sdev->knobs.mlid_capacity = SIMHCA_MLID_MAX - SIMHCA_MLID_BASE + 1;
 	sdev->knobs.switch_info = true;
 	sdev->knobs.sa_key = 1;
+	ret = simhca_sma_init(sdev);
+	if (ret)
+		goto err_sma;
 	ret = simhca_sa_init(sdev);
 	if (ret)
 		goto err_sa;
@@ -141,6 +151,8 @@ err_wq:
 err_dealloc:
 	simhca_sa_fini(sdev);
 err_sa:
+	simhca_sma_fini(sdev);
+err_sma:
 	mutex_destroy(&sdev->udh.lock);
 	ib_dealloc_device(&sdev->ibdev);
 	return ERR_PTR(ret);
@@ -170,9 +182,11 @@ static void simhca_dev_destroy(struct simhca_dev *sdev)
 	cancel_delayed_work_sync(&sdev->host_work);
 	cancel_work_sync(&sdev->switch_work);
 	cancel_delayed_work_sync(&sdev->mft_work);
+	cancel_work_sync(&sdev->sma_work);
 	destroy_workqueue(sdev->wq);
 
 	list_splice_init(&sdev->to_sa, &left);
+	list_splice_init(&sdev->to_sma, &left);
 	list_splice_init(&sdev->to_host, &left);
 	list_for_each_entry_safe(pkt, tmp, &left, list)
 		kfree(pkt);
@@ -180,6 +194,7 @@ static void simhca_dev_destroy(struct simhca_dev *sdev)
 		kfree(d);
 	kvfree(sdev->mft);
 	simhca_sa_fini(sdev);
+	simhca_sma_fini(sdev);
 	ib_dealloc_device(&sdev->ibdev);
 }
 

@@ -13,6 +13,7 @@
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/ib_mad.h>
+#include <rdma/ib_smi.h>
 
 #include "compat_autoconf.h"	/* the feature probes (Makefile) */
 
@@ -153,9 +154,19 @@ struct simhca_dev;
 struct simhca_port {
 	struct simhca_dev *sdev;
 	u32 num;
+	/* DOWN, ACTIVE; with an external SM also INIT and ARMED (sma.c) */
 	enum ib_port_state state;
 	u16 lid;
 	u16 pkeys[SIMHCA_PKEY_TBL_LEN];
+	/* the SM's LID and SL as the external SM set them (sma.c) */
+	u16 sm_lid;
+	u8 sm_sl;
+	u8 lmc;
+	u8 subnet_timeout;
+	/* CapabilityMask: modify_port() sets and clears bits */
+	u32 cap_mask;
+	/* what PortInfo Sets wrote and the SMA does not model (sma.c) */
+	struct ib_port_info pi;
 	/* QP0 and QP1, under sdev->lock */
 	struct simhca_qp *qp[2];
 };
@@ -167,6 +178,8 @@ struct simhca_pkt {
 	ktime_t sent;		/* when the host posted it (requests) */
 	u32 port;
 	u16 slid;
+	u16 dlid;		/* to the SMA: the address handle's DLID */
+	u8 qpn;			/* to the SMA: posted on QP0 or QP1 */
 	u16 pkey_index;
 	bool first;		/* the first answer to its request (see to_host) */
 	bool counted;		/* in requests_pending */
@@ -338,6 +351,41 @@ struct simhca_udh {
 	struct simhca_udh_port port[SIMHCA_MAX_PORTS];
 };
 
+/*
+ * The subnet management agent (sma.c) of the device's switch: its port 0
+ * (the switch itself) and one port per HCA port, and the tables the SM
+ * programs. Written by the SMA's work only (on the ordered workqueue);
+ * the MFT is mirrored into sdev->mft under sdev->lock for the data path.
+ */
+#define SIMHCA_LFT_CAP		0xc000	/* LinearFDBCap: every unicast LID */
+#define SIMHCA_SW_PORTS		(SIMHCA_MAX_PORTS + 1)
+
+struct simhca_sma_stats {
+	u64 rx;			/* SMPs the host posted */
+	u64 answered;		/* answered by the SMA of a CA port or the switch */
+	u64 to_host;		/* delivered to a port's QP0 (SMInfo, replies) */
+	u64 dropped;		/* no route, bad hop count, unsupported routing */
+	u64 bad_set;		/* Sets refused with an invalid field status */
+	u64 gsi_routed;		/* QP1 MADs delivered by DLID (internal_sa=N) */
+	u64 gsi_dropped;	/* ... lost: port not ACTIVE, no route */
+};
+
+struct simhca_switch {
+	u16 lid;			/* port 0's LID */
+	u8 lmc;
+	u16 sm_lid;
+	u8 life_state;
+	u16 lin_top;
+	u16 mcast_top;
+	u8 def_mcast_pri;
+	u8 def_mcast_not;
+	u8 state[SIMHCA_SW_PORTS];	/* IB_PORT_*; port 0 always ACTIVE */
+	struct ib_port_info pi[SIMHCA_SW_PORTS];
+	u8 *lft;			/* SIMHCA_LFT_CAP entries, 0xff: none */
+	__be16 *mft;			/* SIMHCA_MLID_NUM port masks, as Set */
+	struct simhca_sma_stats st;
+};
+
 struct simhca_dev {
 	struct ib_device ibdev;
 	u32 index;
@@ -388,6 +436,10 @@ struct simhca_dev {
 	 */
 	u8 *mft;
 	struct simhca_qp *ud[SIMHCA_MAX_UD_QP];
+	/* SMPs the host posted on QP0, for the SMA's work (sma.c) */
+	struct list_head to_sma;
+	struct work_struct sma_work;
+	struct simhca_switch swi;
 	struct simhca_switch_stats sw;
 	struct simhca_udh udh;
 
@@ -407,6 +459,14 @@ static inline __be64 simhca_port_guid(struct simhca_dev *sdev, u32 port)
 	return cpu_to_be64(SIMHCA_GUID_BASE + (sdev->index << 4) + port);
 }
 
+/* main.c: the internal SA answers on QP1 (default); N: an external SM */
+extern bool simhca_internal_sa;
+
+static inline __be64 simhca_switch_guid(struct simhca_dev *sdev)
+{
+	return cpu_to_be64(SIMHCA_GUID_BASE + (sdev->index << 4) + 8);
+}
+
 void simhca_port_gid(struct simhca_dev *sdev, u32 port, u8 *gid);
 bool simhca_port_has_pkey(struct simhca_port *p, u16 pkey);
 void simhca_dispatch(struct simhca_dev *sdev, u32 port,
@@ -420,6 +480,18 @@ void simhca_switch_work(struct work_struct *work);
 void simhca_switch_stats(struct simhca_dev *sdev, struct seq_file *m);
 void simhca_switch_stats_reset(struct simhca_dev *sdev);
 void simhca_mft_dump(struct simhca_dev *sdev, struct seq_file *m);
+void simhca_deliver_qp(struct simhca_dev *sdev, struct simhca_pkt *pkt,
+		       u32 qpn);
+
+/* sma.c */
+int simhca_sma_init(struct simhca_dev *sdev);
+void simhca_sma_fini(struct simhca_dev *sdev);
+void simhca_sma_post(struct simhca_dev *sdev, u32 port, u32 qpn,
+		     const struct ib_ud_wr *ud);
+void simhca_sma_work(struct work_struct *work);
+void simhca_sma_show(struct simhca_dev *sdev, struct seq_file *m);
+int simhca_modify_port(struct ib_device *ibdev, u32 port_num, int mask,
+		       struct ib_port_modify *props);
 
 /* sa.c */
 int simhca_sa_module_init(void);

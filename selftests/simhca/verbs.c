@@ -69,26 +69,36 @@ static int simhca_query_port(struct ib_device *ibdev, simhca_verbs_port_t port_n
 {
 	struct simhca_dev *sdev = to_sdev(ibdev);
 	struct simhca_port *p = &sdev->port[port_num - 1];
-	bool up = READ_ONCE(p->state) == IB_PORT_ACTIVE;
+	enum ib_port_state state = READ_ONCE(p->state);
 
-	attr->state = up ? IB_PORT_ACTIVE : IB_PORT_DOWN;
-	attr->phys_state = up ? IB_PORT_PHYS_STATE_LINK_UP :
+	/* INIT and ARMED only with an external SM (sma.c) */
+	attr->state = state;
+	attr->phys_state = state != IB_PORT_DOWN ? IB_PORT_PHYS_STATE_LINK_UP :
 				IB_PORT_PHYS_STATE_POLLING;
 	attr->max_mtu = IB_MTU_4096;
 	attr->active_mtu = IB_MTU_4096;
 	attr->gid_tbl_len = SIMHCA_GID_TBL_LEN;
-	attr->port_cap_flags = IB_PORT_CM_SUP | IB_PORT_CLIENT_REG_SUP |
-			       IB_PORT_SYS_IMAGE_GUID_SUP;
+	attr->port_cap_flags = READ_ONCE(p->cap_mask);
 	attr->max_msg_sz = 0x80000000;
 	attr->pkey_tbl_len = SIMHCA_PKEY_TBL_LEN;
 	attr->lid = READ_ONCE(p->lid);
-	attr->sm_lid = READ_ONCE(sdev->knobs.sm_lid);
-	attr->lmc = 0;
-	attr->max_vl_num = 4;
-	attr->sm_sl = 0;
-	attr->subnet_timeout = 18;
 	attr->active_width = IB_WIDTH_4X;
-	attr->active_speed = IB_SPEED_EDR;
+	if (simhca_internal_sa) {
+		attr->sm_lid = READ_ONCE(sdev->knobs.sm_lid);
+		attr->lmc = 0;
+		attr->max_vl_num = 4;
+		attr->sm_sl = 0;
+		attr->subnet_timeout = 18;
+		attr->active_speed = IB_SPEED_EDR;
+	} else {
+		/* as the SM set them, and as the SMA's PortInfo tells */
+		attr->sm_lid = READ_ONCE(p->sm_lid);
+		attr->lmc = READ_ONCE(p->lmc);
+		attr->max_vl_num = 1;
+		attr->sm_sl = READ_ONCE(p->sm_sl);
+		attr->subnet_timeout = READ_ONCE(p->subnet_timeout);
+		attr->active_speed = IB_SPEED_QDR;
+	}
 	attr->subnet_prefix = SIMHCA_SUBNET_PREFIX;
 	return 0;
 }
@@ -661,7 +671,16 @@ static int simhca_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 			return -EINVAL;
 		}
 		ah = container_of(ud->ah, struct simhca_ah, ibah);
-		if (ibqp->qp_num == 1 && ud->remote_qpn == 1 &&
+		/*
+		 * QP0: every SMP goes to the SMA (sma.c), which routes it;
+		 * with an external SM so does every QP1 MAD to a QP1
+		 */
+		if (ibqp->qp_num == 0 ||
+		    (ibqp->qp_num == 1 && !simhca_internal_sa &&
+		     ud->remote_qpn == 1))
+			simhca_sma_post(sdev, qp->port, ibqp->qp_num, ud);
+		else if (ibqp->qp_num == 1 && simhca_internal_sa &&
+			 ud->remote_qpn == 1 &&
 		    rdma_ah_get_dlid(&ah->attr) == READ_ONCE(sdev->knobs.sm_lid))
 			pkt = kzalloc(sizeof(*pkt), GFP_ATOMIC);
 		for (i = 0; pkt && i < wr->num_sge; i++) {
@@ -699,9 +718,15 @@ static int simhca_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	return 0;
 }
 
-/* Deliver one MAD to QP1 of pkt->port as a receive completion. */
-static void simhca_deliver(struct simhca_dev *sdev, struct simhca_pkt *pkt)
+/*
+ * Deliver one MAD to QP @qpn (0 or 1) of pkt->port as a receive
+ * completion: to QP1 on an active port only, to QP0 on any port whose
+ * link is up (the SM configures ports in INIT and ARMED through it).
+ */
+void simhca_deliver_qp(struct simhca_dev *sdev, struct simhca_pkt *pkt,
+		       u32 qpn)
 {
+	enum ib_port_state state = READ_ONCE(sdev->port[pkt->port - 1].state);
 	struct simhca_qp *qp;
 	struct simhca_recv_wqe wqe;
 	struct simhca_cq *rcq;
@@ -709,8 +734,9 @@ static void simhca_deliver(struct simhca_dev *sdev, struct simhca_pkt *pkt)
 	bool got = false;
 
 	lockdep_assert_held(&sdev->lock);
-	qp = sdev->port[pkt->port - 1].qp[1];
-	if (!qp || READ_ONCE(sdev->port[pkt->port - 1].state) != IB_PORT_ACTIVE)
+	qp = sdev->port[pkt->port - 1].qp[qpn];
+	if (!qp || state == IB_PORT_DOWN ||
+	    (qpn == 1 && state != IB_PORT_ACTIVE))
 		return;
 
 	spin_lock(&qp->rq_lock);
@@ -723,7 +749,8 @@ static void simhca_deliver(struct simhca_dev *sdev, struct simhca_pkt *pkt)
 	spin_unlock(&qp->rq_lock);
 	if (!got) {
 		/* ib_mad had not posted receive buffers fast enough */
-		sdev->answers_rq_empty++;
+		if (qpn == 1)
+			sdev->answers_rq_empty++;
 		return;
 	}
 
@@ -741,7 +768,7 @@ static void simhca_deliver(struct simhca_dev *sdev, struct simhca_pkt *pkt)
 		wc.status = IB_WC_SUCCESS;
 		wc.opcode = IB_WC_RECV;
 		wc.byte_len = sizeof(struct ib_grh) + IB_MGMT_MAD_SIZE;
-		wc.src_qp = 1;
+		wc.src_qp = qpn;
 		wc.slid = pkt->slid;
 		wc.sl = 0;
 		wc.pkey_index = pkt->pkey_index;
@@ -750,6 +777,12 @@ static void simhca_deliver(struct simhca_dev *sdev, struct simhca_pkt *pkt)
 	}
 	rcq = container_of(qp->ibqp.recv_cq, struct simhca_cq, ibcq);
 	simhca_cq_add(rcq, &wc);
+}
+
+/* Deliver one MAD to QP1 of pkt->port as a receive completion. */
+static void simhca_deliver(struct simhca_dev *sdev, struct simhca_pkt *pkt)
+{
+	simhca_deliver_qp(sdev, pkt, 1);
 }
 
 /* Whether a request with @tid has been answered (recently); under lock. */
@@ -1131,6 +1164,7 @@ const struct ib_device_ops simhca_dev_ops = {
 	.detach_mcast = simhca_detach_mcast,
 	.get_dma_mr = simhca_get_dma_mr,
 	.get_port_immutable = simhca_get_port_immutable,
+	.modify_port = simhca_modify_port,
 	.modify_qp = simhca_modify_qp,
 	.poll_cq = simhca_poll_cq,
 	.post_recv = simhca_post_recv,

@@ -230,8 +230,18 @@ for ko in ${EXTRA_KOS:-}; do
 	copy_file "$ko" "/lib/modules/$KVER/extra/$(basename "$ko")"
 done
 
-for b in saquery ibstat; do
+for b in saquery ibstat sminfo smpquery ibnetdiscover ibroute; do
 	install_bin "$b" || log "note: $b not found (apt install infiniband-diags)"
+done
+# OpenSM, the real SM, for the tests that run it on simhca's SMA
+# (simhca internal_sa=N); the tests skip where it is missing.
+for b in opensm osmtest; do
+	install_bin "$b" || log "note: $b not found (apt install opensm)"
+done
+# glibc loads libgcc_s (no ldd dependency) when a thread is cancelled, as
+# osmtest and opensm do at exit; without it they abort.
+for f in /lib/x86_64-linux-gnu/libgcc_s.so.1; do
+	[ -e "$f" ] && copy_file "$f"
 done
 # Optional: team registers a generic netlink family (ib_join.sh loads it);
 # crc32_generic, the crypto API's crc32, which rdma_rxe used up to 6.13

@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# OpenSM's own test client against OpenSM on simhca's fabric (internal_sa=N,
+# two ports, OpenSM on port 1, osmtest on port 2, every SA MAD routed by
+# simhca between them): the inventory (-f c: nodes, ports, paths), its
+# validation (-f a) and the multicast flow (-f m: the MCMemberRecord rules
+# of IBA chapter 15 as OpenSM implements them) pass.
+# timeout: 500
+. "$(dirname "$0")/../lib.sh"
+
+modinfo simhca >/dev/null 2>&1 || ktap_skip_all "simhca.ko not built"
+for b in opensm osmtest saquery; do
+	command -v $b >/dev/null || ktap_skip_all "$b not installed (make deps)"
+done
+S=/sys/class/infiniband/simhca0/ports
+G1=0x0053494d48434101
+G2=0x0053494d48434102
+OSM_LOG=/tmp/opensm.log
+INV=/tmp/osmtest.dat
+
+unload() { [ -d /sys/module/simhca ] && rmmod simhca; return 0; }
+osm_stop() {
+	[ -n "${OSM_PID:-}" ] || return 0
+	kill "$OSM_PID" 2>/dev/null
+	wait "$OSM_PID" 2>/dev/null
+	OSM_PID=
+}
+state() { sed 's/^[0-9]*: *//' $S/"$1"/state; }
+both_active() { [ "$(state 1)" = ACTIVE ] && [ "$(state 2)" = ACTIVE ]; }
+sa_up() { saquery -C simhca0 -P 2 >/dev/null 2>&1; }
+# osmtest FLOW NAME: run the flow from port 2; it passes if osmtest says so
+osmt() {
+	local out rc=0
+
+	out=$(cd /tmp && timeout $((150 * ${TIMEOUT_SCALE:-1})) \
+		osmtest -g $G2 -f "$1" -i $INV 2>&1) || rc=$?
+	if [ $rc = 0 ] && grep -q "OSMTEST: TEST \"$2\" PASS" <<<"$out"; then
+		return 0
+	fi
+	echo "osmtest -f $1: exit $rc"
+	grep -v "IS EXPECTED\|Expecting Errors\|ERR 5501\|ERR 0003\|ERR 0224" <<<"$out" |
+		grep "ERR\|FAIL" | tail -n 10
+	return 1
+}
+
+ktap_plan 6
+modprobe ib_umad
+unload
+check "load simhca with 2 ports, internal_sa=N" \
+	modprobe simhca nports=2 internal_sa=0 || ktap_skip_all "no simhca"
+defer unload
+defer osm_stop
+mkdir -p /var/cache/opensm /var/log
+if [ ! -S /dev/log ] && command -v syslogd >/dev/null; then
+	syslogd -n -O /tmp/messages &
+	SYSLOGD_PID=$!
+	defer kill $SYSLOGD_PID
+	wait_for test -S /dev/log
+fi
+rm -f $OSM_LOG $INV
+opensm -g $G1 -s 2 -f $OSM_LOG >/dev/null 2>&1 &
+OSM_PID=$!
+check "OpenSM brings both ports to ACTIVE" wait_for -t 90 both_active
+check "its SA answers port 2" wait_for -t 60 sa_up
+check "osmtest -f c: inventory" osmt c "Create Inventory"
+check "osmtest -f a: all validations" osmt a "All Validations"
+check "osmtest -f m: the multicast flow" osmt m "Multicast"
+osm_stop
+ktap_finish

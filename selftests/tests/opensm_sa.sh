@@ -1,0 +1,127 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# ib_mcgroups against OpenSM's SA: simhca with internal_sa=N routes QP1
+# MADs by DLID, so the kernel's SA client on either port reaches OpenSM
+# (on port 1) and back. saquery from port 2 reads OpenSM's records (its
+# IPoIB broadcast group included); OpenSM refuses to create a group with
+# the IPoIB signature whose Q_Key is not the broadcast group's (simhca's
+# internal SA does not); port 1 creates a group send-only and port 2
+# joins it: saquery -m shows both members, OpenSM programs the switch's
+# MFT (ibroute -M, and the table the simulated switch forwards by), and
+# datagrams from port 1 reach port 2; after port 2 leaves, they do not.
+# timeout: 400
+. "$(dirname "$0")/../lib.sh"
+
+mcg_require_simhca
+for b in opensm saquery ibroute; do
+	command -v $b >/dev/null || ktap_skip_all "$b not installed (make deps)"
+done
+S=/sys/class/infiniband/simhca0/ports
+PARAM=/sys/module/ib_mcgroups/parameters
+G1=0x0053494d48434101
+GSW=0x0053494d48434108
+OSM_LOG=/tmp/opensm.log
+G=ff12:1234::1			# no IPoIB signature (0x401b)
+GI=ff12:401b:ffff::1		# with it
+COUNT=20
+
+osm_stop() {
+	[ -n "${OSM_PID:-}" ] || return 0
+	kill "$OSM_PID" 2>/dev/null
+	wait "$OSM_PID" 2>/dev/null
+	OSM_PID=
+}
+osm_diag() {
+	ktap_diag "opensm log (errors):"
+	grep ERR $OSM_LOG 2>/dev/null | tail -n 10 |
+		while read -r l; do ktap_diag "  $l"; done
+}
+state() { sed 's/^[0-9]*: *//' $S/"$1"/state; }
+both_active() { [ "$(state 1)" = ACTIVE ] && [ "$(state 2)" = ACTIVE ]; }
+sa_up() { saquery -C simhca0 -P 2 >/dev/null 2>&1; }
+sma() { awk -v k="$1" '$1 == k {print $2}' $D/sma; }
+# "PORTGID SCOPESTATE" per member of MGID $1 in OpenSM's SA, sorted
+sq_members() {
+	saquery -C simhca0 -P 2 --smkey 1 -m | awk -v g="$1" '
+		/MGID\./ {sub(/.*\.\.\./, ""); m = $0}
+		/PortGid\./ {sub(/.*\.\.\./, ""); p = $0}
+		/ScopeState\./ {sub(/.*\.\.\./, ""); if (m == g) print p, $0}' |
+		sort
+}
+# the MLID ibroute -M shows with the number of ports it forwards to
+ib_mft() {
+	ibroute -C simhca0 -P 1 -M "$LSW" |
+		awk -v l="$1" 'tolower($1) == l {print $1, gsub(/x/, "x")}'
+}
+ud_field() {
+	awk -v p="$1" -v f="$2" '$1 == "port" && $2 == p { for (i = 3; i < NF; i += 2) if ($i == f) print $(i + 1) }' $D/ud
+}
+received() {
+	echo clear >$D/ud
+	echo "send 1 $G $MLID $COUNT" >$D/ud || { echo send-failed; return; }
+	ud_field 2 received
+}
+
+ktap_plan 18
+modprobe ib_umad
+mcg_unload_simhca
+check "load simhca with 2 ports, internal_sa=N" \
+	modprobe simhca nports=2 internal_sa=0 || ktap_skip_all "no simhca"
+defer mcg_unload_simhca
+defer osm_stop
+mkdir -p /var/cache/opensm /var/log
+if [ ! -S /dev/log ] && command -v syslogd >/dev/null; then
+	syslogd -n -O /tmp/messages &
+	SYSLOGD_PID=$!
+	defer kill $SYSLOGD_PID
+	wait_for test -S /dev/log
+fi
+rm -f $OSM_LOG
+opensm -g $G1 -s 2 -f $OSM_LOG >/dev/null 2>&1 &
+OSM_PID=$!
+check "OpenSM brings both ports to ACTIVE" wait_for -t 90 both_active
+check "OpenSM's SA answers port 2 (saquery)" wait_for -t 60 sa_up || osm_diag
+LSW=$(printf %d "$(awk -v g=$GSW '($1 "") == g {print $2}' /var/cache/opensm/guid2lid)")
+check_eq "its NodeRecords: both CA ports and the switch" 3 \
+	"$(saquery -C simhca0 -P 2 | grep -c 'NodeRecord dump')"
+check "OpenSM created the IPoIB broadcast group itself" \
+	sh -c "saquery -C simhca0 -P 2 -g | grep -q 'MGID\.*ff12:401b:ffff::ffff:ffff\$'"
+
+check "load ib_mcgroups" mcg_load settle_ms=300 backoff_base_ms=200
+echo $((10000 * ${TIMEOUT_SCALE:-1})) >$PARAM/join_wait_ms
+check_fail "OpenSM refuses an IPoIB-signature group with another Q_Key" \
+	mcctl join simhca0/1 $GI owner a create
+grep -q "ERR 1B30: Q_Key mismatch" $OSM_LOG ||
+	ktap_diag "no Q_Key mismatch in OpenSM's log"
+
+out=$(mcctl -j join simhca0/1 $G owner s state sendonly-full create 2>&1)
+check_eq "port 1 creates $G send-only full through OpenSM" joined \
+	"$(jq -r .state <<<"$out" 2>/dev/null)" || { ktap_diag "$out"; osm_diag; }
+MLID=$(printf '0x%04x' "$(jq -r .mlid <<<"$out" 2>/dev/null)")
+ktap_diag "OpenSM gave $G MLID $MLID"
+check_eq "no MFT entry for a group of send-only members" "" "$(ib_mft "$MLID")"
+out=$(mcctl -j join simhca0/2 $G owner r 2>&1)
+check_eq "port 2 joins it (full), same MLID" "joined $MLID" \
+	"$(jq -r .state <<<"$out" 2>/dev/null) $(printf '0x%04x' "$(jq -r .mlid <<<"$out" 2>/dev/null)")"
+check_eq "saquery -m: both ports, send-only full and full" \
+	"fe80::53:494d:4843:4101 0x8
+fe80::53:494d:4843:4102 0x1" "$(sq_members $G)"
+# OpenSM's full MFT rebuild puts every member's port in the tree, the
+# send-only port 1 too (simhca's internal SA leaves it out): the switch
+# never sends a datagram back out of its ingress port either way.
+check "ibroute -M: OpenSM programmed $MLID" \
+	wait_for -t 20 sh -c "ibroute -C simhca0 -P 1 -M $LSW | grep -qi '^$MLID .*x'"
+check "the switch forwards $MLID to port 2 as OpenSM set it" \
+	grep -q "^mlid=$MLID ports=.*2" $D/mft
+echo "attach 2 $G $MLID" >$D/ud
+check_eq "all $COUNT datagrams from port 1 reach port 2" $COUNT "$(received)"
+
+check "port 2 leaves" mcctl leave simhca0/2 $G owner r
+check_eq "saquery -m: port 1 only" "fe80::53:494d:4843:4101 0x8" "$(sq_members $G)"
+check "OpenSM removes $MLID from the MFT" \
+	wait_for -t 20 sh -c "! grep -q '^mlid=$MLID ' $D/mft"
+check_eq "no datagram reaches port 2" 0 "$(received)"
+ktap_diag "QP1 MADs routed $(sma gsi_routed), dropped $(sma gsi_dropped)"
+mcg_unload
+osm_stop
+ktap_finish
