@@ -50,6 +50,7 @@ const struct mcg_backend_ops mcg_none_backend = {
 	.check		= none_check,
 	.update		= none_update,
 	.group_cache	= &mcg_group_cache,
+	.local_qkey	= true,
 };
 
 static const struct mcg_backend_ops *pick_backend(struct ib_device *ibdev,

@@ -144,6 +144,11 @@ struct mcg_backend_ops {
 	void (*refresh)(struct mcg_port *port);
 	int (*rejoin)(struct mcg_group *g, struct netlink_ext_ack *extack);
 	struct kmem_cache **group_cache;	/* its groups' slab cache */
+	/*
+	 * The Q_Key in g->rec is the group's own, not the fabric's (RoCE):
+	 * root's first hold of a group only users held may give another.
+	 */
+	bool local_qkey;
 	void (*group_init)(struct mcg_group *g);	/* optional */
 	/*
 	 * Optional: frees what the backend allocated for @g, once @g holds
@@ -327,6 +332,18 @@ struct mcg_group {
 					 * while lingering
 					 */
 	struct mcg_create create;	/* parameters to (re)create it with */
+	bool provisional;		/* only holds taken without
+					 * CAP_NET_ADMIN ever had it: its
+					 * parameters are nobody's, the first
+					 * hold of root's sets them
+					 */
+	u8 keep_js;			/* join states of root's lingering
+					 * membership, kept while users hold
+					 * the group they took back ...
+					 */
+	u64 keep_until_ns;		/* ... until this boottime, the rest
+					 * of its linger time
+					 */
 	unsigned long linger_until;	/* jiffies; IB_MCG_STATE_LINGERING */
 	struct mcg_rec rec;
 };
@@ -387,6 +404,19 @@ struct mcg_owner {
 	char name[IB_MCG_OWNER_MAX + 1];
 };
 
+/* A netlink socket, as bound holds name it. */
+struct mcg_sock {
+	const struct net *net;		/* compared only */
+	u32 portid;
+};
+
+/* Are @a and @b the same socket? */
+static inline bool mcg_sock_eq(const struct mcg_sock *a,
+			       const struct mcg_sock *b)
+{
+	return a->net == b->net && a->portid == b->portid;
+}
+
 /*
  * The bound holds of one netlink socket (group.c): an entry of the index
  * of bound holds by socket, from the socket's first bound hold to its
@@ -395,16 +425,15 @@ struct mcg_owner {
 struct mcg_bound {
 	struct hlist_node node;		/* in mcg_bound_hash */
 	struct list_head holders;	/* mcg_holder.bound_node */
-	const struct net *net;		/* compared only */
-	u32 portid;
+	struct mcg_sock sock;
 };
 
 struct mcg_holder {
 	struct list_head node;		/* in group->holders */
 	struct list_head owner_node;	/* in owner->holders */
 	struct list_head bound_node;	/* BOUND: in bound->holders */
-	struct mcg_bound *bound;	/* BOUND: its socket (net, portid),
-					 * set when the hold is linked
+	struct mcg_bound *bound;	/* BOUND: its socket, set when the
+					 * hold is linked
 					 */
 	struct mcg_group *group;
 	u64 id;				/* unique, growing: a dump cursor */
@@ -428,8 +457,7 @@ struct mcg_join_req {
 	u32 linger_ms;
 	bool has_linger;
 	struct mcg_create create;
-	u32 nl_portid;
-	const struct net *nl_net;
+	struct mcg_sock nl_sock;	/* the requester's socket */
 	bool unpriv;			/* no CAP_NET_ADMIN: user_max_holds */
 	kuid_t uid;			/* the requester's (real) uid */
 };
@@ -450,11 +478,12 @@ void mcg_cache_exit(void);
 int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 	     struct mcg_holder **hout, struct netlink_ext_ack *extack);
 int mcg_leave_group(struct mcg_group *g, const char *owner, u8 join_state,
-		    u8 reason, struct mcg_group **out, struct mcg_group *snap,
+		    const struct mcg_sock *sock, u8 reason,
+		    struct mcg_group **out, struct mcg_group *snap,
 		    struct netlink_ext_ack *extack);
 int mcg_leave(struct mcg_port *port, const union ib_gid *mgid,
-	      const char *owner, u8 join_state, u8 reason,
-	      struct mcg_group **out, struct mcg_group *snap,
+	      const char *owner, u8 join_state, const struct mcg_sock *sock,
+	      u8 reason, struct mcg_group **out, struct mcg_group *snap,
 	      struct netlink_ext_ack *extack);
 struct mcg_owner *mcg_owner_find(const char *name);
 struct mcg_holder *mcg_owner_next_hold(const char *owner,
@@ -463,6 +492,7 @@ struct mcg_holder *mcg_owner_next_hold(const char *owner,
 unsigned int mcg_owner_holds(const char *owner);
 int mcg_leave_check_unpriv(struct mcg_port *port, const union ib_gid *mgid,
 			   const char *owner, u8 join_state, kuid_t uid,
+			   const struct mcg_sock *sock,
 			   struct netlink_ext_ack *extack);
 void mcg_linger_work(struct work_struct *work);
 void mcg_group_put(struct mcg_group *g);
@@ -482,7 +512,7 @@ struct mcg_group *mcg_group_next(struct mcg_port *port,
 struct mcg_group *mcg_group_after(struct mcg_group *g);
 void mcg_port_release_all(struct mcg_port *port, u8 reason);
 void mcg_port_resync(struct mcg_port *port);
-void mcg_release_bound(const struct net *net, u32 portid);
+void mcg_release_bound(const struct mcg_sock *sock);
 bool mcg_has_bound(const struct net *net, u32 portid);
 extern unsigned int mcg_generation;
 

@@ -273,8 +273,7 @@ static inline int mcg_rejoin_check(const struct mcg_holder *h,
 		return -EBUSY;
 	}
 	if ((h->flags & IB_MCG_F_BOUND) &&
-	    (h->bound->portid != req->nl_portid ||
-	     h->bound->net != req->nl_net)) {
+	    !mcg_sock_eq(&h->bound->sock, &req->nl_sock)) {
 		NL_SET_ERR_MSG(extack,
 			       "owner's bound hold on this group belongs to another socket");
 		return -EBUSY;

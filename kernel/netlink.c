@@ -15,7 +15,8 @@
  * unprivileged policy, each refusal with a message: bound holds only,
  * owned by "uid:N" (N the sender's real uid, from the request's
  * credentials), no linger time, no controlled Q_Key, at most
- * user_max_holds of them, and LEAVE of those alone. Readers without it
+ * user_max_holds of them, no parameters for a group root does not hold,
+ * and LEAVE of its own socket's holds alone. Readers without it
  * see only their own such holds; a group's IB_MCG_A_HOLDER_COUNT still
  * counts all.
  */
@@ -529,7 +530,8 @@ static int put_holder(struct sk_buff *skb, const struct mcg_holder *h,
 	    nla_put_u8(skb, IB_MCG_HOLDER_A_JOIN_STATE, h->join_state) ||
 	    nla_put_u32(skb, IB_MCG_HOLDER_A_FLAGS, h->flags) ||
 	    (!anon && (h->flags & IB_MCG_F_BOUND) &&
-	     nla_put_u32(skb, IB_MCG_HOLDER_A_NL_PORTID, h->bound->portid)))
+	     nla_put_u32(skb, IB_MCG_HOLDER_A_NL_PORTID,
+			 h->bound->sock.portid)))
 		goto cancel;
 	if (!v->brief &&
 	    (nla_put_u64_64bit(skb, IB_MCG_HOLDER_A_AGE_MS,
@@ -795,8 +797,10 @@ static int mcg_nl_join(struct sk_buff *skb, struct genl_info *info)
 	struct mcg_join_req req = {
 		.owner		= owner,
 		.join_state	= IB_MCG_JOIN_FULL,
-		.nl_portid	= info->snd_portid,
-		.nl_net		= genl_info_net(info),
+		.nl_sock	= {
+			.net	= genl_info_net(info),
+			.portid	= info->snd_portid,
+		},
 		.unpriv		= !who.admin,
 		.uid		= who.uid,
 	};
@@ -860,6 +864,11 @@ static int mcg_nl_leave(struct sk_buff *skb, struct genl_info *info)
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr **tb = info->attrs;
 	char owner[IB_MCG_OWNER_MAX + 1];
+	/* A user's LEAVE drops only the holds of the socket it came on. */
+	const struct mcg_sock sock = {
+		.net	= genl_info_net(info),
+		.portid	= info->snd_portid,
+	};
 	struct mcg_group *g, snap;
 	struct mcg_port *port;
 	union ib_gid mgid;
@@ -883,12 +892,12 @@ static int mcg_nl_leave(struct sk_buff *skb, struct genl_info *info)
 	}
 	if (!who.admin) {
 		err = mcg_leave_check_unpriv(port, &mgid, owner, js, who.uid,
-					     extack);
+					     &sock, extack);
 		if (err)
 			goto out;
 	}
-	err = mcg_leave(port, &mgid, owner, js, IB_MCG_REASON_LEAVE, &g, &snap,
-			extack);
+	err = mcg_leave(port, &mgid, owner, js, who.admin ? NULL : &sock,
+			IB_MCG_REASON_LEAVE, &g, &snap, extack);
 	if (!err)
 		err = reply_group(info, g, IB_MCG_CMD_LEAVE, HOLDERS_NONE,
 				  NULL, NULL);
@@ -1077,8 +1086,9 @@ static struct mcg_release *owner_release(const struct sk_buff *req,
 		e->port = g->port->port_num;
 		e->mgid = g->mgid;
 		/* Cannot fail: the owner holds @g. */
-		if (mcg_leave_group(g, owner, 0, IB_MCG_REASON_OWNER_RELEASE,
-				    &g, &snap, NULL))
+		if (mcg_leave_group(g, owner, 0, NULL,
+				    IB_MCG_REASON_OWNER_RELEASE, &g, &snap,
+				    NULL))
 			break;
 		e->state = g->state;
 		r->n++;
@@ -1694,6 +1704,7 @@ static int mcg_netlink_event(struct notifier_block *nb, unsigned long event,
 			     void *ptr)
 {
 	struct netlink_notify *n = ptr;
+	struct mcg_sock sock = { .net = n->net, .portid = n->portid };
 
 	/*
 	 * Runs for every generic netlink socket closed on the system: only a
@@ -1705,7 +1716,7 @@ static int mcg_netlink_event(struct notifier_block *nb, unsigned long event,
 	    !mcg_has_bound(n->net, n->portid))
 		return NOTIFY_DONE;
 	mutex_lock(&mcg_lock);
-	mcg_release_bound(n->net, n->portid);
+	mcg_release_bound(&sock);
 	mutex_unlock(&mcg_lock);
 	return NOTIFY_DONE;
 }

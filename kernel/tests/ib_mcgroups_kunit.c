@@ -269,8 +269,8 @@ static void user_limit_test(struct kunit *test)
 static void rejoin_check_test(struct kunit *test)
 {
 	static int net_a, net_b;	/* netns pointers are only compared */
-	struct mcg_bound b = { .net = (const struct net *)&net_a,
-			       .portid = 42 };
+	struct mcg_bound b = { .sock = { .net = (const struct net *)&net_a,
+					 .portid = 42 } };
 	struct mcg_holder h = { .flags = 0 };
 	struct mcg_join_req req = { .flags = 0 };
 	struct netlink_ext_ack ext = {};
@@ -291,18 +291,18 @@ static void rejoin_check_test(struct kunit *test)
 	ext._msg = NULL;
 	/* bound: the same socket only */
 	req.flags = IB_MCG_F_BOUND;
-	req.nl_portid = 42;
-	req.nl_net = (const struct net *)&net_a;
+	req.nl_sock.portid = 42;
+	req.nl_sock.net = (const struct net *)&net_a;
 	KUNIT_EXPECT_EQ(test, mcg_rejoin_check(&h, &req, &ext), 0);
 	KUNIT_EXPECT_NULL(test, ext._msg);
-	req.nl_portid = 43;
+	req.nl_sock.portid = 43;
 	KUNIT_EXPECT_EQ(test, mcg_rejoin_check(&h, &req, &ext), -EBUSY);
 	expect_msg(test, &ext, "another socket");
-	req.nl_portid = 42;
-	req.nl_net = (const struct net *)&net_b;
+	req.nl_sock.portid = 42;
+	req.nl_sock.net = (const struct net *)&net_b;
 	KUNIT_EXPECT_EQ(test, mcg_rejoin_check(&h, &req, NULL), -EBUSY);
 	/* flags other than BOUND do not matter */
-	req.nl_net = (const struct net *)&net_a;
+	req.nl_sock.net = (const struct net *)&net_a;
 	req.flags = IB_MCG_F_BOUND | BIT(7);
 	KUNIT_EXPECT_EQ(test, mcg_rejoin_check(&h, &req, NULL), 0);
 }
