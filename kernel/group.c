@@ -16,6 +16,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
+#include <net/sock.h>
 
 #include "ib_mcgroups.h"
 #include "mcg_logic.h"
@@ -371,6 +372,21 @@ bool mcg_has_bound(const struct net *net, u32 portid)
 }
 
 /*
+ * A socket's first bound hold pins the struct sock that names it, its
+ * last one unpins it (see struct mcg_sock): it must not be freed, and its
+ * address reused by a new socket, while holds name it.
+ */
+static void sock_pin(struct mcg_sock *sock)
+{
+	sock_hold(sock->token);
+}
+
+static void sock_unpin(struct mcg_sock *sock)
+{
+	sock_put(sock->token);
+}
+
+/*
  * Links @h, a new hold of @g that @req asked for. @b is a preallocated
  * mcg_bound for a bound hold of a socket that has none yet; it is used
  * (and *@b cleared) or left to the caller to free.
@@ -397,6 +413,7 @@ static void holder_link(struct mcg_group *g, struct mcg_holder *h,
 			*b = NULL;
 			INIT_LIST_HEAD(&h->bound->holders);
 			h->bound->sock = req->nl_sock;
+			sock_pin(&h->bound->sock);
 			hash_add(mcg_bound_hash, &h->bound->node,
 				 bound_hash(req->nl_sock.net,
 					    req->nl_sock.portid));
@@ -437,7 +454,10 @@ static void holder_drop(struct mcg_group *g, struct mcg_holder *h, u8 reason)
 	group_changed(g);
 	mcg_notify(g, IB_MCG_CMD_HOLDER_DEL_NTF, reason, h);
 	/* The socket (h->bound) was the holder's, in the notification. */
-	kfree(b);
+	if (b) {
+		sock_unpin(&b->sock);
+		kfree(b);
+	}
 	/* The owner's name was the holder's, in the notification. */
 	if (!h->o->nholds) {
 		hash_del(&h->o->node);
@@ -1152,6 +1172,36 @@ void mcg_release_bound(const struct mcg_sock *sock)
 				     bound_node);
 		group_release_bound(h->group, sock);
 	}
+}
+
+/*
+ * NETLINK_URELEASE of (@net, @portid): release the holds of the sockets
+ * of that portid that are dead. The portid was free before the
+ * notification: a new socket that got it meanwhile keeps its holds.
+ */
+void mcg_release_dead_bound(const struct net *net, u32 portid)
+{
+	struct mcg_sock sock;
+	struct mcg_bound *b;
+	bool found;
+
+	lockdep_assert_held(&mcg_lock);
+
+	do {
+		found = false;
+		hash_for_each_possible(mcg_bound_hash, b, node,
+				       bound_hash(net, portid)) {
+			if (b->sock.net != net || b->sock.portid != portid ||
+			    !sock_flag((struct sock *)b->sock.token,
+				       SOCK_DEAD))
+				continue;
+			/* Frees @b: the table is looked at again. */
+			sock = b->sock;
+			mcg_release_bound(&sock);
+			found = true;
+			break;
+		}
+	} while (found);
 }
 
 /*

@@ -404,17 +404,30 @@ struct mcg_owner {
 	char name[IB_MCG_OWNER_MAX + 1];
 };
 
-/* A netlink socket, as bound holds name it. */
+/*
+ * A netlink socket, as bound holds name it: its (net, portid) and a token
+ * no other socket has while the socket names bound holds, the struct
+ * sock, pinned (sock_hold(), group.c) meanwhile. The portid alone is not
+ * enough: netlink_release() frees it (netlink_remove()) before
+ * NETLINK_URELEASE, from which the socket's holds are released, and a new
+ * socket may bind it in between; the notification names only (net,
+ * portid), so it releases the holds of the sockets of that portid that
+ * are dead (SOCK_DEAD, set by sock_orphan() before the notification).
+ * Generic netlink's per-socket private data (sock_priv, 6.10) would name
+ * the socket too, but genl_sk_priv_get() is not exported to modules.
+ */
 struct mcg_sock {
 	const struct net *net;		/* compared only */
 	u32 portid;
+	void *token;			/* its struct sock */
 };
 
-/* Are @a and @b the same socket? */
+/* Are @a and @b the same socket? Its portid alone does not tell. */
 static inline bool mcg_sock_eq(const struct mcg_sock *a,
 			       const struct mcg_sock *b)
 {
-	return a->net == b->net && a->portid == b->portid;
+	return a->net == b->net && a->portid == b->portid &&
+	       a->token == b->token;
 }
 
 /*
@@ -513,6 +526,7 @@ struct mcg_group *mcg_group_after(struct mcg_group *g);
 void mcg_port_release_all(struct mcg_port *port, u8 reason);
 void mcg_port_resync(struct mcg_port *port);
 void mcg_release_bound(const struct mcg_sock *sock);
+void mcg_release_dead_bound(const struct net *net, u32 portid);
 bool mcg_has_bound(const struct net *net, u32 portid);
 extern unsigned int mcg_generation;
 

@@ -6,7 +6,8 @@
  *
  * The family runs with parallel_ops: every op takes mcg_lock itself. Bound
  * holds are released from the netlink notifier when their socket closes
- * (NETLINK_URELEASE runs in process context of the closing task).
+ * (NETLINK_URELEASE runs in process context of the closing task; see
+ * struct mcg_sock for why the portid is not enough to find them).
  *
  * Who may do what (the "Security model" of the admin guide): JOIN, LEAVE
  * and OWNER_RELEASE check CAP_NET_ADMIN themselves (netlink_capable(): the
@@ -115,6 +116,16 @@ static const struct nla_policy mcg_port_get_policy[IB_MCG_A_MAX + 1] = {
 #endif
 
 /* ---- the caller ------------------------------------------------------- */
+
+/*
+ * The token (struct mcg_sock) of the socket that sent @skb: the socket
+ * itself. (Generic netlink's per-socket private data, sock_priv, 6.10,
+ * would do, but genl_sk_priv_get() is not exported to modules.)
+ */
+static void *nl_sock_token(struct sk_buff *skb)
+{
+	return NETLINK_CB(skb).sk;
+}
 
 /*
  * Who sent a request, from its skb: whether it has CAP_NET_ADMIN and its
@@ -800,6 +811,7 @@ static int mcg_nl_join(struct sk_buff *skb, struct genl_info *info)
 		.nl_sock	= {
 			.net	= genl_info_net(info),
 			.portid	= info->snd_portid,
+			.token	= nl_sock_token(skb),
 		},
 		.unpriv		= !who.admin,
 		.uid		= who.uid,
@@ -868,6 +880,7 @@ static int mcg_nl_leave(struct sk_buff *skb, struct genl_info *info)
 	const struct mcg_sock sock = {
 		.net	= genl_info_net(info),
 		.portid	= info->snd_portid,
+		.token	= nl_sock_token(skb),
 	};
 	struct mcg_group *g, snap;
 	struct mcg_port *port;
@@ -1704,19 +1717,20 @@ static int mcg_netlink_event(struct notifier_block *nb, unsigned long event,
 			     void *ptr)
 {
 	struct netlink_notify *n = ptr;
-	struct mcg_sock sock = { .net = n->net, .portid = n->portid };
 
 	/*
 	 * Runs for every generic netlink socket closed on the system: only a
 	 * socket with bound holds (an index lookup, without mcg_lock) costs
 	 * more. No new bound hold of this socket can appear meanwhile: its
-	 * requests ran in its own sendmsg() calls, which are over.
+	 * requests ran in its own sendmsg() calls, which are over. A new
+	 * socket may have the portid already, and keeps its holds
+	 * (mcg_release_dead_bound()).
 	 */
 	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC ||
 	    !mcg_has_bound(n->net, n->portid))
 		return NOTIFY_DONE;
 	mutex_lock(&mcg_lock);
-	mcg_release_bound(&sock);
+	mcg_release_dead_bound(n->net, n->portid);
 	mutex_unlock(&mcg_lock);
 	return NOTIFY_DONE;
 }

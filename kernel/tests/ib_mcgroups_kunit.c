@@ -268,9 +268,10 @@ static void user_limit_test(struct kunit *test)
 
 static void rejoin_check_test(struct kunit *test)
 {
-	static int net_a, net_b;	/* netns pointers are only compared */
+	/* netns pointers and socket tokens are only compared */
+	static int net_a, net_b, sk_a, sk_b;
 	struct mcg_bound b = { .sock = { .net = (const struct net *)&net_a,
-					 .portid = 42 } };
+					 .portid = 42, .token = &sk_a } };
 	struct mcg_holder h = { .flags = 0 };
 	struct mcg_join_req req = { .flags = 0 };
 	struct netlink_ext_ack ext = {};
@@ -293,6 +294,7 @@ static void rejoin_check_test(struct kunit *test)
 	req.flags = IB_MCG_F_BOUND;
 	req.nl_sock.portid = 42;
 	req.nl_sock.net = (const struct net *)&net_a;
+	req.nl_sock.token = &sk_a;
 	KUNIT_EXPECT_EQ(test, mcg_rejoin_check(&h, &req, &ext), 0);
 	KUNIT_EXPECT_NULL(test, ext._msg);
 	req.nl_sock.portid = 43;
@@ -301,8 +303,12 @@ static void rejoin_check_test(struct kunit *test)
 	req.nl_sock.portid = 42;
 	req.nl_sock.net = (const struct net *)&net_b;
 	KUNIT_EXPECT_EQ(test, mcg_rejoin_check(&h, &req, NULL), -EBUSY);
-	/* flags other than BOUND do not matter */
+	/* a new socket that got the old one's portid is another socket */
 	req.nl_sock.net = (const struct net *)&net_a;
+	req.nl_sock.token = &sk_b;
+	KUNIT_EXPECT_EQ(test, mcg_rejoin_check(&h, &req, NULL), -EBUSY);
+	req.nl_sock.token = &sk_a;
+	/* flags other than BOUND do not matter */
 	req.flags = IB_MCG_F_BOUND | BIT(7);
 	KUNIT_EXPECT_EQ(test, mcg_rejoin_check(&h, &req, NULL), 0);
 }
