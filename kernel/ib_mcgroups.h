@@ -242,7 +242,8 @@ struct mcg_ib_port {
 	struct delayed_work join_work;	/* the pacer: issues joins, leaves */
 	unsigned long wake_at;		/* jiffies: join_work due, if pending */
 	unsigned long events;		/* IB events to handle (atomic bits) */
-	unsigned long settle_until;	/* jiffies: no joins before */
+	unsigned long settle_until;	/* jiffies: no joins before ... */
+	bool settling;			/* ... while set (mcg_settling()) */
 	s64 credit;			/* pacer's token bucket, ns */
 	u64 credit_ns;			/* ktime_get_ns() of its last refill */
 	bool backlog;			/* paced requests waited for credit

@@ -329,6 +329,26 @@ static inline unsigned int mcg_settle_delay_ms(unsigned int settle_ms, u32 rnd)
 	return settle_ms + rnd % (settle_ms / 2 + 1);
 }
 
+/*
+ * Is the port still settling at @now, after a CLIENT_REREGISTER that set
+ * *@settling and @until? Clears *@settling once @until has passed, so
+ * that @until is never compared again: time_before() of a time long past
+ * says "in the future" again after half the jiffies range (on 32-bit
+ * jiffies every 24.9 days at HZ=1000, and from boot, when jiffies starts
+ * 5 minutes before its wrap), which would stall the port's joins for as
+ * long.
+ */
+static inline bool mcg_settling(bool *settling, unsigned long until,
+				unsigned long now)
+{
+	if (!*settling)
+		return false;
+	if (time_before(now, until))
+		return true;
+	*settling = false;
+	return false;
+}
+
 /* The time between two SA joins of a port at @rate per second (0 as 1). */
 static inline u64 mcg_pace_interval_ns(unsigned int rate)
 {

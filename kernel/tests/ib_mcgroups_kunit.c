@@ -410,11 +410,45 @@ static void settle_delay_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mcg_settle_delay_ms(1, U32_MAX), 1U);
 }
 
+/*
+ * The settle time ends once, whatever the jiffies do afterwards: a settle
+ * time set long ago is not "in the future" again after a wrap.
+ */
+static void settling_test(struct kunit *test)
+{
+	/* 32-bit jiffies start 5 minutes before the wrap (INITIAL_JIFFIES) */
+	unsigned long boot = (unsigned long)(unsigned int)(-300 * HZ);
+	unsigned long until = boot + 3 * HZ, half = ULONG_MAX / 2;
+	bool settling = false;
+
+	/* never set: not settling, even where until would look ahead */
+	KUNIT_EXPECT_FALSE(test, mcg_settling(&settling, 0, 0));
+	KUNIT_EXPECT_FALSE(test, mcg_settling(&settling, until, boot));
+	settling = true;
+	KUNIT_EXPECT_TRUE(test, mcg_settling(&settling, until, boot));
+	KUNIT_EXPECT_TRUE(test, mcg_settling(&settling, until, until - 1));
+	KUNIT_EXPECT_TRUE(test, settling);
+	KUNIT_EXPECT_FALSE(test, mcg_settling(&settling, until, until));
+	KUNIT_EXPECT_FALSE(test, settling);
+	/* half a jiffies range later time_before() says "ahead" again ... */
+	KUNIT_EXPECT_TRUE(test, time_before(until + half + 2, until));
+	/* ... but the settle time is over for good */
+	KUNIT_EXPECT_FALSE(test, mcg_settling(&settling, until,
+					      until + half + 2));
+	KUNIT_EXPECT_FALSE(test, mcg_settling(&settling, until, until - 1));
+	/* a settle time across the wrap */
+	settling = true;
+	until = 5;
+	KUNIT_EXPECT_TRUE(test, mcg_settling(&settling, until, ULONG_MAX - 5));
+	KUNIT_EXPECT_FALSE(test, mcg_settling(&settling, until, 6));
+}
+
 static struct kunit_case mcg_backoff_cases[] = {
 	KUNIT_CASE(backoff_doubling_test),
 	KUNIT_CASE(backoff_jitter_test),
 	KUNIT_CASE(backoff_edges_test),
 	KUNIT_CASE(settle_delay_test),
+	KUNIT_CASE(settling_test),
 	{}
 };
 
