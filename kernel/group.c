@@ -313,25 +313,6 @@ unsigned int mcg_owner_holds(const char *name)
 	return o ? o->nholds : 0;
 }
 
-/*
- * The first hold of @name, on @port if given, else on @dev if given, else
- * anywhere; NULL if there is none.
- */
-struct mcg_holder *mcg_owner_next_hold(const char *name,
-				       const struct mcg_device *dev,
-				       const struct mcg_port *port)
-{
-	struct mcg_owner *o = mcg_owner_find(name);
-	struct mcg_holder *h;
-
-	if (!o)
-		return NULL;
-	list_for_each_entry(h, &o->holders, owner_node)
-		if (mcg_hold_matches(h, dev, port))
-			return h;
-	return NULL;
-}
-
 static u8 holders_union(const struct mcg_group *g)
 {
 	return mcg_holders_union(&g->holders);

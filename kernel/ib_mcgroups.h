@@ -500,9 +500,6 @@ int mcg_leave(struct mcg_port *port, const union ib_gid *mgid,
 	      u8 reason, struct mcg_group **out, struct mcg_group *snap,
 	      struct netlink_ext_ack *extack);
 struct mcg_owner *mcg_owner_find(const char *name);
-struct mcg_holder *mcg_owner_next_hold(const char *owner,
-				       const struct mcg_device *dev,
-				       const struct mcg_port *port);
 unsigned int mcg_owner_holds(const char *owner);
 int mcg_leave_check_unpriv(struct mcg_port *port, const union ib_gid *mgid,
 			   const char *owner, u8 join_state, kuid_t uid,

@@ -1082,13 +1082,33 @@ static struct mcg_release *owner_release(const struct sk_buff *req,
 	}
 	strscpy(r->owner, owner, sizeof(r->owner));
 
-	while (r->n < max && (h = mcg_owner_next_hold(owner, dev, port))) {
+	/*
+	 * One walk of the owner's holds, releasing each group at its first
+	 * hold that matches the filter. That drops every hold of the owner
+	 * on the group, so the walk's next hold is first moved past those
+	 * that follow at once: it is on another group and stays. The owner
+	 * goes with its last hold: the walk ends before.
+	 */
+	h = o ? list_first_entry(&o->holders, struct mcg_holder, owner_node) :
+		NULL;
+	while (h && r->n < max) {
 		struct mcg_released *e = &r->ent[r->n];
-		struct mcg_holder *oh;
+		struct mcg_holder *oh, *next;
+		bool last;
 
+		next = list_next_entry(h, owner_node);
+		if (!mcg_hold_matches(h, dev, port)) {
+			h = list_entry_is_head(next, &o->holders, owner_node) ?
+			    NULL : next;
+			continue;
+		}
 		g = h->group;
+		while (!list_entry_is_head(next, &o->holders, owner_node) &&
+		       next->group == g)
+			next = list_next_entry(next, owner_node);
+		last = list_entry_is_head(next, &o->holders, owner_node);
 		list_for_each_entry(oh, &g->holders, node) {
-			if (strcmp(oh->o->name, owner))
+			if (oh->o != o)
 				continue;
 			e->dropped |= oh->join_state;
 			r->holds++;
@@ -1105,6 +1125,7 @@ static struct mcg_release *owner_release(const struct sk_buff *req,
 			break;
 		e->state = g->state;
 		r->n++;
+		h = last ? NULL : next;
 	}
 	mutex_unlock(&mcg_lock);
 	return r;
