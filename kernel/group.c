@@ -513,9 +513,11 @@ static bool group_settle(struct mcg_group *g, u8 reason)
 		 * left it, for what was left of its linger time.
 		 */
 		ms = keep_left_ms(g);
-		if (ms && g->keep_js != g->join_state &&
-		    !g->port->backend->update(g, g->keep_js, NULL))
+		/* Giving up the users' join states: shrinking never fails. */
+		if (ms && g->keep_js != g->join_state) {
+			g->port->backend->update(g, g->keep_js, NULL);
 			g->join_state = g->keep_js;
+		}
 		g->keep_js = 0;
 		if (!ms) {
 			group_free(g, reason);
