@@ -27,6 +27,7 @@
 #include <linux/uidgid.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
+#include <rdma/ib_cache.h>
 
 #include "ib_mcgroups.h"
 #include "mcg_logic.h"
@@ -1542,18 +1543,23 @@ static int fill_port(struct sk_buff *skb, struct mcg_port *port, u32 portid,
 		     u32 seq, int flags, u8 cmd)
 {
 	const struct ib_device_attr *attrs = &port->dev->ibdev->attrs;
-	struct ib_port_attr pattr;
+	enum ib_port_state state;
 	void *hdr;
 
-	if (ib_query_port(port->dev->ibdev, port->port_num, &pattr))
-		pattr.state = IB_PORT_NOP;
+	/*
+	 * ib_core's cached copy, kept up to date by its port events: no
+	 * driver call (a firmware command on some HCAs) under mcg_lock,
+	 * which every PORT_GET takes, any user's included.
+	 */
+	if (ib_get_cached_port_state(port->dev->ibdev, port->port_num, &state))
+		state = IB_PORT_NOP;
 
 	hdr = genlmsg_put(skb, portid, seq, &mcg_family, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
 	if (put_dev_port(skb, port) ||
 	    nla_put_u8(skb, IB_MCG_A_LINK_LAYER, link_layer(port)) ||
-	    nla_put_u8(skb, IB_MCG_A_PORT_STATE, pattr.state) ||
+	    nla_put_u8(skb, IB_MCG_A_PORT_STATE, state) ||
 	    nla_put_u8(skb, IB_MCG_A_BACKEND, port->backend->id) ||
 	    put_netdev(skb, port) ||
 	    nla_put_u32(skb, IB_MCG_A_MAX_MCAST_GRP, attrs->max_mcast_grp) ||
