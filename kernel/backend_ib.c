@@ -779,7 +779,7 @@ static void ib_join_work(struct work_struct *work)
 	/* Joins: the port must be ACTIVE (PORT_ACTIVE kicks us) and settled. */
 	if (!port_active(port))
 		goto leaves;
-	if (time_before(now, ib->settle_until)) {
+	if (mcg_settling(&ib->settling, ib->settle_until, now)) {
 		if (!list_empty(&ib->fresh) || !list_empty(&ib->retry))
 			arm(port, ib->settle_until);
 		goto leaves;
@@ -1031,6 +1031,7 @@ static void ib_refresh(struct mcg_port *port)
 		atomic64_inc(&port->ib.sm_reregisters);
 		port->ib.last_sm_lid = port->ib.sm_lid;
 		port->ib.settle_until = jiffies + msecs_to_jiffies(settle);
+		port->ib.settling = true;
 		/* Nothing to re-join is no wave. */
 		if (port->ngroups)
 			wave_start(port);
@@ -1061,20 +1062,25 @@ static int ib_port_init(struct mcg_port *port)
 
 /*
  * Called after every group of the port has been released, with the port
- * dead: no work runs any more and nothing else touches the leave lists.
- * Leaves not sent yet go now, unpaced: the device or the module goes.
+ * dead: no work does anything any more and nothing else touches the
+ * leave lists once join_work is cancelled. Leaves not sent yet go now,
+ * unpaced: the device or the module goes. Only then is done_work
+ * cancelled: an SA callback of such a membership that read its context
+ * before memb_leave() cleared it may still queue done_work, until
+ * ib_sa_free_multicast() has waited for it; cancelled before, done_work
+ * could run after the port is freed.
  */
 static void ib_port_fini(struct mcg_port *port)
 {
 	struct mcg_ib_leave *l, *tmp;
 
-	cancel_work_sync(&port->ib.done_work);
 	cancel_delayed_work_sync(&port->ib.join_work);
 	list_for_each_entry_safe(l, tmp, &port->ib.leaves, node) {
 		ib_sa_free_multicast(l->mc);
 		list_del(&l->node);
 		kfree(l);
 	}
+	cancel_work_sync(&port->ib.done_work);
 	list_for_each_entry_safe(l, tmp, &port->ib.leaves_sent, node) {
 		list_del(&l->node);
 		kfree(l);

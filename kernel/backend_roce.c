@@ -330,6 +330,7 @@ const struct mcg_backend_ops mcg_roce_backend = {
 	.update		= roce_update,
 	.refresh	= roce_refresh,
 	.group_cache	= &mcg_roce_group_cache,
+	.local_qkey	= true,
 	.group_init	= roce_group_init,
 };
 

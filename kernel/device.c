@@ -50,6 +50,7 @@ const struct mcg_backend_ops mcg_none_backend = {
 	.check		= none_check,
 	.update		= none_update,
 	.group_cache	= &mcg_group_cache,
+	.local_qkey	= true,
 };
 
 static const struct mcg_backend_ops *pick_backend(struct ib_device *ibdev,
@@ -253,6 +254,12 @@ static void mcg_rename(struct ib_device *ibdev, void *client_data)
 {
 	struct mcg_device *dev = client_data;
 
+	/*
+	 * As in remove: before 5.8 a failed add() (void, see compat.h)
+	 * leaves the device registered for us with NULL client data.
+	 */
+	if (!dev)
+		return;
 	mutex_lock(&mcg_lock);
 	mcg_sysfs_rename_device(dev);
 	mutex_unlock(&mcg_lock);

@@ -16,6 +16,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
+#include <net/sock.h>
 
 #include "ib_mcgroups.h"
 #include "mcg_logic.h"
@@ -312,25 +313,6 @@ unsigned int mcg_owner_holds(const char *name)
 	return o ? o->nholds : 0;
 }
 
-/*
- * The first hold of @name, on @port if given, else on @dev if given, else
- * anywhere; NULL if there is none.
- */
-struct mcg_holder *mcg_owner_next_hold(const char *name,
-				       const struct mcg_device *dev,
-				       const struct mcg_port *port)
-{
-	struct mcg_owner *o = mcg_owner_find(name);
-	struct mcg_holder *h;
-
-	if (!o)
-		return NULL;
-	list_for_each_entry(h, &o->holders, owner_node)
-		if (mcg_hold_matches(h, dev, port))
-			return h;
-	return NULL;
-}
-
 static u8 holders_union(const struct mcg_group *g)
 {
 	return mcg_holders_union(&g->holders);
@@ -342,26 +324,47 @@ static u32 bound_hash(const struct net *net, u32 portid)
 }
 
 /* Under mcg_lock or mcg_bound_lock: writers hold both. */
-static struct mcg_bound *bound_find(const struct net *net, u32 portid)
+static struct mcg_bound *bound_find(const struct mcg_sock *sock)
 {
 	struct mcg_bound *b;
 
 	hash_for_each_possible(mcg_bound_hash, b, node,
-			       bound_hash(net, portid))
-		if (b->net == net && b->portid == portid)
+			       bound_hash(sock->net, sock->portid))
+		if (mcg_sock_eq(&b->sock, sock))
 			return b;
 	return NULL;
 }
 
-/* Does the socket (@net, @portid) have bound holds? Any context. */
+/* Does a socket of (@net, @portid) have bound holds? Any context. */
 bool mcg_has_bound(const struct net *net, u32 portid)
 {
-	bool ret;
+	struct mcg_bound *b;
+	bool ret = false;
 
 	spin_lock(&mcg_bound_lock);
-	ret = bound_find(net, portid);
+	hash_for_each_possible(mcg_bound_hash, b, node,
+			       bound_hash(net, portid))
+		if (b->sock.net == net && b->sock.portid == portid) {
+			ret = true;
+			break;
+		}
 	spin_unlock(&mcg_bound_lock);
 	return ret;
+}
+
+/*
+ * A socket's first bound hold pins the struct sock that names it, its
+ * last one unpins it (see struct mcg_sock): it must not be freed, and its
+ * address reused by a new socket, while holds name it.
+ */
+static void sock_pin(struct mcg_sock *sock)
+{
+	sock_hold(sock->token);
+}
+
+static void sock_unpin(struct mcg_sock *sock)
+{
+	sock_put(sock->token);
 }
 
 /*
@@ -385,15 +388,16 @@ static void holder_link(struct mcg_group *g, struct mcg_holder *h,
 	g->port->nholders++;
 	if (h->flags & IB_MCG_F_BOUND) {
 		spin_lock(&mcg_bound_lock);
-		h->bound = bound_find(req->nl_net, req->nl_portid);
+		h->bound = bound_find(&req->nl_sock);
 		if (!h->bound) {
 			h->bound = *b;
 			*b = NULL;
 			INIT_LIST_HEAD(&h->bound->holders);
-			h->bound->net = req->nl_net;
-			h->bound->portid = req->nl_portid;
+			h->bound->sock = req->nl_sock;
+			sock_pin(&h->bound->sock);
 			hash_add(mcg_bound_hash, &h->bound->node,
-				 bound_hash(req->nl_net, req->nl_portid));
+				 bound_hash(req->nl_sock.net,
+					    req->nl_sock.portid));
 		}
 		list_add_tail(&h->bound_node, &h->bound->holders);
 		spin_unlock(&mcg_bound_lock);
@@ -431,7 +435,10 @@ static void holder_drop(struct mcg_group *g, struct mcg_holder *h, u8 reason)
 	group_changed(g);
 	mcg_notify(g, IB_MCG_CMD_HOLDER_DEL_NTF, reason, h);
 	/* The socket (h->bound) was the holder's, in the notification. */
-	kfree(b);
+	if (b) {
+		sock_unpin(&b->sock);
+		kfree(b);
+	}
 	/* The owner's name was the holder's, in the notification. */
 	if (!h->o->nholds) {
 		hash_del(&h->o->node);
@@ -459,12 +466,12 @@ static void group_free(struct mcg_group *g, u8 reason)
 	mcg_group_put(g);
 }
 
-/* Keeps the membership of a group without holders for its linger time. */
-static void group_linger(struct mcg_group *g, u8 reason)
+/* Keeps the membership of a group without holders for @ms. */
+static void group_linger(struct mcg_group *g, u8 reason, u32 ms)
 {
 	struct mcg_port *port = g->port;
 
-	g->linger_until = jiffies + msecs_to_jiffies(g->linger_ms);
+	g->linger_until = jiffies + msecs_to_jiffies(ms);
 	g->state = IB_MCG_STATE_LINGERING;
 	g->reason = reason;
 	group_changed(g);
@@ -477,6 +484,16 @@ static void group_linger(struct mcg_group *g, u8 reason)
 	mcg_notify(g, IB_MCG_CMD_GROUP_STATE_NTF, reason, NULL);
 }
 
+/* Milliseconds left of root's linger time that users took back, or 0. */
+static u32 keep_left_ms(const struct mcg_group *g)
+{
+	u64 now = ktime_get_boottime_ns();
+
+	if (now >= g->keep_until_ns)
+		return 0;
+	return max_t(u32, 1, div_u64(g->keep_until_ns - now, NSEC_PER_MSEC));
+}
+
 /*
  * After holders left: shrink the backend membership to the new union, or,
  * if nobody holds the group any more, let it linger or release it. Only
@@ -487,17 +504,36 @@ static void group_linger(struct mcg_group *g, u8 reason)
 static bool group_settle(struct mcg_group *g, u8 reason)
 {
 	u8 js = holders_union(g);
+	u32 ms = g->linger_ms;
 	int ret;
 
+	if (!js && g->keep_js) {
+		/*
+		 * Users held root's lingering group: it lingers again as root
+		 * left it, for what was left of its linger time.
+		 */
+		ms = keep_left_ms(g);
+		/* Giving up the users' join states: shrinking never fails. */
+		if (ms && g->keep_js != g->join_state) {
+			g->port->backend->update(g, g->keep_js, NULL);
+			g->join_state = g->keep_js;
+		}
+		g->keep_js = 0;
+		if (!ms) {
+			group_free(g, reason);
+			return true;
+		}
+	}
 	if (!js) {
-		if (mcg_settle_lingers(g->linger_ms, g->state, reason,
+		if (mcg_settle_lingers(ms, g->state, reason,
 				       !mcg_mgid_is_zero(&g->mgid))) {
-			group_linger(g, reason);
+			group_linger(g, reason, ms);
 			return false;
 		}
 		group_free(g, reason);
 		return true;
 	}
+	js |= g->keep_js;
 	if (js != g->join_state) {
 		ret = g->port->backend->update(g, js, NULL);
 		g->join_state = js;
@@ -549,14 +585,32 @@ out:
 	mutex_unlock(&mcg_lock);
 }
 
-/* Does @owner hold @g with @join_state (any join state if 0)? */
-static bool holder_held(struct mcg_group *g, const char *owner, u8 join_state)
+/* Is @h bound to the socket @sock? */
+static bool holder_of_sock(const struct mcg_holder *h,
+			   const struct mcg_sock *sock)
+{
+	return h->bound && mcg_sock_eq(&h->bound->sock, sock);
+}
+
+/*
+ * Is @h a hold of @owner with @join_state (any if 0) and, if @sock is
+ * given, bound to that socket? What a LEAVE drops.
+ */
+static bool holder_matches(const struct mcg_holder *h, const char *owner,
+			   u8 join_state, const struct mcg_sock *sock)
+{
+	return (!join_state || h->join_state == join_state) &&
+	       !strcmp(h->o->name, owner) && (!sock || holder_of_sock(h, sock));
+}
+
+/* Does @owner hold @g with @join_state (any join state if 0) [on @sock]? */
+static bool holder_held(struct mcg_group *g, const char *owner, u8 join_state,
+			const struct mcg_sock *sock)
 {
 	struct mcg_holder *h;
 
 	list_for_each_entry(h, &g->holders, node)
-		if ((!join_state || h->join_state == join_state) &&
-		    !strcmp(h->o->name, owner))
+		if (holder_matches(h, owner, join_state, sock))
 			return true;
 	return false;
 }
@@ -590,8 +644,7 @@ static struct mcg_holder *join_holder_find(struct mcg_group *g,
 	list_for_each_entry(h, &g->holders, node)
 		if (h->join_state == req->join_state &&
 		    !strcmp(h->o->name, req->owner) &&
-		    (!h->unpriv || (h->bound->portid == req->nl_portid &&
-				    h->bound->net == req->nl_net)))
+		    (!h->unpriv || holder_of_sock(h, &req->nl_sock)))
 			return h;
 	return NULL;
 }
@@ -627,6 +680,15 @@ static struct mcg_group *group_new(const struct mcg_join_req *req)
 	g->rec.qkey = req->has_qkey ? req->qkey : IB_MCG_DEFAULT_QKEY;
 	g->linger_ms = req->has_linger ? req->linger_ms : READ_ONCE(linger_ms);
 	g->create = req->create;
+	/*
+	 * A user's group gives nothing to others: no parameters (a user's
+	 * join cannot give any to a new group, mcg_join()) and no linger
+	 * time, not even the default one, until root holds it.
+	 */
+	if (req->unpriv) {
+		g->provisional = true;
+		g->linger_ms = 0;
+	}
 	g->state = IB_MCG_STATE_JOINING;
 	g->reason = IB_MCG_REASON_JOIN;
 	kref_init(&g->ref);
@@ -644,7 +706,8 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 	struct mcg_owner *new_owner = NULL;
 	struct mcg_bound *new_bound = NULL;
 	struct mcg_holder *h;
-	u8 want, old_state;
+	u8 want, old_state, old_js;
+	bool adopt = false, lingering;
 	int err, ret;
 
 	lockdep_assert_held(&mcg_lock);
@@ -656,13 +719,29 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 	/* An all-zero MGID always asks the SA for a new group. */
 	g = mcg_mgid_is_zero(&req->mgid) ? NULL :
 					   mcg_group_find(port, &req->mgid);
+	/*
+	 * A user never gives a group its parameters: it may repeat those of
+	 * a group root holds (or left lingering), nothing else.
+	 */
+	if (req->unpriv && (req->has_qkey || req->create.create) &&
+	    (!g || g->provisional)) {
+		NL_SET_ERR_MSG(extack,
+			       "without CAP_NET_ADMIN a join cannot give a group its parameters (Q_Key, create parameters, an SA-assigned MGID): join without them, or root must hold the group with them first");
+		return -EPERM;
+	}
+	/*
+	 * Root's first hold of a group only users held gives it root's
+	 * Q_Key where the Q_Key is ours (RoCE), or is not known yet.
+	 */
+	if (g && !req->unpriv && g->provisional)
+		adopt = port->backend->local_qkey || !g->rec.valid;
 	if (g) {
-		if (req->has_qkey && g->rec.qkey != req->qkey) {
+		if (req->has_qkey && g->rec.qkey != req->qkey && !adopt) {
 			NL_SET_ERR_MSG(extack,
 				       "group exists with a different Q_Key");
 			return -EINVAL;
 		}
-		if (!mcg_create_matches(&g->rec, &req->create)) {
+		if (!adopt && !mcg_create_matches(&g->rec, &req->create)) {
 			NL_SET_ERR_MSG(extack,
 				       "group exists with different create parameters");
 			return -EINVAL;
@@ -688,15 +767,15 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 	if (!h)
 		return -ENOMEM;
 	h->join_state = req->join_state;
-	h->create = req->create.create || req->create.qkey;
+	/* A user's parameters only repeat root's: it re-joins by MGID. */
+	h->create = !req->unpriv && (req->create.create || req->create.qkey);
 	h->unpriv = req->unpriv;
 	h->uid = req->uid;
 	BUILD_BUG_ON(__IB_MCG_F_ALL > U8_MAX);
 	h->flags = req->flags;	/* netlink.c allows only __IB_MCG_F_ALL */
 	h->since_ns = ktime_get_boottime_ns();
 	/* The socket's first bound hold: its index entry, allocated now. */
-	if ((h->flags & IB_MCG_F_BOUND) &&
-	    !bound_find(req->nl_net, req->nl_portid)) {
+	if ((h->flags & IB_MCG_F_BOUND) && !bound_find(&req->nl_sock)) {
 		new_bound = kzalloc(sizeof(*new_bound), GFP_KERNEL);
 		if (!new_bound)
 			goto nomem;
@@ -719,11 +798,15 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 
 	/*
 	 * A lingering group has no holders: what it holds is only kept for
-	 * a later join, which asks for exactly its own join state.
+	 * a later join, which asks for exactly its own join state - unless
+	 * the join is a user's, which must not drop root's membership: the
+	 * group keeps it (keep_js) while users hold it.
 	 */
+	lingering = g->state == IB_MCG_STATE_LINGERING;
 	want = mcg_join_want(g->join_state, req->join_state,
-			     g->state == IB_MCG_STATE_LINGERING);
+			     lingering && !req->unpriv);
 	old_state = g->state;
+	old_js = g->join_state;
 	ret = 0;
 	/*
 	 * A lingering group is asked too: it may have lost its membership
@@ -755,6 +838,21 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 	/* The first creator of a group joined by MGID gives its parameters. */
 	if (h->create && !g->create.create && !g->create.qkey)
 		g->create = req->create;
+	if (lingering && req->unpriv) {
+		g->keep_js = old_js;
+		g->keep_until_ns = ktime_get_boottime_ns() +
+			(u64)jiffies_to_msecs(max_t(long, 0, g->linger_until -
+							    jiffies)) *
+			NSEC_PER_MSEC;
+	} else if (!req->unpriv) {
+		/* Root holds it: the group is root's, as any other. */
+		g->keep_js = 0;
+		if (g->provisional && !req->has_linger)
+			g->linger_ms = READ_ONCE(linger_ms);
+		if (adopt && req->has_qkey)
+			g->rec.qkey = req->qkey;
+		g->provisional = false;
+	}
 	if (new_owner)
 		hash_add(mcg_owners, &new_owner->node,
 			 owner_hash(new_owner->name));
@@ -788,13 +886,15 @@ err_free:
 
 /*
  * Drops the owner's hold with @join_state on @g, or all of the owner's
- * holds on it if @join_state is 0. On success *out is the group or, if
- * that was its last holder and it has been released, @snap: a copy of the
- * group as released, without holders. -ENOENT (with @extack) if the owner
- * holds nothing matching; then nothing changed.
+ * holds on it if @join_state is 0; with @sock, only those bound to that
+ * socket (a LEAVE without CAP_NET_ADMIN). On success *out is the group
+ * or, if that was its last holder and it has been released, @snap: a
+ * copy of the group as released, without holders. -ENOENT (with @extack)
+ * if the owner holds nothing matching; then nothing changed.
  */
 int mcg_leave_group(struct mcg_group *g, const char *owner, u8 join_state,
-		    u8 reason, struct mcg_group **out, struct mcg_group *snap,
+		    const struct mcg_sock *sock, u8 reason,
+		    struct mcg_group **out, struct mcg_group *snap,
 		    struct netlink_ext_ack *extack)
 {
 	struct mcg_holder *h, *tmp;
@@ -803,8 +903,7 @@ int mcg_leave_group(struct mcg_group *g, const char *owner, u8 join_state,
 	lockdep_assert_held(&mcg_lock);
 
 	list_for_each_entry_safe(h, tmp, &g->holders, node) {
-		if (strcmp(h->o->name, owner) ||
-		    (join_state && h->join_state != join_state))
+		if (!holder_matches(h, owner, join_state, sock))
 			continue;
 		holder_drop(g, h, reason);
 		n++;
@@ -828,52 +927,76 @@ int mcg_leave_group(struct mcg_group *g, const char *owner, u8 join_state,
 }
 
 /*
- * May a user without CAP_NET_ADMIN drop @owner's holds with @join_state
- * (every join state if 0) on @g? Only those the user took itself, all of
- * them: a hold taken with CAP_NET_ADMIN (root may name "uid:N" too) stays.
+ * What a LEAVE without CAP_NET_ADMIN on @g would find besides the holds
+ * of its own socket @sock: MCG_LEAVE_ROOT if a hold of @owner with
+ * @join_state (every join state if 0) was taken with CAP_NET_ADMIN (root
+ * may name "uid:N" too), MCG_LEAVE_OTHER if one is the user's own but
+ * bound to another of its sockets, and MCG_LEAVE_MINE if the socket
+ * holds one itself.
  */
-static int check_unpriv(struct mcg_group *g, const char *owner, u8 join_state,
-			kuid_t uid, struct netlink_ext_ack *extack)
+#define MCG_LEAVE_MINE	BIT(0)
+#define MCG_LEAVE_ROOT	BIT(1)
+#define MCG_LEAVE_OTHER	BIT(2)
+
+static unsigned int check_unpriv(struct mcg_group *g, const char *owner,
+				 u8 join_state, kuid_t uid,
+				 const struct mcg_sock *sock)
 {
 	struct mcg_holder *h;
+	unsigned int found = 0;
 
 	list_for_each_entry(h, &g->holders, node) {
-		if (strcmp(h->o->name, owner) ||
-		    (join_state && h->join_state != join_state))
+		if (!holder_matches(h, owner, join_state, NULL))
 			continue;
-		if (!h->unpriv || !uid_eq(h->uid, uid)) {
-			NL_SET_ERR_MSG(extack,
-				       "the hold was taken with CAP_NET_ADMIN: only CAP_NET_ADMIN may drop it");
-			return -EPERM;
-		}
+		if (holder_of_sock(h, sock) && h->unpriv && uid_eq(h->uid, uid))
+			found |= MCG_LEAVE_MINE;
+		else if (!h->unpriv || !uid_eq(h->uid, uid))
+			found |= MCG_LEAVE_ROOT;
+		else
+			found |= MCG_LEAVE_OTHER;
 	}
-	return 0;
+	return found;
 }
 
 /*
  * Refuses, before anything changes, a LEAVE without CAP_NET_ADMIN that
- * would drop a hold the user did not take itself (check_unpriv()), on the
- * group @mgid names, or on all of the port's groups waiting for an
- * SA-assigned MGID if it is all zero. Whether anything matches at all is
- * mcg_leave()'s to say.
+ * finds none of its own socket's holds but other holds of @owner: those
+ * root took (even for "uid:N"), or the user's other processes' (each
+ * socket's holds are its own: they go when that socket closes). The
+ * LEAVE then drops only holds of @sock (mcg_leave()); whether anything
+ * matches at all is mcg_leave()'s to say. Looks at the group @mgid names,
+ * or at all of the port's groups waiting for an SA-assigned MGID if it
+ * is all zero.
  */
 int mcg_leave_check_unpriv(struct mcg_port *port, const union ib_gid *mgid,
 			   const char *owner, u8 join_state, kuid_t uid,
+			   const struct mcg_sock *sock,
 			   struct netlink_ext_ack *extack)
 {
+	unsigned int found = 0;
 	struct mcg_group *g;
-	int err;
 
 	lockdep_assert_held(&mcg_lock);
 
 	if (!mcg_mgid_is_zero(mgid)) {
 		g = mcg_group_find(port, mgid);
-		return g ? check_unpriv(g, owner, join_state, uid, extack) : 0;
+		if (g)
+			found = check_unpriv(g, owner, join_state, uid, sock);
+	} else {
+		list_for_each_entry(g, &port->unkeyed, unkeyed_node)
+			found |= check_unpriv(g, owner, join_state, uid, sock);
 	}
-	list_for_each_entry(g, &port->unkeyed, unkeyed_node) {
-		err = check_unpriv(g, owner, join_state, uid, extack);
-		if (err)
-			return err;
+	if (found & MCG_LEAVE_MINE)
+		return 0;
+	if (found & MCG_LEAVE_ROOT) {
+		NL_SET_ERR_MSG(extack,
+			       "the hold was taken with CAP_NET_ADMIN: only CAP_NET_ADMIN may drop it");
+		return -EPERM;
+	}
+	if (found & MCG_LEAVE_OTHER) {
+		NL_SET_ERR_MSG(extack,
+			       "without CAP_NET_ADMIN a LEAVE drops only the holds of its own socket: this hold is another process's (it goes when that process closes its socket or exits)");
+		return -EPERM;
 	}
 	return 0;
 }
@@ -884,18 +1007,19 @@ int mcg_leave_check_unpriv(struct mcg_port *port, const union ib_gid *mgid,
  * one the owner's holds were dropped on.
  */
 static int leave_unkeyed(struct mcg_port *port, const char *owner,
-			 u8 join_state, u8 reason, struct mcg_group **out,
-			 struct mcg_group *snap, struct netlink_ext_ack *extack)
+			 u8 join_state, const struct mcg_sock *sock, u8 reason,
+			 struct mcg_group **out, struct mcg_group *snap,
+			 struct netlink_ext_ack *extack)
 {
 	struct mcg_group *g, *tmp;
 	bool any = false;
 
 	list_for_each_entry_safe(g, tmp, &port->unkeyed, unkeyed_node) {
 		/* Only @g leaves the list: @tmp stays valid. */
-		if (!holder_held(g, owner, join_state))
+		if (!holder_held(g, owner, join_state, sock))
 			continue;
-		if (!mcg_leave_group(g, owner, join_state, reason, out, snap,
-				     extack))
+		if (!mcg_leave_group(g, owner, join_state, sock, reason, out,
+				     snap, extack))
 			any = true;
 	}
 	if (any)
@@ -908,10 +1032,11 @@ static int leave_unkeyed(struct mcg_port *port, const char *owner,
 /*
  * mcg_leave_group() of the group @mgid names on @port; an all-zero
  * @mgid names the port's groups still waiting for an SA-assigned MGID.
+ * With @sock, only the holds bound to that socket are dropped.
  */
 int mcg_leave(struct mcg_port *port, const union ib_gid *mgid,
-	      const char *owner, u8 join_state, u8 reason,
-	      struct mcg_group **out, struct mcg_group *snap,
+	      const char *owner, u8 join_state, const struct mcg_sock *sock,
+	      u8 reason, struct mcg_group **out, struct mcg_group *snap,
 	      struct netlink_ext_ack *extack)
 {
 	struct mcg_group *g;
@@ -919,14 +1044,14 @@ int mcg_leave(struct mcg_port *port, const union ib_gid *mgid,
 	lockdep_assert_held(&mcg_lock);
 
 	if (mcg_mgid_is_zero(mgid))
-		return leave_unkeyed(port, owner, join_state, reason, out,
-				     snap, extack);
+		return leave_unkeyed(port, owner, join_state, sock, reason,
+				     out, snap, extack);
 	g = mcg_group_find(port, mgid);
 	if (!g) {
 		NL_SET_ERR_MSG(extack, "no such group on this port");
 		return -ENOENT;
 	}
-	return mcg_leave_group(g, owner, join_state, reason, out, snap,
+	return mcg_leave_group(g, owner, join_state, sock, reason, out, snap,
 			       extack);
 }
 
@@ -997,15 +1122,14 @@ void mcg_port_release_all(struct mcg_port *port, u8 reason)
 			"device removed");
 }
 
-static void group_release_bound(struct mcg_group *g, const struct net *net,
-				u32 portid)
+static void group_release_bound(struct mcg_group *g,
+				const struct mcg_sock *sock)
 {
 	struct mcg_holder *h, *tmp;
 	bool hit = false;
 
 	list_for_each_entry_safe(h, tmp, &g->holders, node) {
-		if (!(h->flags & IB_MCG_F_BOUND) || h->bound->portid != portid ||
-		    h->bound->net != net)
+		if (!holder_of_sock(h, sock))
 			continue;
 		holder_drop(g, h, IB_MCG_REASON_SOCKET_CLOSED);
 		hit = true;
@@ -1014,8 +1138,8 @@ static void group_release_bound(struct mcg_group *g, const struct net *net,
 		group_settle(g, IB_MCG_REASON_SOCKET_CLOSED);
 }
 
-/* Release every hold bound to the netlink socket (@net, @portid). */
-void mcg_release_bound(const struct net *net, u32 portid)
+/* Release every hold bound to the netlink socket @sock. */
+void mcg_release_bound(const struct mcg_sock *sock)
 {
 	struct mcg_holder *h;
 	struct mcg_bound *b;
@@ -1026,11 +1150,41 @@ void mcg_release_bound(const struct net *net, u32 portid)
 	 * Each round drops all of the socket's holds on one group; the
 	 * socket's entry goes with its last hold, so look it up again.
 	 */
-	while ((b = bound_find(net, portid))) {
+	while ((b = bound_find(sock))) {
 		h = list_first_entry(&b->holders, struct mcg_holder,
 				     bound_node);
-		group_release_bound(h->group, net, portid);
+		group_release_bound(h->group, sock);
 	}
+}
+
+/*
+ * NETLINK_URELEASE of (@net, @portid): release the holds of the sockets
+ * of that portid that are dead. The portid was free before the
+ * notification: a new socket that got it meanwhile keeps its holds.
+ */
+void mcg_release_dead_bound(const struct net *net, u32 portid)
+{
+	struct mcg_sock sock;
+	struct mcg_bound *b;
+	bool found;
+
+	lockdep_assert_held(&mcg_lock);
+
+	do {
+		found = false;
+		hash_for_each_possible(mcg_bound_hash, b, node,
+				       bound_hash(net, portid)) {
+			if (b->sock.net != net || b->sock.portid != portid ||
+			    !sock_flag((struct sock *)b->sock.token,
+				       SOCK_DEAD))
+				continue;
+			/* Frees @b: the table is looked at again. */
+			sock = b->sock;
+			mcg_release_bound(&sock);
+			found = true;
+			break;
+		}
+	} while (found);
 }
 
 /*

@@ -144,6 +144,11 @@ struct mcg_backend_ops {
 	void (*refresh)(struct mcg_port *port);
 	int (*rejoin)(struct mcg_group *g, struct netlink_ext_ack *extack);
 	struct kmem_cache **group_cache;	/* its groups' slab cache */
+	/*
+	 * The Q_Key in g->rec is the group's own, not the fabric's (RoCE):
+	 * root's first hold of a group only users held may give another.
+	 */
+	bool local_qkey;
 	void (*group_init)(struct mcg_group *g);	/* optional */
 	/*
 	 * Optional: frees what the backend allocated for @g, once @g holds
@@ -237,7 +242,8 @@ struct mcg_ib_port {
 	struct delayed_work join_work;	/* the pacer: issues joins, leaves */
 	unsigned long wake_at;		/* jiffies: join_work due, if pending */
 	unsigned long events;		/* IB events to handle (atomic bits) */
-	unsigned long settle_until;	/* jiffies: no joins before */
+	unsigned long settle_until;	/* jiffies: no joins before ... */
+	bool settling;			/* ... while set (mcg_settling()) */
 	s64 credit;			/* pacer's token bucket, ns */
 	u64 credit_ns;			/* ktime_get_ns() of its last refill */
 	bool backlog;			/* paced requests waited for credit
@@ -327,6 +333,18 @@ struct mcg_group {
 					 * while lingering
 					 */
 	struct mcg_create create;	/* parameters to (re)create it with */
+	bool provisional;		/* only holds taken without
+					 * CAP_NET_ADMIN ever had it: its
+					 * parameters are nobody's, the first
+					 * hold of root's sets them
+					 */
+	u8 keep_js;			/* join states of root's lingering
+					 * membership, kept while users hold
+					 * the group they took back ...
+					 */
+	u64 keep_until_ns;		/* ... until this boottime, the rest
+					 * of its linger time
+					 */
 	unsigned long linger_until;	/* jiffies; IB_MCG_STATE_LINGERING */
 	struct mcg_rec rec;
 };
@@ -388,6 +406,32 @@ struct mcg_owner {
 };
 
 /*
+ * A netlink socket, as bound holds name it: its (net, portid) and a token
+ * no other socket has while the socket names bound holds, the struct
+ * sock, pinned (sock_hold(), group.c) meanwhile. The portid alone is not
+ * enough: netlink_release() frees it (netlink_remove()) before
+ * NETLINK_URELEASE, from which the socket's holds are released, and a new
+ * socket may bind it in between; the notification names only (net,
+ * portid), so it releases the holds of the sockets of that portid that
+ * are dead (SOCK_DEAD, set by sock_orphan() before the notification).
+ * Generic netlink's per-socket private data (sock_priv, 6.10) would name
+ * the socket too, but genl_sk_priv_get() is not exported to modules.
+ */
+struct mcg_sock {
+	const struct net *net;		/* compared only */
+	u32 portid;
+	void *token;			/* its struct sock */
+};
+
+/* Are @a and @b the same socket? Its portid alone does not tell. */
+static inline bool mcg_sock_eq(const struct mcg_sock *a,
+			       const struct mcg_sock *b)
+{
+	return a->net == b->net && a->portid == b->portid &&
+	       a->token == b->token;
+}
+
+/*
  * The bound holds of one netlink socket (group.c): an entry of the index
  * of bound holds by socket, from the socket's first bound hold to its
  * last. Its holds name their socket through it.
@@ -395,16 +439,15 @@ struct mcg_owner {
 struct mcg_bound {
 	struct hlist_node node;		/* in mcg_bound_hash */
 	struct list_head holders;	/* mcg_holder.bound_node */
-	const struct net *net;		/* compared only */
-	u32 portid;
+	struct mcg_sock sock;
 };
 
 struct mcg_holder {
 	struct list_head node;		/* in group->holders */
 	struct list_head owner_node;	/* in owner->holders */
 	struct list_head bound_node;	/* BOUND: in bound->holders */
-	struct mcg_bound *bound;	/* BOUND: its socket (net, portid),
-					 * set when the hold is linked
+	struct mcg_bound *bound;	/* BOUND: its socket, set when the
+					 * hold is linked
 					 */
 	struct mcg_group *group;
 	u64 id;				/* unique, growing: a dump cursor */
@@ -428,8 +471,7 @@ struct mcg_join_req {
 	u32 linger_ms;
 	bool has_linger;
 	struct mcg_create create;
-	u32 nl_portid;
-	const struct net *nl_net;
+	struct mcg_sock nl_sock;	/* the requester's socket */
 	bool unpriv;			/* no CAP_NET_ADMIN: user_max_holds */
 	kuid_t uid;			/* the requester's (real) uid */
 };
@@ -450,19 +492,18 @@ void mcg_cache_exit(void);
 int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 	     struct mcg_holder **hout, struct netlink_ext_ack *extack);
 int mcg_leave_group(struct mcg_group *g, const char *owner, u8 join_state,
-		    u8 reason, struct mcg_group **out, struct mcg_group *snap,
+		    const struct mcg_sock *sock, u8 reason,
+		    struct mcg_group **out, struct mcg_group *snap,
 		    struct netlink_ext_ack *extack);
 int mcg_leave(struct mcg_port *port, const union ib_gid *mgid,
-	      const char *owner, u8 join_state, u8 reason,
-	      struct mcg_group **out, struct mcg_group *snap,
+	      const char *owner, u8 join_state, const struct mcg_sock *sock,
+	      u8 reason, struct mcg_group **out, struct mcg_group *snap,
 	      struct netlink_ext_ack *extack);
 struct mcg_owner *mcg_owner_find(const char *name);
-struct mcg_holder *mcg_owner_next_hold(const char *owner,
-				       const struct mcg_device *dev,
-				       const struct mcg_port *port);
 unsigned int mcg_owner_holds(const char *owner);
 int mcg_leave_check_unpriv(struct mcg_port *port, const union ib_gid *mgid,
 			   const char *owner, u8 join_state, kuid_t uid,
+			   const struct mcg_sock *sock,
 			   struct netlink_ext_ack *extack);
 void mcg_linger_work(struct work_struct *work);
 void mcg_group_put(struct mcg_group *g);
@@ -482,7 +523,8 @@ struct mcg_group *mcg_group_next(struct mcg_port *port,
 struct mcg_group *mcg_group_after(struct mcg_group *g);
 void mcg_port_release_all(struct mcg_port *port, u8 reason);
 void mcg_port_resync(struct mcg_port *port);
-void mcg_release_bound(const struct net *net, u32 portid);
+void mcg_release_bound(const struct mcg_sock *sock);
+void mcg_release_dead_bound(const struct net *net, u32 portid);
 bool mcg_has_bound(const struct net *net, u32 portid);
 extern unsigned int mcg_generation;
 

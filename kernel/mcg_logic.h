@@ -273,8 +273,7 @@ static inline int mcg_rejoin_check(const struct mcg_holder *h,
 		return -EBUSY;
 	}
 	if ((h->flags & IB_MCG_F_BOUND) &&
-	    (h->bound->portid != req->nl_portid ||
-	     h->bound->net != req->nl_net)) {
+	    !mcg_sock_eq(&h->bound->sock, &req->nl_sock)) {
 		NL_SET_ERR_MSG(extack,
 			       "owner's bound hold on this group belongs to another socket");
 		return -EBUSY;
@@ -328,6 +327,26 @@ static inline unsigned int mcg_backoff_ms(unsigned int failures,
 static inline unsigned int mcg_settle_delay_ms(unsigned int settle_ms, u32 rnd)
 {
 	return settle_ms + rnd % (settle_ms / 2 + 1);
+}
+
+/*
+ * Is the port still settling at @now, after a CLIENT_REREGISTER that set
+ * *@settling and @until? Clears *@settling once @until has passed, so
+ * that @until is never compared again: time_before() of a time long past
+ * says "in the future" again after half the jiffies range (on 32-bit
+ * jiffies every 24.9 days at HZ=1000, and from boot, when jiffies starts
+ * 5 minutes before its wrap), which would stall the port's joins for as
+ * long.
+ */
+static inline bool mcg_settling(bool *settling, unsigned long until,
+				unsigned long now)
+{
+	if (!*settling)
+		return false;
+	if (time_before(now, until))
+		return true;
+	*settling = false;
+	return false;
 }
 
 /* The time between two SA joins of a port at @rate per second (0 as 1). */

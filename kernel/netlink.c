@@ -6,7 +6,8 @@
  *
  * The family runs with parallel_ops: every op takes mcg_lock itself. Bound
  * holds are released from the netlink notifier when their socket closes
- * (NETLINK_URELEASE runs in process context of the closing task).
+ * (NETLINK_URELEASE runs in process context of the closing task; see
+ * struct mcg_sock for why the portid is not enough to find them).
  *
  * Who may do what (the "Security model" of the admin guide): JOIN, LEAVE
  * and OWNER_RELEASE check CAP_NET_ADMIN themselves (netlink_capable(): the
@@ -15,7 +16,8 @@
  * unprivileged policy, each refusal with a message: bound holds only,
  * owned by "uid:N" (N the sender's real uid, from the request's
  * credentials), no linger time, no controlled Q_Key, at most
- * user_max_holds of them, and LEAVE of those alone. Readers without it
+ * user_max_holds of them, no parameters for a group root does not hold,
+ * and LEAVE of its own socket's holds alone. Readers without it
  * see only their own such holds; a group's IB_MCG_A_HOLDER_COUNT still
  * counts all.
  */
@@ -25,6 +27,7 @@
 #include <linux/uidgid.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
+#include <rdma/ib_cache.h>
 
 #include "ib_mcgroups.h"
 #include "mcg_logic.h"
@@ -114,6 +117,16 @@ static const struct nla_policy mcg_port_get_policy[IB_MCG_A_MAX + 1] = {
 #endif
 
 /* ---- the caller ------------------------------------------------------- */
+
+/*
+ * The token (struct mcg_sock) of the socket that sent @skb: the socket
+ * itself. (Generic netlink's per-socket private data, sock_priv, 6.10,
+ * would do, but genl_sk_priv_get() is not exported to modules.)
+ */
+static void *nl_sock_token(struct sk_buff *skb)
+{
+	return NETLINK_CB(skb).sk;
+}
 
 /*
  * Who sent a request, from its skb: whether it has CAP_NET_ADMIN and its
@@ -529,7 +542,8 @@ static int put_holder(struct sk_buff *skb, const struct mcg_holder *h,
 	    nla_put_u8(skb, IB_MCG_HOLDER_A_JOIN_STATE, h->join_state) ||
 	    nla_put_u32(skb, IB_MCG_HOLDER_A_FLAGS, h->flags) ||
 	    (!anon && (h->flags & IB_MCG_F_BOUND) &&
-	     nla_put_u32(skb, IB_MCG_HOLDER_A_NL_PORTID, h->bound->portid)))
+	     nla_put_u32(skb, IB_MCG_HOLDER_A_NL_PORTID,
+			 h->bound->sock.portid)))
 		goto cancel;
 	if (!v->brief &&
 	    (nla_put_u64_64bit(skb, IB_MCG_HOLDER_A_AGE_MS,
@@ -795,8 +809,11 @@ static int mcg_nl_join(struct sk_buff *skb, struct genl_info *info)
 	struct mcg_join_req req = {
 		.owner		= owner,
 		.join_state	= IB_MCG_JOIN_FULL,
-		.nl_portid	= info->snd_portid,
-		.nl_net		= genl_info_net(info),
+		.nl_sock	= {
+			.net	= genl_info_net(info),
+			.portid	= info->snd_portid,
+			.token	= nl_sock_token(skb),
+		},
 		.unpriv		= !who.admin,
 		.uid		= who.uid,
 	};
@@ -860,6 +877,12 @@ static int mcg_nl_leave(struct sk_buff *skb, struct genl_info *info)
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr **tb = info->attrs;
 	char owner[IB_MCG_OWNER_MAX + 1];
+	/* A user's LEAVE drops only the holds of the socket it came on. */
+	const struct mcg_sock sock = {
+		.net	= genl_info_net(info),
+		.portid	= info->snd_portid,
+		.token	= nl_sock_token(skb),
+	};
 	struct mcg_group *g, snap;
 	struct mcg_port *port;
 	union ib_gid mgid;
@@ -883,12 +906,12 @@ static int mcg_nl_leave(struct sk_buff *skb, struct genl_info *info)
 	}
 	if (!who.admin) {
 		err = mcg_leave_check_unpriv(port, &mgid, owner, js, who.uid,
-					     extack);
+					     &sock, extack);
 		if (err)
 			goto out;
 	}
-	err = mcg_leave(port, &mgid, owner, js, IB_MCG_REASON_LEAVE, &g, &snap,
-			extack);
+	err = mcg_leave(port, &mgid, owner, js, who.admin ? NULL : &sock,
+			IB_MCG_REASON_LEAVE, &g, &snap, extack);
 	if (!err)
 		err = reply_group(info, g, IB_MCG_CMD_LEAVE, HOLDERS_NONE,
 				  NULL, NULL);
@@ -1060,13 +1083,33 @@ static struct mcg_release *owner_release(const struct sk_buff *req,
 	}
 	strscpy(r->owner, owner, sizeof(r->owner));
 
-	while (r->n < max && (h = mcg_owner_next_hold(owner, dev, port))) {
+	/*
+	 * One walk of the owner's holds, releasing each group at its first
+	 * hold that matches the filter. That drops every hold of the owner
+	 * on the group, so the walk's next hold is first moved past those
+	 * that follow at once: it is on another group and stays. The owner
+	 * goes with its last hold: the walk ends before.
+	 */
+	h = o ? list_first_entry(&o->holders, struct mcg_holder, owner_node) :
+		NULL;
+	while (h && r->n < max) {
 		struct mcg_released *e = &r->ent[r->n];
-		struct mcg_holder *oh;
+		struct mcg_holder *oh, *next;
+		bool last;
 
+		next = list_next_entry(h, owner_node);
+		if (!mcg_hold_matches(h, dev, port)) {
+			h = list_entry_is_head(next, &o->holders, owner_node) ?
+			    NULL : next;
+			continue;
+		}
 		g = h->group;
+		while (!list_entry_is_head(next, &o->holders, owner_node) &&
+		       next->group == g)
+			next = list_next_entry(next, owner_node);
+		last = list_entry_is_head(next, &o->holders, owner_node);
 		list_for_each_entry(oh, &g->holders, node) {
-			if (strcmp(oh->o->name, owner))
+			if (oh->o != o)
 				continue;
 			e->dropped |= oh->join_state;
 			r->holds++;
@@ -1077,11 +1120,13 @@ static struct mcg_release *owner_release(const struct sk_buff *req,
 		e->port = g->port->port_num;
 		e->mgid = g->mgid;
 		/* Cannot fail: the owner holds @g. */
-		if (mcg_leave_group(g, owner, 0, IB_MCG_REASON_OWNER_RELEASE,
-				    &g, &snap, NULL))
+		if (mcg_leave_group(g, owner, 0, NULL,
+				    IB_MCG_REASON_OWNER_RELEASE, &g, &snap,
+				    NULL))
 			break;
 		e->state = g->state;
 		r->n++;
+		h = last ? NULL : next;
 	}
 	mutex_unlock(&mcg_lock);
 	return r;
@@ -1498,18 +1543,23 @@ static int fill_port(struct sk_buff *skb, struct mcg_port *port, u32 portid,
 		     u32 seq, int flags, u8 cmd)
 {
 	const struct ib_device_attr *attrs = &port->dev->ibdev->attrs;
-	struct ib_port_attr pattr;
+	enum ib_port_state state;
 	void *hdr;
 
-	if (ib_query_port(port->dev->ibdev, port->port_num, &pattr))
-		pattr.state = IB_PORT_NOP;
+	/*
+	 * ib_core's cached copy, kept up to date by its port events: no
+	 * driver call (a firmware command on some HCAs) under mcg_lock,
+	 * which every PORT_GET takes, any user's included.
+	 */
+	if (ib_get_cached_port_state(port->dev->ibdev, port->port_num, &state))
+		state = IB_PORT_NOP;
 
 	hdr = genlmsg_put(skb, portid, seq, &mcg_family, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
 	if (put_dev_port(skb, port) ||
 	    nla_put_u8(skb, IB_MCG_A_LINK_LAYER, link_layer(port)) ||
-	    nla_put_u8(skb, IB_MCG_A_PORT_STATE, pattr.state) ||
+	    nla_put_u8(skb, IB_MCG_A_PORT_STATE, state) ||
 	    nla_put_u8(skb, IB_MCG_A_BACKEND, port->backend->id) ||
 	    put_netdev(skb, port) ||
 	    nla_put_u32(skb, IB_MCG_A_MAX_MCAST_GRP, attrs->max_mcast_grp) ||
@@ -1699,13 +1749,15 @@ static int mcg_netlink_event(struct notifier_block *nb, unsigned long event,
 	 * Runs for every generic netlink socket closed on the system: only a
 	 * socket with bound holds (an index lookup, without mcg_lock) costs
 	 * more. No new bound hold of this socket can appear meanwhile: its
-	 * requests ran in its own sendmsg() calls, which are over.
+	 * requests ran in its own sendmsg() calls, which are over. A new
+	 * socket may have the portid already, and keeps its holds
+	 * (mcg_release_dead_bound()).
 	 */
 	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC ||
 	    !mcg_has_bound(n->net, n->portid))
 		return NOTIFY_DONE;
 	mutex_lock(&mcg_lock);
-	mcg_release_bound(n->net, n->portid);
+	mcg_release_dead_bound(n->net, n->portid);
 	mutex_unlock(&mcg_lock);
 	return NOTIFY_DONE;
 }

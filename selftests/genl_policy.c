@@ -20,8 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <grp.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -1360,6 +1363,169 @@ TEST_F(mcg, dump_intr_only_for_a_group_changed_between_its_parts)
  * (protocol version 1) refuses and releases nothing; the dump releases
  * everything and lists every group over several messages.
  */
+/*
+ * A bound hold is released when its socket closes, from NETLINK_URELEASE,
+ * which netlink_release() sends after it has freed the socket's portid: a
+ * new socket may bind that portid meanwhile and take a bound hold. The
+ * old socket's release must not take the new socket's hold with it. Many
+ * short-lived sockets of one process on one portid, the old one closed
+ * by another thread while the new one binds and joins, and a third
+ * thread keeping mcg_lock busy so that the release waits for it.
+ */
+#define REUSE_ROUNDS 400
+#define REUSE_SECONDS 40	/* at most, under TCG (some 4 rounds a second) */
+
+struct reuse_closer {
+	int fd;
+	atomic_bool closed;
+};
+
+static void *reuse_close(void *arg)
+{
+	struct reuse_closer *c = arg;
+
+	close(c->fd);
+	atomic_store(&c->closed, true);
+	return NULL;
+}
+
+static atomic_bool reuse_stop;
+
+static void *reuse_busy(void *arg)
+{
+	struct nl nl;
+	struct req r;
+
+	if (nl_open(&nl) || resolve_family(&nl))
+		return NULL;
+	/* Not nl_talk(): its buffer is static, and the main thread's. */
+	while (!atomic_load(&reuse_stop)) {
+		static __thread char buf[32768];
+		bool done = false;
+		int n;
+
+		req_init(&r, nl.family, IB_MCG_CMD_GROUP_GET, NLM_F_DUMP);
+		if (send(nl.fd, r.buf, r.nlh.nlmsg_len, 0) < 0)
+			break;
+		while (!done && (n = recv(nl.fd, buf, sizeof(buf), 0)) > 0) {
+			struct nlmsghdr *h;
+
+			for (h = (void *)buf; NLMSG_OK(h, (unsigned int)n);
+			     h = NLMSG_NEXT(h, n))
+				if (h->nlmsg_type == NLMSG_DONE ||
+				    h->nlmsg_type == NLMSG_ERROR)
+					done = true;
+		}
+		if (!done)
+			break;
+	}
+	close(nl.fd);
+	return NULL;
+}
+
+static int nl_open_bound(struct nl *nl, uint32_t portid, uint16_t family)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_pid = portid };
+	int err = nl_open(nl);
+
+	if (err)
+		return err;
+	nl->family = family;
+	if (bind(nl->fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		err = -errno;
+		close(nl->fd);
+		return err;
+	}
+	return 0;
+}
+
+static int bound_hold(struct nl *nl, const uint8_t *mgid, const char *owner)
+{
+	struct req r;
+
+	join_req(&r, nl->family, NO_MGID | NO_OWNER);
+	put(&r, IB_MCG_A_MGID, mgid, 16);
+	put_str(&r, IB_MCG_A_OWNER, owner);
+	put_u32(&r, IB_MCG_A_FLAGS, IB_MCG_F_BOUND);
+	return nl_talk(nl, &r);
+}
+
+/* Holders of @mgid on rxe0/1 (IB_MCG_A_HOLDER_COUNT), -ENOENT if none. */
+static int holder_count(struct nl *nl, const uint8_t *mgid)
+{
+	struct nlattr *a;
+	struct req r;
+	int err;
+
+	req_init(&r, nl->family, IB_MCG_CMD_GROUP_GET, NLM_F_ACK);
+	put_str(&r, IB_MCG_A_DEV_NAME, DEV);
+	put_u32(&r, IB_MCG_A_PORT, 1);
+	put(&r, IB_MCG_A_MGID, mgid, 16);
+	err = nl_talk(nl, &r);
+	if (err < 0)
+		return err;
+	a = reply_attr(nl, IB_MCG_A_HOLDER_COUNT);
+	return a ? (int)*(uint32_t *)(a + 1) : -EPROTO;
+}
+
+TEST_F_TIMEOUT(mcg, bound_hold_of_a_new_socket_on_a_reused_portid,
+	       REUSE_SECONDS + 20)
+{
+	static const uint8_t g_old[16] = {
+		[10] = 0xff, [11] = 0xff, [12] = 239, [13] = 1, [14] = 2, [15] = 1 };
+	static const uint8_t g_new[16] = {
+		[10] = 0xff, [11] = 0xff, [12] = 239, [13] = 1, [14] = 2, [15] = 2 };
+	uint32_t portid = 0x7e000000 | (getpid() & 0xffff);
+	time_t end = time(NULL) + REUSE_SECONDS;
+	int i, lost = 0, overlap = 0, n;
+	pthread_t busy, closer;
+
+	atomic_store(&reuse_stop, false);
+	ASSERT_EQ(0, pthread_create(&busy, NULL, reuse_busy, NULL));
+	for (i = 0; i < REUSE_ROUNDS; i++) {
+		struct reuse_closer c = {};
+		struct nl old, new;
+		int err;
+
+		ASSERT_EQ(0, nl_open_bound(&old, portid, self->nl.family));
+		ASSERT_LE(0, bound_hold(&old, g_old, "reuse:old")) {
+			TH_LOG("JOIN: %s", old.msg);
+		}
+		c.fd = old.fd;
+		ASSERT_EQ(0, pthread_create(&closer, NULL, reuse_close, &c));
+		/* The portid is free once the old socket is unhashed. */
+		while ((err = nl_open_bound(&new, portid, self->nl.family)) ==
+		       -EADDRINUSE)
+			;
+		ASSERT_EQ(0, err);
+		if (!atomic_load(&c.closed))
+			overlap++;
+		ASSERT_LE(0, bound_hold(&new, g_new, "reuse:new")) {
+			TH_LOG("JOIN: %s", new.msg);
+		}
+		pthread_join(closer, NULL);
+		/* The old socket's release is over: close() returned. */
+		n = holder_count(&self->nl, g_new);
+		if (n != 1) {
+			lost++;
+			TH_LOG("round %d: the new socket's hold is gone (%d)",
+			       i, n);
+		}
+		close(new.fd);
+		if (time(NULL) >= end) {
+			i++;
+			break;	/* a slow VM: enough rounds for the time */
+		}
+	}
+	atomic_store(&reuse_stop, true);
+	pthread_join(busy, NULL);
+	TH_LOG("%d rounds, %d with the new socket bound before the old one's close() returned",
+	       i, overlap);
+	EXPECT_EQ(0, lost);
+	EXPECT_EQ(-ENOENT, holder_count(&self->nl, g_old));
+	EXPECT_EQ(-ENOENT, holder_count(&self->nl, g_new));
+}
+
 TEST_F(mcg, owner_release_of_many_groups)
 {
 	const int groups = 1000;

@@ -28,11 +28,15 @@
  *   - JOIN with IB_MCG_F_BOUND only, for the owner "uid:N" alone, N its
  *     real uid (the request's credentials); IB_MCG_A_OWNER may then be
  *     left out, meaning the same. No IB_MCG_A_LINGER_MS, and no Q_Key
- *     with the high bit set (a controlled Q_Key). At most user_max_holds
+ *     with the high bit set (a controlled Q_Key). A Q_Key, create
+ *     parameters or an all-zero MGID only for a group held (or left
+ *     lingering) with them by a privileged caller: an unprivileged hold
+ *     never gives a group its parameters (-EPERM). At most user_max_holds
  *     such holds per uid (module parameter, default 64; 0: none). Each
  *     socket of the uid has a hold of its own on a group: a join from
  *     another socket takes a new hold (another owner's gets -EBUSY).
- *   - LEAVE holds it took itself (unprivileged, its uid), nothing else.
+ *   - LEAVE the holds of the socket the LEAVE is sent on, nothing else
+ *     (-EPERM if it finds only another socket's or privileged holds).
  *   - GROUP_GET and PORT_GET: a group lists only the holds the caller
  *     took itself; IB_MCG_A_HOLDER_COUNT still counts every holder.
  * and nothing else: OWNER_RELEASE and listening to the events group need
@@ -151,7 +155,7 @@
  *   maxattr >= IB_MCG_A_REPLY_BRIEF). libibmcg's ibmcg_join() asks for it
  *   when its caller does not want the group (out == NULL).
  *
- * IB_MCG_CMD_LEAVE (do; unprivileged: its own holds, owner "uid:N")
+ * IB_MCG_CMD_LEAVE (do; unprivileged: its own socket's holds, "uid:N")
  *   Request: device, IB_MCG_A_PORT, IB_MCG_A_MGID, IB_MCG_A_OWNER as for
  *   JOIN, and optionally IB_MCG_A_JOIN_STATE. With a join state, that one
  *   hold of the owner is dropped; without, every hold of the owner on the

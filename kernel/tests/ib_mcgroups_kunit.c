@@ -268,9 +268,10 @@ static void user_limit_test(struct kunit *test)
 
 static void rejoin_check_test(struct kunit *test)
 {
-	static int net_a, net_b;	/* netns pointers are only compared */
-	struct mcg_bound b = { .net = (const struct net *)&net_a,
-			       .portid = 42 };
+	/* netns pointers and socket tokens are only compared */
+	static int net_a, net_b, sk_a, sk_b;
+	struct mcg_bound b = { .sock = { .net = (const struct net *)&net_a,
+					 .portid = 42, .token = &sk_a } };
 	struct mcg_holder h = { .flags = 0 };
 	struct mcg_join_req req = { .flags = 0 };
 	struct netlink_ext_ack ext = {};
@@ -291,18 +292,23 @@ static void rejoin_check_test(struct kunit *test)
 	ext._msg = NULL;
 	/* bound: the same socket only */
 	req.flags = IB_MCG_F_BOUND;
-	req.nl_portid = 42;
-	req.nl_net = (const struct net *)&net_a;
+	req.nl_sock.portid = 42;
+	req.nl_sock.net = (const struct net *)&net_a;
+	req.nl_sock.token = &sk_a;
 	KUNIT_EXPECT_EQ(test, mcg_rejoin_check(&h, &req, &ext), 0);
 	KUNIT_EXPECT_NULL(test, ext._msg);
-	req.nl_portid = 43;
+	req.nl_sock.portid = 43;
 	KUNIT_EXPECT_EQ(test, mcg_rejoin_check(&h, &req, &ext), -EBUSY);
 	expect_msg(test, &ext, "another socket");
-	req.nl_portid = 42;
-	req.nl_net = (const struct net *)&net_b;
+	req.nl_sock.portid = 42;
+	req.nl_sock.net = (const struct net *)&net_b;
 	KUNIT_EXPECT_EQ(test, mcg_rejoin_check(&h, &req, NULL), -EBUSY);
+	/* a new socket that got the old one's portid is another socket */
+	req.nl_sock.net = (const struct net *)&net_a;
+	req.nl_sock.token = &sk_b;
+	KUNIT_EXPECT_EQ(test, mcg_rejoin_check(&h, &req, NULL), -EBUSY);
+	req.nl_sock.token = &sk_a;
 	/* flags other than BOUND do not matter */
-	req.nl_net = (const struct net *)&net_a;
 	req.flags = IB_MCG_F_BOUND | BIT(7);
 	KUNIT_EXPECT_EQ(test, mcg_rejoin_check(&h, &req, NULL), 0);
 }
@@ -404,11 +410,45 @@ static void settle_delay_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mcg_settle_delay_ms(1, U32_MAX), 1U);
 }
 
+/*
+ * The settle time ends once, whatever the jiffies do afterwards: a settle
+ * time set long ago is not "in the future" again after a wrap.
+ */
+static void settling_test(struct kunit *test)
+{
+	/* 32-bit jiffies start 5 minutes before the wrap (INITIAL_JIFFIES) */
+	unsigned long boot = (unsigned long)(unsigned int)(-300 * HZ);
+	unsigned long until = boot + 3 * HZ, half = ULONG_MAX / 2;
+	bool settling = false;
+
+	/* never set: not settling, even where until would look ahead */
+	KUNIT_EXPECT_FALSE(test, mcg_settling(&settling, 0, 0));
+	KUNIT_EXPECT_FALSE(test, mcg_settling(&settling, until, boot));
+	settling = true;
+	KUNIT_EXPECT_TRUE(test, mcg_settling(&settling, until, boot));
+	KUNIT_EXPECT_TRUE(test, mcg_settling(&settling, until, until - 1));
+	KUNIT_EXPECT_TRUE(test, settling);
+	KUNIT_EXPECT_FALSE(test, mcg_settling(&settling, until, until));
+	KUNIT_EXPECT_FALSE(test, settling);
+	/* half a jiffies range later time_before() says "ahead" again ... */
+	KUNIT_EXPECT_TRUE(test, time_before(until + half + 2, until));
+	/* ... but the settle time is over for good */
+	KUNIT_EXPECT_FALSE(test, mcg_settling(&settling, until,
+					      until + half + 2));
+	KUNIT_EXPECT_FALSE(test, mcg_settling(&settling, until, until - 1));
+	/* a settle time across the wrap */
+	settling = true;
+	until = 5;
+	KUNIT_EXPECT_TRUE(test, mcg_settling(&settling, until, ULONG_MAX - 5));
+	KUNIT_EXPECT_FALSE(test, mcg_settling(&settling, until, 6));
+}
+
 static struct kunit_case mcg_backoff_cases[] = {
 	KUNIT_CASE(backoff_doubling_test),
 	KUNIT_CASE(backoff_jitter_test),
 	KUNIT_CASE(backoff_edges_test),
 	KUNIT_CASE(settle_delay_test),
+	KUNIT_CASE(settling_test),
 	{}
 };
 

@@ -12,7 +12,7 @@ mcg_require_mcctl
 SYS0=/sys/kernel/ib_mcgroups/$MCG_DEV0/1
 SYS1=/sys/kernel/ib_mcgroups/$MCG_DEV1/1
 
-ktap_plan 12
+ktap_plan 17
 check "set up rxe0 <-> rxe1" mcg_setup_rxe || ktap_skip_all "no rxe devices"
 check "load ib_mcgroups" mcg_load
 defer mcg_unload
@@ -38,4 +38,20 @@ check_eq "IGMP: 239.10.0.1 dropped, 239.10.0.2 kept" "0 1" \
 	"$(igmp_count "$MCG_IF0" 239.10.0.1) $(igmp_count "$MCG_IF0" 239.10.0.2)"
 check "an owner holding nothing is not an error" mcctl leave owner nobody all
 check "unprivileged release is refused" __lib_not run_unpriv mcctl leave owner job:43 all
+
+# The release walks the owner's holds once: holds of one group that are not
+# next to each other, and holds the filter skips, in between.
+check "job:44 holds groups on both devices, one twice, interleaved" \
+	sh -c "mcctl join $MCG_DEV0/1 239.10.1.1 owner job:44 &&
+	       mcctl join $MCG_DEV1/1 239.10.1.2 owner job:44 &&
+	       mcctl join $MCG_DEV0/1 239.10.1.1 owner job:44 state nonmember &&
+	       mcctl join $MCG_DEV1/1 239.10.1.3 owner job:44 &&
+	       mcctl join $MCG_DEV0/1 239.10.1.4 owner job:44"
+out=$(mcctl -j leave owner job:44 all "$MCG_DEV0")
+check_eq "release on $MCG_DEV0: 3 holds on 2 groups, 239.10.1.1 full and nonmember" \
+	"3 2 full,nonmember" \
+	"$(jq -r '"\(.holds_dropped) \(.groups | length) \(.groups[] | select(.group == "239.10.1.1") | .dropped)"' <<<"$out")"
+check_eq "$MCG_DEV1's two holds stay" "2 2" "$(cat $SYS1/holders) $(cat $SYS1/groups)"
+check "the rest goes" mcctl leave owner job:44 all
+check_eq "nothing left of job:44" "0 1" "$(cat $SYS1/holders) $(cat $SYS0/holders)"
 ktap_finish

@@ -7,8 +7,8 @@
 # message and change nothing; user_max_holds caps the holds of one uid
 # (0: root only); unprivileged readers never see other owners' names or
 # portids. Every process of the user has a hold of its own on a group
-# (one owner, several sockets). Root keeps every power over the user's
-# holds.
+# (one owner, several sockets), which the user's other processes cannot
+# leave. Root keeps every power over the user's holds.
 # timeout: 180
 . "$(dirname "$0")/../lib.sh"
 
@@ -149,8 +149,11 @@ kill -9 $pid3
 wait $pid3 2>/dev/null
 check "killing it leaves the first process's hold" \
 	wait_for -t 10 group_holders_are 239.7.7.6 1
-check "another process of the same uid may leave the user's bound hold" \
-	run_unpriv mcctl leave "$P" 239.7.7.6 owner $ME
+refused "another process of the same uid may not leave the user's bound hold" \
+	"own socket" run_unpriv mcctl leave "$P" 239.7.7.6 owner $ME
+kill -9 $pid
+wait $pid 2>/dev/null
+wait_for -t 10 sh -c "! mcctl show $P 239.7.7.6 >/dev/null 2>&1"
 "${UNPRIV[@]}" mcctl join "$P" 239.7.7.6 owner $ME bound >/tmp/unpriv1.$$ 2>&1 &
 pid2=$!
 defer kill -9 $pid2
