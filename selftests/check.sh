@@ -148,6 +148,12 @@ vm_part() {
 		O=$TOP/build/vm/$k "$TOP/selftests/vm/run.sh" "$@"
 }
 
+# Tests of how the module works with the programs a cluster runs (Slurm,
+# Prometheus): they test the programs and our scripts, not the kernel, and
+# take minutes each, so they run on the first (newest) generic kernel only.
+ONE_KERNEL_TESTS=${ONE_KERNEL_TESTS-slurm_cluster prom_scrape}
+one_kernel_done=
+
 breakdown=()
 if [ -z "$KVERS" ]; then
 	echo "# no kernel with an image and headers (make deps): no VM tests"
@@ -158,7 +164,13 @@ for k in $KVERS; do
 	if "$TOP/selftests/vm/kver.sh" --rt "$k" && [ $# -eq 0 ]; then
 		# shellcheck disable=SC2086  # a list of test names
 		part "vm-$k" vm_part "$k" $RT_TESTS
+	elif [ $# -eq 0 ] && [ -n "$one_kernel_done" ]; then
+		echo "# vm-$k: $ONE_KERNEL_TESTS ran on $one_kernel_done only"
+		SKIP_TESTS=$ONE_KERNEL_TESTS part "vm-$k" vm_part "$k"
+		part "dkms-$k" env KVER="$k" O="$TOP/build/dkms/$k" \
+			"$TOP/selftests/dkms/dkms_vm.sh"
 	else
+		one_kernel_done=$k
 		part "vm-$k" vm_part "$k" "$@"
 		[ $# -gt 0 ] || part "dkms-$k" env KVER="$k" O="$TOP/build/dkms/$k" \
 			"$TOP/selftests/dkms/dkms_vm.sh"

@@ -24,7 +24,8 @@
 # prints), O (build dir, default <repo>/build/vm), QEMU_EXTRA (extra
 # qemu args), BUILD=1 (run "make -C kernel" and "make -C user" first),
 # MCG_NS (passed to the guest; see selftests/lib.sh), TIMEOUT_SCALE
-# (multiplies every test's timeout in the guest, default 1).
+# (multiplies every test's timeout in the guest, default 1), SKIP_TESTS
+# (test names left out when no TEST... is given).
 #
 # Another kernel (the debug lane, selftests/debug/): KERNEL_DIR=DIR or
 # --kernel DIR boots DIR/bzImage (release in DIR/kernel.release) with the
@@ -240,9 +241,9 @@ for b in opensm osmtest; do
 done
 # glibc loads libgcc_s (no ldd dependency) when a thread is cancelled, as
 # osmtest and opensm do at exit; without it they abort.
-for f in /lib/x86_64-linux-gnu/libgcc_s.so.1; do
-	[ -e "$f" ] && copy_file "$f"
-done
+if [ -e /lib/x86_64-linux-gnu/libgcc_s.so.1 ]; then
+	copy_file /lib/x86_64-linux-gnu/libgcc_s.so.1
+fi
 # Optional: team registers a generic netlink family (ib_join.sh loads it);
 # crc32_generic, the crypto API's crc32, which rdma_rxe used up to 6.13
 # (mcg_load_rxe in lib.sh); ipv6, a module (or built in) until IPv6 became
@@ -335,6 +336,7 @@ ldconfig -r "$ROOT" 2>/dev/null || log "warning: ldconfig -r failed"
 	echo "KVER=$KVER"
 	echo "C_TESTS='$C_TESTS'"
 	printf "TESTS='%s'\n" "${TESTS[*]:-}"
+	printf "SKIP_TESTS='%s'\n" "${SKIP_TESTS:-}"
 	echo "export MCG_NS='${MCG_NS:-}'"
 	echo "export TIMEOUT_SCALE=${TIMEOUT_SCALE:-1}"
 } >"$ROOT/etc/vmtest.conf"
@@ -352,8 +354,12 @@ log "initramfs $(du -h "$INITRD" | cut -f1)"
 # missing on the host is left out, and the test fails on it in the guest.
 GUEST_EXTRA=()
 for f in "$ROOT"/selftests/tests/*.sh; do
-	[ ${#TESTS[@]} -eq 0 ] || [[ " ${TESTS[*]} " == *" $(basename "$f" .sh) "* ]] ||
-		[[ " ${TESTS[*]} " == *" $(basename "$f") "* ]] || continue
+	if [ ${#TESTS[@]} -eq 0 ]; then
+		[[ " ${SKIP_TESTS:-} " != *" $(basename "$f" .sh) "* ]] || continue
+	else
+		[[ " ${TESTS[*]} " == *" $(basename "$f" .sh) "* ]] ||
+			[[ " ${TESTS[*]} " == *" $(basename "$f") "* ]] || continue
+	fi
 	# shellcheck disable=SC2207
 	GUEST_EXTRA+=($(sed -n 's/^#[[:space:]]*guest-files:\(.*\)/\1/p' "$f"))
 done
