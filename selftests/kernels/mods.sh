@@ -11,7 +11,8 @@
 # SRC, so that the normal build in kernel/ and selftests/simhca/ is never
 # touched, and exports MCG_KO and SIMHCA_KO (and KUNIT_KO when built) for
 # selftests/vm/run.sh. Returns non-zero, with a message, if one does not
-# build.
+# build. MODS_W1=1: built with W=1, and any compiler warning fails it too
+# (the lanes of kernels style.sh does not cover).
 
 # copy_mod_src FROM TO: a module's sources, feature probes included.
 copy_mod_src() {
@@ -30,6 +31,25 @@ copy_mod_src() {
 	[ ! -d "$1/probes" ] || cp -r "$1/probes" "$2/"
 }
 
+# mods_make LOG ARGS...: make ARGS, its output to stderr and LOG; fails on
+# a compiler warning when MODS_W1=1.
+mods_make() {
+	local log=$1
+	shift
+
+	if [ "${MODS_W1:-0}" = 1 ]; then
+		make -s W=1 "$@" 2>&1 | tee "$log" >&2
+		[ "${PIPESTATUS[0]}" = 0 ] || return 1
+		if grep -q 'warning:' "$log"; then
+			echo "compiler warnings with W=1 (MODS_W1=1):" >&2
+			grep 'warning:' "$log" >&2
+			return 1
+		fi
+	else
+		make -s "$@" >&2
+	fi
+}
+
 build_project_mods() {
 	local top=$1 kdir=$2 src=$3
 
@@ -39,7 +59,7 @@ build_project_mods() {
 	copy_mod_src "$top/kernel" "$src/kernel"
 	# kernel/Kbuild builds tests/ (the KUnit module) when the kernel has KUnit.
 	copy_mod_src "$top/kernel/tests" "$src/kernel/tests"
-	if ! make -s -C "$src/kernel" KDIR="$kdir" >&2; then
+	if ! mods_make "$src/kernel.log" -C "$src/kernel" KDIR="$kdir"; then
 		echo "ib_mcgroups.ko does not build against $kdir" >&2
 		return 1
 	fi
@@ -49,7 +69,8 @@ build_project_mods() {
 	fi
 	[ -f "$top/selftests/simhca/Makefile" ] || return 0
 	copy_mod_src "$top/selftests/simhca" "$src/simhca"
-	if ! make -s -C "$src/simhca" KDIR="$kdir" PROBE_SH="$src/kernel/compat/probe.sh" >&2; then
+	if ! mods_make "$src/simhca.log" -C "$src/simhca" KDIR="$kdir" \
+		PROBE_SH="$src/kernel/compat/probe.sh"; then
 		echo "simhca.ko does not build against $kdir" >&2
 		return 1
 	fi
