@@ -49,15 +49,16 @@ KDIR ?= /lib/modules/$(KVER)/build
 export KVER KDIR
 
 # What "make demo" needs: the build (module for Debian 12's default 6.1
-# kernel, mcctl, the test programs) and the VM. "make deps-demo" installs
+# kernel, mcctl, the test programs, whose kselftest headers come from
+# linux-source-6.1: selftests/Makefile) and the VM. "make deps-demo" installs
 # only these, so that a newcomer's first "make deps-demo demo" does not
-# wait for the other kernels, linux-source, Slurm or Prometheus.
+# wait for the other kernels, linux-source-6.12, Slurm or Prometheus.
 DEMO_PACKAGES := build-essential pkg-config linux-image-amd64 \
-	linux-headers-amd64 qemu-system-x86 busybox-static \
+	linux-headers-amd64 linux-source-6.1 qemu-system-x86 busybox-static \
 	kmod cpio xz-utils iproute2 util-linux rdma-core ibverbs-providers \
 	ibverbs-utils libibverbs-dev libnl-3-dev libnl-genl-3-dev \
 	libjson-c-dev librdmacm-dev libibumad-dev jq
-DEB_PACKAGES := $(DEMO_PACKAGES) linux-source-6.1 linux-source-6.12 sparse \
+DEB_PACKAGES := $(DEMO_PACKAGES) linux-source-6.12 sparse \
 	perl infiniband-diags dkms opensm
 # The newer kernel Debian 12 ships, and its PREEMPT_RT flavour: make check
 # builds and tests on each (selftests/vm/kver.sh --all).
@@ -77,8 +78,9 @@ DEB_PACKAGES += prometheus
 # The VM tests copy them in only when those tests run (# guest-files:).
 DEB_PACKAGES += slurmctld slurmd slurm-client munge prometheus-node-exporter
 
-# What building the debug kernel needs (selftests/kernels/build-kernel.sh, from
-# linux-source-6.12 above): make check runs the debug lane too.
+# What building kernels needs (selftests/kernels/build-kernel.sh: the debug
+# kernel from linux-source-6.12 above, 5.10 and the newest from the
+# linux-source of bullseye and sid, which it fetches itself).
 DEBUG_PACKAGES := bc bison flex libelf-dev libssl-dev
 
 all: module user selftests examples
