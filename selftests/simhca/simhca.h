@@ -490,8 +490,8 @@ void simhca_sma_post(struct simhca_dev *sdev, u32 port, u32 qpn,
 		     const struct ib_ud_wr *ud);
 void simhca_sma_work(struct work_struct *work);
 void simhca_sma_show(struct simhca_dev *sdev, struct seq_file *m);
-int simhca_modify_port(struct ib_device *ibdev, u32 port_num, int mask,
-		       struct ib_port_modify *props);
+int simhca_modify_port(struct ib_device *ibdev, simhca_verbs_port_t port_num,
+		       int mask, struct ib_port_modify *props);
 
 /* sa.c */
 int simhca_sa_module_init(void);

@@ -807,8 +807,8 @@ void simhca_sma_post(struct simhca_dev *sdev, u32 port, u32 qpn,
  * IsCM from ib_cm); the Q_Key violation counter reset and shutdown are
  * accepted and do nothing.
  */
-int simhca_modify_port(struct ib_device *ibdev, u32 port_num, int mask,
-		       struct ib_port_modify *props)
+int simhca_modify_port(struct ib_device *ibdev, simhca_verbs_port_t port_num,
+		       int mask, struct ib_port_modify *props)
 {
 	struct simhca_port *p = &to_sdev(ibdev)->port[port_num - 1];
 	u32 cap, old;
