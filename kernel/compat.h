@@ -69,13 +69,14 @@ struct mcg_ib_client_add_wrapper_of_##fn	/* takes the ';' */
 
 /*
  * sysfs: kobject_init_and_add() takes a const struct kobj_type since 6.2
- * (MCG_HAVE_KOBJECT_CONST_KTYPE); MCG_KTYPE_CONST is the qualifier
- * the module's kobj_type is declared with.
+ * (MCG_HAVE_KOBJECT_CONST_KTYPE). The module's kobj_type is const;
+ * MCG_KTYPE() hands it to older kernels without the qualifier, which they
+ * lack only in the prototype: kobject never writes its ktype.
  */
 #ifdef MCG_HAVE_KOBJECT_CONST_KTYPE
-#define MCG_KTYPE_CONST	const
+#define MCG_KTYPE(t)	(t)
 #else
-#define MCG_KTYPE_CONST
+#define MCG_KTYPE(t)	((void *)(t))
 #endif
 
 /*

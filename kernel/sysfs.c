@@ -163,7 +163,7 @@ static void mcg_port_release(struct kobject *kobj)
 	kfree(to_port(kobj));
 }
 
-static MCG_KTYPE_CONST struct kobj_type mcg_port_ktype = {
+static const struct kobj_type mcg_port_ktype = {
 	.release	= mcg_port_release,
 	.sysfs_ops	= &kobj_sysfs_ops,
 	.default_groups	= mcg_port_groups,
@@ -181,7 +181,7 @@ int mcg_sysfs_add_port(struct mcg_port *port)
 {
 	int err;
 
-	err = kobject_init_and_add(&port->kobj, &mcg_port_ktype,
+	err = kobject_init_and_add(&port->kobj, MCG_KTYPE(&mcg_port_ktype),
 				   port->dev->kobj, "%u", port->port_num);
 	if (err)
 		kobject_put(&port->kobj);

@@ -529,6 +529,7 @@ static struct ib_qp *simhca_create_qp_alloc(struct ib_pd *pd,
 	}
 	return &qp->ibqp;
 }
+
 #define simhca_create_qp	simhca_create_qp_alloc
 #endif
 
