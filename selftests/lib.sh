@@ -529,3 +529,29 @@ mcast_recv_while_sending() {
 	rm -f "$log"
 	echo "${n:--1}"
 }
+
+# refused DESC MESSAGE CMD...: CMD fails, says MESSAGE (a substring) on
+# stderr, and the port's groups and counters (the files of $SYS named in
+# REFUSED_COUNTERS, default groups holders joins leaves join_errors) are
+# unchanged.
+refused() {
+	local desc=$1 want=$2 files=${REFUSED_COUNTERS:-groups holders joins leaves join_errors}
+	local before after err rc f
+	shift 2
+
+	before=$(for f in $files; do cat "$SYS/$f"; done | xargs)
+	err=$("$@" 2>&1 >/dev/null)
+	rc=$?
+	after=$(for f in $files; do cat "$SYS/$f"; done | xargs)
+	if [ $rc -ne 0 ] && [[ $err == *"$want"* ]] && [ "$before" = "$after" ]; then
+		ktap_ok "$desc"
+		ktap_diag "$err"
+		return 0
+	fi
+	ktap_fail "$desc"
+	ktap_diag "\$ $* (exit $rc)"
+	ktap_diag "stderr: $err"
+	ktap_diag "expected message containing: $want"
+	ktap_diag "$files: $before -> $after"
+	return 1
+}

@@ -13,28 +13,8 @@ mcg_require_mcctl
 P=$MCG_DEV0/1
 SYS=/sys/kernel/ib_mcgroups/$MCG_DEV0/1
 
-# refused DESC MESSAGE CMD...: CMD fails, says MESSAGE (a substring) on
-# stderr, and the port's groups and counters are unchanged.
-refused() {
-	local desc=$1 want=$2 before after err rc
-	shift 2
-
-	before=$(cat $SYS/groups $SYS/holders $SYS/joins $SYS/join_errors | xargs)
-	err=$("$@" 2>&1 >/dev/null)
-	rc=$?
-	after=$(cat $SYS/groups $SYS/holders $SYS/joins $SYS/join_errors | xargs)
-	if [ $rc -ne 0 ] && [[ $err == *"$want"* ]] && [ "$before" = "$after" ]; then
-		ktap_ok "$desc"
-		ktap_diag "$err"
-		return 0
-	fi
-	ktap_fail "$desc"
-	ktap_diag "\$ $* (exit $rc)"
-	ktap_diag "stderr: $err"
-	ktap_diag "expected message containing: $want"
-	ktap_diag "groups holders joins join_errors: $before -> $after"
-	return 1
-}
+# refused (lib.sh) compares these counters of $SYS.
+REFUSED_COUNTERS="groups holders joins join_errors"
 
 ktap_plan 17
 check "set up rxe0 <-> rxe1" mcg_setup_rxe || ktap_skip_all "no rxe devices"

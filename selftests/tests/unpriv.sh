@@ -20,28 +20,6 @@ SYS=/sys/kernel/ib_mcgroups/$MCG_DEV0/1
 PARAM=/sys/module/ib_mcgroups/parameters/user_max_holds
 ME=uid:65534
 
-# refused DESC MESSAGE CMD...: CMD fails, says MESSAGE (a substring) on
-# stderr, and the port's groups, holders and counters are unchanged.
-refused() {
-	local desc=$1 want=$2 before after err rc
-	shift 2
-
-	before=$(cat $SYS/groups $SYS/holders $SYS/joins $SYS/leaves $SYS/join_errors | xargs)
-	err=$("$@" 2>&1 >/dev/null)
-	rc=$?
-	after=$(cat $SYS/groups $SYS/holders $SYS/joins $SYS/leaves $SYS/join_errors | xargs)
-	if [ $rc -ne 0 ] && [[ $err == *"$want"* ]] && [ "$before" = "$after" ]; then
-		ktap_ok "$desc"
-		ktap_diag "$err"
-		return 0
-	fi
-	ktap_fail "$desc"
-	ktap_diag "\$ $* (exit $rc)"
-	ktap_diag "stderr: $err"
-	ktap_diag "expected message containing: $want"
-	ktap_diag "groups holders joins leaves join_errors: $before -> $after"
-	return 1
-}
 
 holders_are() { [ "$(cat "$SYS/holders")" = "$1" ]; }
 # group_holders_are GROUP N: GROUP on $P has N holders (as root sees it).

@@ -27,28 +27,8 @@ group_holders_are() {
 # field GROUP KEY: a key of GROUP's JSON as root sees it
 field() { mcctl -j show "$P" "$1" | jq -r ".$2"; }
 
-# refused DESC MESSAGE CMD...: CMD fails, says MESSAGE on stderr, and the
-# port's groups, holders and counters are unchanged.
-refused() {
-	local desc=$1 want=$2 before after err rc
-	shift 2
-
-	before=$(cat $SYS/groups $SYS/holders $SYS/joins $SYS/leaves | xargs)
-	err=$("$@" 2>&1 >/dev/null)
-	rc=$?
-	after=$(cat $SYS/groups $SYS/holders $SYS/joins $SYS/leaves | xargs)
-	if [ $rc -ne 0 ] && [[ $err == *"$want"* ]] && [ "$before" = "$after" ]; then
-		ktap_ok "$desc"
-		ktap_diag "$err"
-		return 0
-	fi
-	ktap_fail "$desc"
-	ktap_diag "\$ $* (exit $rc)"
-	ktap_diag "stderr: $err"
-	ktap_diag "expected message containing: $want"
-	ktap_diag "groups holders joins leaves: $before -> $after"
-	return 1
-}
+# refused (lib.sh) compares these counters of $SYS.
+REFUSED_COUNTERS="groups holders joins leaves"
 
 # user_hold GROUP [ARGS...]: starts a background bound hold of uid 65534
 # (its pid in $hold_pid); held: it waits until GROUP has one more holder.
