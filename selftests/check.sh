@@ -194,16 +194,9 @@ part style "$TOP/selftests/style.sh"
 
 for l in $LANES; do
 	b0=$passed f0=$failed
-	lane_tests=$CORE_TESTS
-	# 5.10: ib_join's join after 12 dropped SA MADs is not made within
-	# its 20 s (5 SA timeouts where 6.x has 1: each attempt seems to lose
-	# one MAD, not 11, as if the MAD layer did not retry); not understood
-	# yet, so left out there (selftests/kernels/README.md) rather than
-	# failing every run.
-	[ "$l" != bullseye ] || lane_tests=$(tr ' ' '\n' <<<"$CORE_TESTS" | grep -vx ib_join | xargs)
 	if [ $# -eq 0 ]; then
 		# shellcheck disable=SC2086  # a list of test names
-		part "vm-$l" "$TOP/selftests/kernels/lane.sh" "$l" vm $lane_tests
+		part "vm-$l" "$TOP/selftests/kernels/lane.sh" "$l" vm $CORE_TESTS
 		part "dkms-$l" "$TOP/selftests/kernels/lane.sh" "$l" dkms
 	else
 		part "vm-$l" "$TOP/selftests/kernels/lane.sh" "$l" vm "$@"

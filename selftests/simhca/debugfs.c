@@ -9,7 +9,11 @@
  *                       the first sweep), raise CLIENT_REREGISTER
  *   reregister_wipe     client_reregister wipes the SA database (default Y)
  *   first_sweep_ms      the SA ignores requests this long after a reregister
- *   drop_next           drop the next N requests
+ *   drop_next           drop the next N requests (MADs: a resend of a
+ *                       dropped request is the next one)
+ *   drop_queries        lose the next N queries: the first MAD of each and
+ *                       every resend with its TID, so each query times out
+ *                       however often the host's MAD layer resends it
  *   fail_next           answer the next N requests with fail_status
  *   fail_status         MAD status for fail_next (default 0x0100)
  *   delay_ms            delay every answer
@@ -416,6 +420,7 @@ void simhca_debugfs_add(struct simhca_dev *sdev)
 	debugfs_create_bool("reregister_wipe", 0600, d, &k->reregister_wipe);
 	debugfs_create_u32("first_sweep_ms", 0600, d, &k->first_sweep_ms);
 	debugfs_create_u32("drop_next", 0600, d, &k->drop_next);
+	debugfs_create_u32("drop_queries", 0600, d, &k->drop_queries);
 	debugfs_create_u32("fail_next", 0600, d, &k->fail_next);
 	debugfs_create_x32("fail_status", 0600, d, &k->fail_status);
 	debugfs_create_u32("delay_ms", 0600, d, &k->delay_ms);

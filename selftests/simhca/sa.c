@@ -1134,6 +1134,32 @@ static void sa_rate_track(struct simhca_sa *sa, ktime_t now)
 		sa->st.max_per_100ms = sa->ring_count;
 }
 
+/*
+ * drop_queries: true if @pkt belongs to a query that is to be lost, which
+ * is a resend of one lost before (its TID remembered) or, while queries
+ * are left to lose, a new one (its TID then remembered, the knob counted
+ * down). ib_sa on 5.10 posts a query once with its whole timeout, later
+ * kernels resend it up to ten times: losing a query, not N MADs, times it
+ * out on both.
+ */
+static bool sa_query_lost(struct simhca_sa *sa, struct simhca_knobs *k,
+			  const struct simhca_pkt *pkt)
+{
+	__be64 tid = ((const struct ib_mad_hdr *)pkt->mad)->tid;
+	u32 i, n;
+
+	for (i = 0; i < SIMHCA_LOST_TIDS; i++)
+		if (sa->lost[i] == tid && tid)
+			return true;
+	n = READ_ONCE(k->drop_queries);
+	if (!n)
+		return false;
+	WRITE_ONCE(k->drop_queries, n - 1);
+	sa->lost[sa->lost_next] = tid;
+	sa->lost_next = (sa->lost_next + 1) % SIMHCA_LOST_TIDS;
+	return true;
+}
+
 /* Fault knobs; true if the request was consumed. */
 static bool sa_faults(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
 {
@@ -1163,6 +1189,10 @@ static bool sa_faults(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
 	if (n) {
 		WRITE_ONCE(k->drop_next, n - 1);
 		sa->st.drop_fault++;
+		return true;
+	}
+	if (sa_query_lost(sa, k, pkt)) {
+		sa->st.drop_query++;
 		return true;
 	}
 	n = READ_ONCE(k->fail_next);
@@ -1396,6 +1426,7 @@ void simhca_sa_stats(struct simhca_dev *sdev, struct seq_file *s)
 			seq_printf(s, "answered_%s_%s %llu\n", method_names[m],
 				   attr_names[a], st->answered[m][a]);
 	seq_printf(s, "drop_fault %llu\n", st->drop_fault);
+	seq_printf(s, "drop_query %llu\n", st->drop_query);
 	seq_printf(s, "drop_rate %llu\n", st->drop_rate);
 	seq_printf(s, "drop_sweep %llu\n", st->drop_sweep);
 	seq_printf(s, "drop_port_down %llu\n", st->drop_port_down);

@@ -45,6 +45,7 @@ extern u64 simhca_subnet_prefix;
 #define SIMHCA_MLID_MAX		0xfffe
 #define SIMHCA_RATE_RING	1024
 #define SIMHCA_TID_RING		1024
+#define SIMHCA_LOST_TIDS	16
 #define SIMHCA_MLID_NUM		(SIMHCA_MLID_MAX - SIMHCA_MLID_BASE + 1)
 /* UD QPs of kernel consumers: QPNs from 0x10, a few per device */
 #define SIMHCA_MAX_UD_QP	12
@@ -274,6 +275,7 @@ struct simhca_stats {
 	u64 rx[SIMHCA_M_NUM][SIMHCA_A_NUM];
 	u64 answered[SIMHCA_M_NUM][SIMHCA_A_NUM];
 	u64 drop_fault;
+	u64 drop_query;
 	u64 drop_rate;
 	u64 drop_sweep;
 	u64 drop_port_down;
@@ -312,6 +314,9 @@ struct simhca_sa {
 	ktime_t ring[SIMHCA_RATE_RING];
 	u32 ring_head;
 	u32 ring_count;
+	/* TIDs of the queries drop_queries lost: their resends are lost too */
+	__be64 lost[SIMHCA_LOST_TIDS];
+	u32 lost_next;
 	struct simhca_stats st;
 	u64 events[IB_EVENT_GID_CHANGE + 1];
 };
@@ -322,6 +327,7 @@ struct simhca_knobs {
 	bool reregister_wipe;
 	u32 first_sweep_ms;
 	u32 drop_next;
+	u32 drop_queries;
 	u32 fail_next;
 	u32 fail_status;
 	u32 delay_ms;

@@ -73,7 +73,9 @@ check_eq "joining a group the SA does not have: refused" 1 $?
 check "with the SA's rejection" grep -q "SA rejected" <<<"$err"
 check_eq "neither left a group or hold" "$before" "$(cat $SYS/groups $SYS/holders | xargs)"
 
-echo 12 >$D/drop_next
+# One query lost with every resend the MAD layer makes of it (ten on 6.1
+# and later, none on 5.10, whose ib_sa posts a query once): it times out.
+echo 1 >$D/drop_queries
 out=$(mcctl -j join "$P" ff12:401b:ffff::4 owner f create 2>&1)
 check_eq "a timed-out create is held and retried" retry-wait \
 	"$(jq -r .state <<<"$out" 2>/dev/null)"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # simhca's debugfs knobs: a dropped SA MAD times out (and a retry gets
-# through), an injected status comes back, a delay delays, the rate limit
+# through), a lost query times out with its resends, an injected status comes back, a delay delays, the rate limit
 # holds, client_reregister wipes the SA database, raises the event and
 # opens a first-sweep window in which the SA ignores requests; port state,
 # LID and P_Key changes raise their events and show in sysfs.
@@ -17,7 +17,7 @@ stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
 st() { "$@" 2>/dev/null | sed -n '1s/^status=\([^ ]*\).*/\1/p'; }
 now_ms() { local us=${EPOCHREALTIME/./}; echo $((us / 1000)); }
 
-ktap_plan 34
+ktap_plan 37
 modprobe ib_umad
 unload
 check "load simhca" modprobe simhca || ktap_skip_all "no simhca"
@@ -30,6 +30,12 @@ check_eq "drop_fault counted" 1 "$(stat drop_fault)"
 echo 1 >$D/drop_next
 check_eq "drop_next: ib_umad's retry gets through" 0x0000 \
 	"$(st sa_mcm -d simhca0 -t 300 -r 2 cpi)"
+echo 1 >$D/drop_queries
+check_eq "drop_queries: the query times out, its resends lost too" timeout \
+	"$(st sa_mcm -d simhca0 -t 300 -r 2 cpi)"
+check_eq "drop_query counted each of its 3 MADs" 3 "$(stat drop_query)"
+check_eq "drop_queries used up: the next query is answered" 0x0000 \
+	"$(st sa_mcm -d simhca0 -t 300 cpi)"
 echo 0x0100 >$D/fail_status
 echo 2 >$D/fail_next
 check_eq "fail_next: injected ERR_NO_RESOURCES" 0x0100 \
