@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # mcctl metrics against the module: without it, ib_mcgroups_up 0 (and the
-# module stays unloaded); on RoCE and on InfiniBand (simhca, after an SM
+# module stays unloaded, also when scraped while rmmod runs); on RoCE and on InfiniBand (simhca, after an SM
 # reregister with failed re-joins) every value equals what sysfs, mcctl
 # stats and mcctl list say; --textfile replaces one 0644 file; nobody may
 # run it. The expositions are saved for promtool on the host (run.sh).
@@ -49,7 +49,7 @@ cleanup() {
 	rm -rf "$TF"
 }
 
-ktap_plan 44
+ktap_plan 46
 defer cleanup
 mcg_unload
 
@@ -61,6 +61,31 @@ check "the library version, no module version" grep -qx \
 	"ib_mcgroups_info{module_version=\"\",protocol_version=\"\",library_version=\"$(modinfo -F version ib_mcgroups)\"} 1" <<<"$prom"
 check_fail "metrics did not load the module" test -d /sys/module/ib_mcgroups
 save_output metrics-down.prom <<<"$prom"
+
+# --- scraped while it is unloaded ---------------------------------------------
+# A scrape that looks the family up while rmmod runs must not load the
+# module again (a lookup by name makes the kernel load it): 20 unloads
+# under a loop of mcctl metrics and mcctl version.
+rm -f /tmp/scrape.stop
+( while [ ! -e /tmp/scrape.stop ]; do
+	mcctl metrics >/dev/null 2>&1
+	mcctl version >/dev/null 2>&1
+  done ) &
+scraper=$!
+reloaded=0 unloaded=0
+for _ in $(seq 20); do
+	mcg_load
+	sleep 0.$((RANDOM % 4))
+	rmmod ib_mcgroups 2>/dev/null || continue
+	unloaded=$((unloaded + 1))
+	sleep 0.5
+	[ -d /sys/module/ib_mcgroups ] && reloaded=$((reloaded + 1))
+done
+touch /tmp/scrape.stop
+wait $scraper
+check "scraped while unloading: most of 20 rmmods succeeded" test $unloaded -ge 15
+check_eq "and none loaded the module again" "0 of $unloaded" "$reloaded of $unloaded"
+mcg_unload
 
 # --- RoCE --------------------------------------------------------------------
 check "set up rxe0/rxe1" mcg_setup_rxe
