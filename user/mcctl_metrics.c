@@ -378,15 +378,16 @@ static char *module_version(void)
 
 /*
  * Ask the module; a failure leaves s->up false and says why on stderr.
- * Not loaded is not a failure (the module is not loaded for this: a
- * family lookup would load it).
+ * Not loaded is not a failure (the module is not loaded for this: the
+ * lookup by name that ibmcg_connect() makes would load it).
  */
 static int query(struct ibmcg *h, struct metrics_snapshot *s,
 		 struct ibmcg_port ***ports, struct ibmcg_group ***groups)
 {
 	int err;
 
-	err = ibmcg_connect(h);
+	/* A scraper never loads the module, not even while rmmod runs. */
+	err = ibmcg_connect_flags(h, IBMCG_CONNECT_NOLOAD);
 	if (err == -ENOENT)
 		return 0;	/* unloaded meanwhile */
 	if (!err) {

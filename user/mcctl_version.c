@@ -52,7 +52,7 @@ int cmd_version(void)
 	}
 	if (fp) {
 		h = ibmcg_alloc();
-		if (h && !ibmcg_connect(h))
+		if (h && !ibmcg_connect_flags(h, IBMCG_CONNECT_NOLOAD))
 			proto = ibmcg_protocol_version(h);
 		ibmcg_close(h);
 	}

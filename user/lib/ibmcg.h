@@ -267,6 +267,17 @@ typedef int (*ibmcg_event_cb)(const struct ibmcg_event *ev, void *arg);
  */
 struct ibmcg *ibmcg_alloc(void);
 int ibmcg_connect(struct ibmcg *h);
+/*
+ * ibmcg_connect() with flags (LIBIBMCG_1.3). IBMCG_CONNECT_NOLOAD: never
+ * make the kernel load the module. ibmcg_connect() looks the family up by
+ * name, and for a name it does not know the kernel loads the module that
+ * provides it (so a first `mcctl join` loads ib_mcgroups), also while
+ * rmmod takes it away. With this flag the family is found in a dump of
+ * the registered families; if it is not there, -ENOENT. For scrapers and
+ * anything else that only looks. Unknown flags: -EINVAL.
+ */
+#define IBMCG_CONNECT_NOLOAD	0x1u
+int ibmcg_connect_flags(struct ibmcg *h, unsigned int flags);
 void ibmcg_close(struct ibmcg *h);
 const char *ibmcg_strerror(const struct ibmcg *h, int err);
 const char *ibmcg_errmsg(const struct ibmcg *h);	/* NULL if none */

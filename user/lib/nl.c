@@ -85,12 +85,33 @@ static int req_send(struct ibmcg *h, struct ibmcg_req *q);
 static int recv_replies(struct ibmcg *h, int fd, uint32_t seq,
 			ibmcg_msg_cb cb, void *arg, bool noack);
 
+/* In a dump of every family: ours by name, the others skipped. */
+static int find_family_cb(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct nlattr *head, *n;
+	int len;
+
+	if (!ibmcg_genl_hdr(nlh, &head, &len))
+		return -EPROTO;
+	n = ibmcg_nla_find(head, len, CTRL_ATTR_FAMILY_NAME);
+	if (!n || ibmcg_nla_len(n) != sizeof(IB_MCG_GENL_NAME) ||
+	    memcmp(ibmcg_nla_data(n), IB_MCG_GENL_NAME,
+		   sizeof(IB_MCG_GENL_NAME)))
+		return 0;
+	return ibmcg_parse_family(nlh, IB_MCG_MCGRP_EVENTS, arg);
+}
+
 /*
  * The family's id, version and events group in one request to the
  * controller (CTRL_CMD_GETFAMILY by name), not a dump of every family:
- * connecting is most of what a short mcctl command costs.
+ * connecting is most of what a short mcctl command costs. But asked by
+ * name for a family it does not have, the controller loads the module
+ * that provides it (our MODULE_ALIAS_GENL_FAMILY), also while rmmod is
+ * taking it away; with @noload the family is found in a dump of the
+ * registered ones instead, which loads nothing.
  */
-static int resolve_family(struct ibmcg *h, struct ibmcg_family *fi)
+static int resolve_family(struct ibmcg *h, struct ibmcg_family *fi,
+			  bool noload)
 {
 	struct ibmcg_req q;
 	int saved = h->family, err;
@@ -99,14 +120,21 @@ static int resolve_family(struct ibmcg *h, struct ibmcg_family *fi)
 	fi->version = 1;
 	fi->maxattr = 0;
 	fi->events_grp = -1;
-	ibmcg_req_init(&q, GENL_ID_CTRL, NLM_F_ACK, CTRL_CMD_GETFAMILY, 1);
-	ibmcg_req_put_str(&q, CTRL_ATTR_FAMILY_NAME, IB_MCG_GENL_NAME);
+	if (noload) {
+		ibmcg_req_init(&q, GENL_ID_CTRL, NLM_F_DUMP,
+			       CTRL_CMD_GETFAMILY, 1);
+	} else {
+		ibmcg_req_init(&q, GENL_ID_CTRL, NLM_F_ACK,
+			       CTRL_CMD_GETFAMILY, 1);
+		ibmcg_req_put_str(&q, CTRL_ATTR_FAMILY_NAME, IB_MCG_GENL_NAME);
+	}
 	err = req_send(h, &q);
 	if (err)
 		return err;
 	/* recv_replies() takes the family's messages: the controller's here */
 	h->family = GENL_ID_CTRL;
-	err = recv_replies(h, h->fd, q.nlh.nlmsg_seq, parse_family_cb, fi,
+	err = recv_replies(h, h->fd, q.nlh.nlmsg_seq,
+			   noload ? find_family_cb : parse_family_cb, fi,
 			   false);
 	h->family = saved;
 	if (!err && fi->id < 0)
@@ -141,10 +169,19 @@ static int open_sock(struct ibmcg *h, int *fdp)
 
 int ibmcg_connect(struct ibmcg *h)
 {
+	return ibmcg_connect_flags(h, 0);
+}
+
+int ibmcg_connect_flags(struct ibmcg *h, unsigned int flags)
+{
 	struct ibmcg_family fi;
 	int one = 1, fd, err;
 
 	clear_errmsg(h);
+	if (flags & ~IBMCG_CONNECT_NOLOAD)
+		return ibmcg_set_errmsg(h, -EINVAL,
+					"unknown connect flags 0x%x",
+					flags & ~IBMCG_CONNECT_NOLOAD);
 	if (h->fd >= 0)
 		return -EISCONN;
 	err = open_sock(h, &h->fd);
@@ -155,7 +192,7 @@ int ibmcg_connect(struct ibmcg *h)
 	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
 	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
 
-	err = resolve_family(h, &fi);
+	err = resolve_family(h, &fi, flags & IBMCG_CONNECT_NOLOAD);
 	/*
 	 * The family exists in the initial network namespace only: from
 	 * another one, a loaded module is not found either.

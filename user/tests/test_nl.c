@@ -2,7 +2,8 @@
 /*
  * Unit tests of libibmcg's own netlink plumbing (lib/nlsock.c): requests
  * built in place, attribute lookup, the controller's family reply, and
- * the sockets against the host kernel's "nlctrl" family (always there).
+ * the sockets against the host kernel's "nlctrl" family (always there),
+ * ibmcg_connect_flags().
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -261,6 +262,30 @@ static void kernel_nlctrl(void)
 		close(fd2);
 }
 
+/*
+ * ibmcg_connect_flags(): unknown flags refused before any socket; with
+ * NOLOAD, found in a dump or -ENOENT (the host has no ib_mcgroups).
+ */
+static void connect_flags(void)
+{
+	struct ibmcg *h = ibmcg_alloc();
+	int err;
+
+	EXPECT(h != NULL);
+	if (!h)
+		return;
+	EXPECT(ibmcg_connect_flags(h, 0x2) == -EINVAL);
+	EXPECT(ibmcg_errmsg(h) && strstr(ibmcg_errmsg(h), "0x2"));
+	EXPECT(ibmcg_protocol_version(h) == -ENOTCONN);
+	err = ibmcg_connect_flags(h, IBMCG_CONNECT_NOLOAD);
+	if (err == -ENOENT)
+		EXPECT(strstr(ibmcg_strerror(h, err), "not loaded") != NULL);
+	else
+		EXPECT(err == 0 && ibmcg_protocol_version(h) >= 1);
+	printf("# NOLOAD connect on this host: %d\n", err);
+	ibmcg_close(h);
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(req_layout),
 	KTAP_CASE(req_overflow),
@@ -269,6 +294,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(family_parse_rejects),
 	KTAP_CASE(nlmsg_walk),
 	KTAP_CASE(kernel_nlctrl),
+	KTAP_CASE(connect_flags),
 };
 
 KTAP_MAIN(cases)
