@@ -467,6 +467,7 @@ static inline __be64 simhca_port_guid(struct simhca_dev *sdev, u32 port)
 
 /* main.c: the internal SA answers on QP1 (default); N: an external SM */
 extern bool simhca_internal_sa;
+extern unsigned int simhca_max_mcast_grp;
 
 static inline __be64 simhca_switch_guid(struct simhca_dev *sdev)
 {

@@ -58,7 +58,7 @@ static int simhca_query_device(struct ib_device *ibdev,
 	attr->max_ah = 4096;
 	attr->max_pkeys = SIMHCA_PKEY_TBL_LEN;
 	attr->local_ca_ack_delay = 15;
-	attr->max_mcast_grp = SIMHCA_MLID_NUM;
+	attr->max_mcast_grp = simhca_max_mcast_grp ?: SIMHCA_MLID_NUM;
 	attr->max_mcast_qp_attach = SIMHCA_MAX_MC_ATTACH;
 	attr->max_total_mcast_qp_attach = SIMHCA_MAX_UD_QP * SIMHCA_MAX_MC_ATTACH;
 	return 0;

@@ -9,7 +9,9 @@
 # HTTP API answers ib_mcgroups_groups, mcast_table_used,
 # sm_reregisters_total and group_rejoins_total as sysfs says; the shipped
 # alert IbMcgroupsRejoinFailures fires (/api/v1/alerts) and resolves;
-# IbMcgroupsModuleDown fires when the module is unloaded; every expression
+# IbMcgroupsMulticastTableFull fires at 4 groups of simhca's table of 5 and
+# resolves at 3; IbMcgroupsModuleDown fires when the module is unloaded
+# while the cron command keeps running; every expression
 # of the Grafana dashboard returns data. The rules are the shipped ones with
 # their "for:" and range windows shortened (a test-only copy). Fails (no
 # skip) without Prometheus on the host: make deps installs it.
@@ -24,7 +26,7 @@ TD=/var/lib/prometheus/node-exporter
 PD=/tmp/prom_scrape
 API=http://127.0.0.1:9090/api/v1
 
-ktap_plan 28
+ktap_plan 34
 
 missing=
 for p in prometheus prometheus-node-exporter wget jq; do
@@ -36,8 +38,9 @@ if ! check_eq "prometheus and node_exporter are in the VM (make deps installs th
 fi
 
 modprobe ib_umad
-check "load simhca, then ib_mcgroups" sh -c \
-	"modprobe simhca && modprobe ib_mcgroups settle_ms=300 backoff_base_ms=200"
+# a multicast table of 5 entries: 4 groups held pass the alert's 80 %
+check "load simhca (a table of 5), then ib_mcgroups" sh -c \
+	"modprobe simhca max_mcast_grp=5 && modprobe ib_mcgroups settle_ms=300 backoff_base_ms=200"
 defer mcg_unload_simhca
 check "hold three groups on $P" sh -c "
 	mcctl join $P ff12:401b:ffff::1 owner a create &&
@@ -51,10 +54,10 @@ cron=$(grep -v '^#' "$CONTRIB/prometheus/ib_mcgroups-metrics.cron" | grep .)
 cmd=$(awk '{for (i = 7; i <= NF; i++) printf "%s%s", $i, (i < NF ? " " : "")}' <<<"$cron")
 check_eq "the cron example runs mcctl metrics --textfile $TD as root" \
 	"root /usr/sbin/mcctl metrics --textfile $TD" "$(awk '{print $6}' <<<"$cron") $cmd"
-# every second instead of every minute (cron's granularity)
-# (paused around rmmod: see below)
+# every second instead of every minute (cron's granularity), also while
+# rmmod runs below
 (while :; do
-	if [ -e $PD/pause ]; then touch $PD/paused; else rm -f $PD/paused; $cmd; fi
+	$cmd
 	sleep 1
 done) &
 defer kill $!
@@ -141,6 +144,18 @@ check "the re-joins failed (rejoin_failures >= 1)" test "$failures" -ge 1
 check "IbMcgroupsRejoinFailures resolves once no re-join fails (30 s window)" \
 	wait_for -t 60 sh -c "[ -z \"\$(wget -qO- $API/alerts | jq -r '.data.alerts[] | select(.labels.alertname == \"IbMcgroupsRejoinFailures\") | .state')\" ]"
 
+# --- the multicast table past its threshold -----------------------------------
+check_eq "3 groups in a table of 5: IbMcgroupsMulticastTableFull quiet" "" \
+	"$(alert IbMcgroupsMulticastTableFull)"
+check "c holds a fourth group: 80 % of the table" \
+	mcctl join $P ff12:401b:ffff::4 owner c create
+check "IbMcgroupsMulticastTableFull fires" \
+	wait_for -t 30 firing IbMcgroupsMulticastTableFull
+ktap_diag "table: $(q "ib_mcgroups_mcast_table_used{$L}") of $(q "ib_mcgroups_mcast_table_max{$L}")"
+check "c leaves it" mcctl leave $P ff12:401b:ffff::4 owner c
+check "the alert resolves at 3 of 5" wait_for -t 30 sh -c \
+	"[ -z \"\$(wget -qO- $API/alerts | jq -r '.data.alerts[] | select(.labels.alertname == \"IbMcgroupsMulticastTableFull\") | .state')\" ]"
+
 # --- the Grafana dashboard: every panel's expression returns data ----------------
 nexpr=0
 empty=
@@ -153,16 +168,12 @@ check "the dashboard has expressions" test "$nexpr" -ge 10
 check_eq "every one returns data" "" "$empty"
 
 # --- the module unloaded --------------------------------------------------------
-# While rmmod runs the module's exit, /sys/module/ib_mcgroups still exists
-# but the genetlink family is gone: an "mcctl metrics" started then sees
-# the module, looks the family up, and the kernel's request_module() loads
-# the module again (seen here with the cron command run every second as
-# root). Not this test's subject: the writer pauses around the rmmod.
-touch $PD/pause
-wait_for -t 10 test -e $PD/paused
+# The cron command keeps running every second while rmmod runs: mcctl
+# metrics never loads the module (libibmcg's IBMCG_CONNECT_NOLOAD), so it
+# stays unloaded and the alert fires.
 check "unload ib_mcgroups" mcg_unload
-rm -f $PD/pause
 check "IbMcgroupsModuleDown fires" wait_for -t 40 firing IbMcgroupsModuleDown
+check_fail "the scrapes meanwhile did not load the module" test -d /sys/module/ib_mcgroups
 check "ib_mcgroups_up 0 in Prometheus" wait_for -t 5 sh -c "[ \"\$(wget -qO- '$API/query?query=ib_mcgroups_up' | jq -r '.data.result[0].value[1]')\" = 0 ]"
 check "load it again: IbMcgroupsModuleDown resolves" sh -c \
 	"modprobe ib_mcgroups && sleep 1"
