@@ -72,6 +72,9 @@ DEB_PACKAGES += debhelper dh-dkms dpkg-dev fakeroot lintian rpm
 # expositions, alert rules and their unit tests (mcctl metrics,
 # contrib/prometheus/).
 DEB_PACKAGES += prometheus
+# gnuplot: the VM harness draws the re-join waves tests record as SVG
+# (selftests/vm/plot-wave.sh).
+DEB_PACKAGES += gnuplot-nox
 # The tests of contrib/ against the real programs, in the VM: a one-node
 # Slurm cluster (selftests/tests/slurm_cluster.sh) and node_exporter's
 # textfile collector scraped by Prometheus (selftests/tests/prom_scrape.sh).

@@ -555,3 +555,42 @@ refused() {
 	ktap_diag "$files: $before -> $after"
 	return 1
 }
+
+# --- re-join wave pictures ---------------------------------------------------
+# mcg_wave_record NAME N C: in the background, every 100 ms until
+# mcg_wave_stop, one line "ms group_rejoins rejoin_failures sa_set_answers"
+# of port $SYS and simhca $D into the saved output NAME.wave (after a
+# "# wave N=... C=..." line): N groups re-joined at cap C per second. The
+# VM harness renders it into NAME.svg on the host (selftests/vm/plot-wave.sh).
+mcg_wave_record() {
+	local f=/tmp/$1.wave n=$2 c=$3
+
+	rm -f "$f.stop"
+	echo "# wave N=$n C=$c" >"$f"
+	(
+		local t0=${EPOCHREALTIME/./} now r fl k v a
+		while [ ! -e "$f.stop" ]; do
+			now=${EPOCHREALTIME/./}
+			read -r r <"$SYS/group_rejoins"
+			read -r fl <"$SYS/rejoin_failures"
+			a=0
+			while read -r k v; do
+				[ "$k" = answered_set_mcm ] && a=$v
+			done <"$D/stats"
+			echo "$(((now - t0) / 1000)) $r $fl $a"
+			sleep 0.1
+		done >>"$f"
+	) &
+	MCG_WAVE_PID=$!
+	MCG_WAVE=$1
+}
+
+# mcg_wave_stop: stop the recorder after two more samples, save its file.
+mcg_wave_stop() {
+	[ -n "${MCG_WAVE:-}" ] || return 0
+	sleep 0.2
+	touch "/tmp/$MCG_WAVE.wave.stop"
+	wait "$MCG_WAVE_PID" 2>/dev/null
+	save_output "$MCG_WAVE.wave" <"/tmp/$MCG_WAVE.wave"
+	MCG_WAVE=
+}

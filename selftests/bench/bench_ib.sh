@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # make bench, InfiniBand scenario on simhca: re-join waves of N groups at
-# cap C (rejoin_rate) against N / C, SA Deletes when N groups are released
-# at once against N, kernel memory per IB group: ours, ib_core's and
-# simhca's.
+# cap C (rejoin_rate) against N / C (each also drawn: out/wave-N*-C*.svg),
+# SA Deletes when N groups are released at once against N, kernel memory
+# per IB group: ours, ib_core's and simhca's.
 # timeout: 1500
 . "$(dirname "$0")/../bench/bench_lib.sh"
 
@@ -80,13 +80,16 @@ for n in $NS; do
 		echo "$c" >/sys/module/ib_mcgroups/parameters/rejoin_rate
 		w=$(waves)
 		echo 1 >$D/stats
+		mcg_wave_record "wave-N$n-C$c" "$n" "$c"	# out/wave-*.svg
 		echo 1 >$D/client_reregister
 		limit=$((n * 3 / c + 60))
 		[ "$limit" -le "$left" ] || limit=$left
 		if ! wait_for -t "$limit" waves_are $((w + 1)); then
+			mcg_wave_stop
 			bench_info "re-join wave, N=$n, C=$c/s" "did not end in $limit s (N / C = $((n * 1000 / c)) ms)"
 			break 2
 		fi
+		mcg_wave_stop
 		bench_row "re-join wave, N=$n, C=$c/s, rejoin_inflight=$inflight (last_rejoin_wave_ms)" \
 			"N / C" "$((n * 1000 / c))" "$(cat $SYS/last_rejoin_wave_ms)" ms 1.10
 		bench_info "simhca, wave N=$n C=$c/s" "$(sa_cost)"

@@ -52,6 +52,9 @@ printf '|---|---|---|---|---|---|\n'
 for r in "${rows[@]}"; do
 	printf '| %s |\n' "${r//|/ | }"
 done
+for f in "$O"/*/out/*.svg; do
+	[ -f "$f" ] && printf '\nre-join wave picture: %s' "$f"
+done
 printf '\nqemu TCG on %s, kernel %s; only ratios within one boot count.\n' \
 	"$(uname -n)" "${KVER:-$("$TOP/selftests/vm/kver.sh")}"
 exit $rc

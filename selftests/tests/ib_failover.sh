@@ -31,8 +31,10 @@ check_eq "the SA has $N groups, each with our full member" "$N $N" \
 
 echo 1 >$D/stats
 start=${EPOCHREALTIME/./}
+mcg_wave_record ib_failover $N $RATE	# the picture: out/ib_failover.svg
 echo 1 >$D/client_reregister
 check "reregister, SA wiped: a re-join wave completes" wait_for -t 60 waves_are 1
+mcg_wave_stop
 check_eq "every group is back with its join state" "$N $N" \
 	"$(sa_groups) $(full_members)"
 peak=$(stat max_per_100ms)

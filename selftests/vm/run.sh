@@ -40,7 +40,8 @@
 #
 # Output: $O/console.log (serial console), $O/results.log (KTAP channel),
 # $O/ktap.log, $O/dmesg.log, $O/out/ (the files tests saved with
-# save_output; promtool checks the *.prom ones on the host). The last
+# save_output; promtool checks the *.prom ones on the host, plot-wave.sh
+# renders the *.wave ones as SVG). The last
 # line is "N passed, M failed[, K skipped]".
 set -euo pipefail
 
@@ -504,6 +505,23 @@ for f in "$O"/out/*.prom; do
 	else
 		echo "not ok - host: promtool check metrics ${f##*/}"
 		sed 's/^/#   /' "$f.promtool"
+		failed=$((failed + 1))
+	fi
+done
+# Re-join waves the tests recorded (mcg_wave_record, *.wave): rendered as
+# SVG pictures next to them with gnuplot (plot-wave.sh).
+for f in "$O"/out/*.wave; do
+	[ -f "$f" ] || continue
+	if ! command -v gnuplot >/dev/null 2>&1; then
+		echo "ok - host: plot-wave.sh ${f##*/} # SKIP gnuplot not installed (apt-get install gnuplot-nox)"
+		skipped=$((skipped + 1))
+	elif "$VM_DIR/plot-wave.sh" "$f" "${f%.wave}.svg" >"$f.log" 2>&1 &&
+	     grep -q '<svg' "${f%.wave}.svg"; then
+		echo "ok - host: plot-wave.sh ${f##*/} -> ${f%.wave}.svg"
+		passed=$((passed + 1))
+	else
+		echo "not ok - host: plot-wave.sh ${f##*/}"
+		sed 's/^/#   /' "$f.log"
 		failed=$((failed + 1))
 	fi
 done
