@@ -72,13 +72,35 @@ MODULE_PARM_DESC(max_owner_holds,
 
 /*
  * Holds a user without CAP_NET_ADMIN may have, on all ports: such holds
- * are bound and owned by "uid:N", so this is counted per owner
- * (mcg_owner.nunpriv). 0 lets only CAP_NET_ADMIN hold groups.
+ * are bound and owned by "uid:N", counted per uid in mcg_ucounts, where
+ * the owner of a user namespace is charged for its users' holds too
+ * (mcg_charge_uid()). 0 lets only CAP_NET_ADMIN hold groups.
  */
 unsigned int mcg_user_max_holds = 64;
 module_param_named(user_max_holds, mcg_user_max_holds, uint, 0644);
 MODULE_PARM_DESC(user_max_holds,
-		 "Holds one user without CAP_NET_ADMIN may have on all ports, all bound to its sockets (default 64; 0: only CAP_NET_ADMIN may join)");
+		 "Holds one user without CAP_NET_ADMIN may have on all ports, all bound to its sockets, those of the users of its user namespaces included (default 64; 0: only CAP_NET_ADMIN may join)");
+
+/* All holds without CAP_NET_ADMIN together (mcg_unpriv_holds). */
+unsigned int mcg_user_max_holds_total = 4096;
+module_param_named(user_max_holds_total, mcg_user_max_holds_total, uint,
+		   0644);
+MODULE_PARM_DESC(user_max_holds_total,
+		 "Holds all users without CAP_NET_ADMIN may have together (default 4096)");
+
+/*
+ * Holds without CAP_NET_ADMIN, per uid they are charged to (the holder's
+ * own and its user namespace's owner, mcg_holder.charge_uid), and in all.
+ * Under mcg_lock. An entry lives while it counts a hold.
+ */
+struct mcg_ucount {
+	struct hlist_node node;
+	kuid_t uid;
+	unsigned int holds;
+};
+
+static DEFINE_HASHTABLE(mcg_ucounts, 6);
+static unsigned int mcg_unpriv_holds;
 
 /* Owners by name: each one's holds on every port. */
 static DEFINE_HASHTABLE(mcg_owners, 8);
@@ -367,20 +389,83 @@ static void sock_unpin(struct mcg_sock *sock)
 	sock_put(sock->token);
 }
 
+static struct mcg_ucount *ucount_find(kuid_t uid)
+{
+	struct mcg_ucount *uc;
+
+	hash_for_each_possible(mcg_ucounts, uc, node, __kuid_val(uid))
+		if (uid_eq(uc->uid, uid))
+			return uc;
+	return NULL;
+}
+
+static unsigned int ucount_holds(kuid_t uid)
+{
+	struct mcg_ucount *uc = ucount_find(uid);
+
+	return uc ? uc->holds : 0;
+}
+
+/*
+ * Makes sure @uid has an entry for ucount_charge(): a new one from
+ * @spare[] (allocated by the caller, GFP_KERNEL_ACCOUNT) if needed.
+ */
+static int ucount_prepare(kuid_t uid, struct mcg_ucount **spare)
+{
+	if (ucount_find(uid))
+		return 0;
+	if (!*spare) {
+		*spare = kzalloc(sizeof(**spare), GFP_KERNEL_ACCOUNT);
+		if (!*spare)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void ucount_charge(kuid_t uid, struct mcg_ucount **spare)
+{
+	struct mcg_ucount *uc = ucount_find(uid);
+
+	if (!uc) {
+		uc = *spare;
+		*spare = NULL;
+		uc->uid = uid;
+		hash_add(mcg_ucounts, &uc->node, __kuid_val(uid));
+	}
+	uc->holds++;
+}
+
+static void ucount_uncharge(kuid_t uid)
+{
+	struct mcg_ucount *uc = ucount_find(uid);
+
+	if (WARN_ON_ONCE(!uc))
+		return;
+	if (!--uc->holds) {
+		hash_del(&uc->node);
+		kfree(uc);
+	}
+}
+
 /*
  * Links @h, a new hold of @g that @req asked for. @b is a preallocated
  * mcg_bound for a bound hold of a socket that has none yet; it is used
  * (and *@b cleared) or left to the caller to free.
  */
 static void holder_link(struct mcg_group *g, struct mcg_holder *h,
-			const struct mcg_join_req *req, struct mcg_bound **b)
+			const struct mcg_join_req *req, struct mcg_bound **b,
+			struct mcg_ucount **spare)
 {
 	h->group = g;
 	h->id = ++mcg_holder_ids;
 	list_add_tail(&h->owner_node, &h->o->holders);
 	h->o->nholds++;
-	if (h->unpriv)
-		h->o->nunpriv++;
+	if (h->unpriv) {
+		ucount_charge(h->uid, &spare[0]);
+		if (!uid_eq(h->charge_uid, h->uid))
+			ucount_charge(h->charge_uid, &spare[1]);
+		mcg_unpriv_holds++;
+	}
 	/* In id order: dumps resume a holder list after an id. */
 	list_add_tail(&h->node, &g->holders);
 	g->nholders++;
@@ -412,8 +497,12 @@ static void holder_drop(struct mcg_group *g, struct mcg_holder *h, u8 reason)
 	struct mcg_bound *b = NULL;
 
 	list_del(&h->owner_node);
-	if (h->unpriv)
-		h->o->nunpriv--;
+	if (h->unpriv) {
+		ucount_uncharge(h->uid);
+		if (!uid_eq(h->charge_uid, h->uid))
+			ucount_uncharge(h->charge_uid);
+		mcg_unpriv_holds--;
+	}
 	h->o->nholds--;
 	list_del(&h->node);
 	g->nholders--;
@@ -654,11 +743,18 @@ static int join_limits(const struct mcg_join_req *req, bool new_group,
 		       struct netlink_ext_ack *extack)
 {
 	struct mcg_owner *o = mcg_owner_find(req->owner);
+	unsigned int max = READ_ONCE(mcg_user_max_holds);
 	int err;
 
 	if (req->unpriv) {
-		err = mcg_user_limit(o ? o->nunpriv : 0,
-				     READ_ONCE(mcg_user_max_holds), extack);
+		err = mcg_user_limit(ucount_holds(req->uid), max, extack);
+		if (!err)
+			err = mcg_user_limits_more(!uid_eq(req->charge_uid,
+							   req->uid),
+						   ucount_holds(req->charge_uid),
+						   mcg_unpriv_holds, max,
+						   READ_ONCE(mcg_user_max_holds_total),
+						   extack);
 		if (err)
 			return err;
 	}
@@ -667,10 +763,10 @@ static int join_limits(const struct mcg_join_req *req, bool new_group,
 			       READ_ONCE(mcg_max_owner_holds), extack);
 }
 
-static struct mcg_group *group_new(const struct mcg_join_req *req)
+static struct mcg_group *group_new(const struct mcg_join_req *req, gfp_t gfp)
 {
 	const struct mcg_backend_ops *ops = req->port->backend;
-	struct mcg_group *g = kmem_cache_zalloc(*ops->group_cache, GFP_KERNEL);
+	struct mcg_group *g = kmem_cache_zalloc(*ops->group_cache, gfp);
 
 	if (!g)
 		return NULL;
@@ -703,9 +799,11 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 {
 	struct mcg_port *port = req->port;
 	struct mcg_group *g, *new_group = NULL;
+	struct mcg_ucount *spare[2] = { NULL, NULL };
 	struct mcg_owner *new_owner = NULL;
 	struct mcg_bound *new_bound = NULL;
 	struct mcg_holder *h;
+	gfp_t gfp;
 	u8 want, old_state, old_js;
 	bool adopt = false, lingering;
 	int err, ret;
@@ -763,7 +861,9 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 	if (err)
 		return err;
 
-	h = kmem_cache_zalloc(mcg_holder_cache, GFP_KERNEL);
+	/* What a user's holds take is charged to the user's memory cgroup. */
+	gfp = req->unpriv ? GFP_KERNEL_ACCOUNT : GFP_KERNEL;
+	h = kmem_cache_zalloc(mcg_holder_cache, gfp);
 	if (!h)
 		return -ENOMEM;
 	h->join_state = req->join_state;
@@ -771,18 +871,24 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 	h->create = !req->unpriv && (req->create.create || req->create.qkey);
 	h->unpriv = req->unpriv;
 	h->uid = req->uid;
+	h->charge_uid = req->charge_uid;
+	if (req->unpriv &&
+	    (ucount_prepare(h->uid, &spare[0]) ||
+	     (!uid_eq(h->charge_uid, h->uid) &&
+	      ucount_prepare(h->charge_uid, &spare[1]))))
+		goto nomem;
 	BUILD_BUG_ON(__IB_MCG_F_ALL > U8_MAX);
 	h->flags = req->flags;	/* netlink.c allows only __IB_MCG_F_ALL */
 	h->since_ns = ktime_get_boottime_ns();
 	/* The socket's first bound hold: its index entry, allocated now. */
 	if ((h->flags & IB_MCG_F_BOUND) && !bound_find(&req->nl_sock)) {
-		new_bound = kzalloc(sizeof(*new_bound), GFP_KERNEL);
+		new_bound = kzalloc(sizeof(*new_bound), gfp);
 		if (!new_bound)
 			goto nomem;
 	}
 	h->o = mcg_owner_find(req->owner);
 	if (!h->o) {
-		new_owner = kzalloc(sizeof(*new_owner), GFP_KERNEL);
+		new_owner = kzalloc(sizeof(*new_owner), gfp);
 		if (!new_owner)
 			goto nomem;
 		strscpy(new_owner->name, req->owner, sizeof(new_owner->name));
@@ -790,7 +896,7 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 		h->o = new_owner;
 	}
 	if (!g) {
-		new_group = group_new(req);
+		new_group = group_new(req, gfp);
 		if (!new_group)
 			goto nomem;
 		g = new_group;
@@ -866,8 +972,10 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 		mcg_notify(g, IB_MCG_CMD_GROUP_STATE_NTF, IB_MCG_REASON_JOIN,
 			   NULL);
 	}
-	holder_link(g, h, req, &new_bound);
+	holder_link(g, h, req, &new_bound, spare);
 	kfree(new_bound);	/* NULL unless already there */
+	kfree(spare[0]);	/* NULL unless not needed */
+	kfree(spare[1]);
 	mcg_notify(g, IB_MCG_CMD_HOLDER_NEW_NTF, IB_MCG_REASON_JOIN, h);
 	*out = g;
 	*hout = h;
@@ -876,6 +984,8 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 nomem:
 	err = -ENOMEM;
 err_free:
+	kfree(spare[0]);
+	kfree(spare[1]);
 	kfree(new_bound);
 	if (new_group)
 		group_dealloc(new_group);

@@ -398,10 +398,6 @@ struct mcg_owner {
 	struct hlist_node node;		/* in the owner hash table */
 	struct list_head holders;	/* mcg_holder.owner_node */
 	unsigned int nholds;
-	unsigned int nunpriv;		/* of them taken without
-					 * CAP_NET_ADMIN (user_max_holds;
-					 * such an owner is "uid:N")
-					 */
 	char name[IB_MCG_OWNER_MAX + 1];
 };
 
@@ -458,6 +454,7 @@ struct mcg_holder {
 	bool create;			/* joined with create parameters */
 	bool unpriv;			/* taken without CAP_NET_ADMIN ... */
 	kuid_t uid;			/* ... by this user (owner "uid:N") */
+	kuid_t charge_uid;		/* ... charged to it too (user ns) */
 };
 
 struct mcg_join_req {
@@ -474,6 +471,9 @@ struct mcg_join_req {
 	struct mcg_sock nl_sock;	/* the requester's socket */
 	bool unpriv;			/* no CAP_NET_ADMIN: user_max_holds */
 	kuid_t uid;			/* the requester's (real) uid */
+	kuid_t charge_uid;		/* its user namespace's owner, or uid
+					 * (mcg_charge_uid())
+					 */
 };
 
 /* device.c */
@@ -516,6 +516,7 @@ void mcg_group_set_state(struct mcg_group *g, u8 state, u8 reason, int err);
 extern unsigned int mcg_max_groups;
 extern unsigned int mcg_max_owner_holds;
 extern unsigned int mcg_user_max_holds;
+extern unsigned int mcg_user_max_holds_total;
 struct mcg_group *mcg_group_find(struct mcg_port *port,
 				 const union ib_gid *mgid);
 struct mcg_group *mcg_group_next(struct mcg_port *port,

@@ -21,6 +21,7 @@
 #include <linux/minmax.h>
 #include <linux/netlink.h>
 #include <linux/string.h>
+#include <linux/user_namespace.h>
 #include <net/ipv6.h>
 
 #include "ib_mcgroups.h"
@@ -250,6 +251,52 @@ static inline int mcg_user_limit(unsigned int user_holds, unsigned int max,
 	if (user_holds >= max) {
 		NL_SET_ERR_MSG(extack,
 			       "the user has the most holds allowed without CAP_NET_ADMIN (module parameter user_max_holds)");
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+/*
+ * Whom a hold without CAP_NET_ADMIN is charged to besides its user @uid:
+ * the owner of the outermost user namespace below the initial one that
+ * the socket was opened in (@ns), unless root set it up (then root chose
+ * what its users may do, and each is still held to user_max_holds). A
+ * rootless container maps its users to subordinate uids of their own:
+ * charging the namespace's owner for them bounds them all by one user's
+ * limit. @uid itself outside user namespaces.
+ */
+static inline kuid_t mcg_charge_uid(const struct user_namespace *ns,
+				    kuid_t uid)
+{
+	while (ns != &init_user_ns && ns->parent != &init_user_ns)
+		ns = ns->parent;
+	if (ns == &init_user_ns || uid_eq(ns->owner, GLOBAL_ROOT_UID))
+		return uid;
+	return ns->owner;
+}
+
+/*
+ * The other limits of a hold without CAP_NET_ADMIN: with @in_userns (the
+ * socket was opened in a user namespace that a user other than root set
+ * up), the namespace's owner, whom the holds of every user of its
+ * namespaces are charged to, has @owner_holds of at most @max
+ * (user_max_holds); all such holds together, @total, are at most
+ * @max_total (user_max_holds_total).
+ */
+static inline int mcg_user_limits_more(bool in_userns,
+				       unsigned int owner_holds,
+				       unsigned int total, unsigned int max,
+				       unsigned int max_total,
+				       struct netlink_ext_ack *extack)
+{
+	if (in_userns && owner_holds >= max) {
+		NL_SET_ERR_MSG(extack,
+			       "the owner of the user namespace has the most holds allowed without CAP_NET_ADMIN, counting those of every user in its namespaces (module parameter user_max_holds)");
+		return -ENOSPC;
+	}
+	if (total >= max_total) {
+		NL_SET_ERR_MSG(extack,
+			       "users without CAP_NET_ADMIN have the most holds allowed in total (module parameter user_max_holds_total)");
 		return -ENOSPC;
 	}
 	return 0;

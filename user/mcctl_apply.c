@@ -278,7 +278,8 @@ int join_named(int argc, char **argv)
 
 /*
  * join_named(), or with @then (mcctl hold): bound holds, owned by @owner
- * unless the options name one, without the declared linger time, nothing
+ * unless the options name one (an empty @owner: none sent, the kernel
+ * names the caller's own), without the declared linger time, nothing
  * printed, and then(@arg) runs while they are held; its return is ours. The caller
  * blocked the signals it waits for.
  */
@@ -300,7 +301,7 @@ int join_named_then(int argc, char **argv, const char *owner,
 	if (ret)
 		return ret;
 	j = e->join;
-	j.args.owner = owner ? owner : "default";
+	j.args.owner = !owner ? "default" : *owner ? owner : NULL;
 	j.owner_set = false;
 	/*
 	 * hold: a group's linger time is the administrator's to set (join

@@ -75,6 +75,26 @@ static int run_command(void *arg)
 	}
 }
 
+/*
+ * Whether we run in the initial user namespace: its uid_map maps every
+ * uid to itself ("0 0 4294967295"); a user namespace's maps a range.
+ */
+static bool in_initial_userns(void)
+{
+	unsigned long in, out, count;
+	bool init = true;
+	FILE *fp;
+
+	fp = fopen("/proc/self/uid_map", "re");
+	if (!fp)
+		return true;	/* no /proc or no user namespaces */
+	if (fscanf(fp, "%lu %lu %lu", &in, &out, &count) != 3 || in || out ||
+	    count != 4294967295UL)
+		init = false;
+	fclose(fp);
+	return init;
+}
+
 int cmd_hold(int argc, char **argv)
 {
 	struct hold_cmd c;
@@ -82,7 +102,8 @@ int cmd_hold(int argc, char **argv)
 	struct ibmcg *h;
 	int err, ret;
 
-	ret = parse_hold(argc, argv, getuid(), &c);
+	ret = parse_hold(argc, argv,
+			 in_initial_userns() ? getuid() : HOLD_UID_KERNEL, &c);
 	if (ret)
 		return ret;
 	r.cmd = c.cmd;

@@ -20,10 +20,19 @@ struct hold_cmd {
 	struct join_cmd join;	/* DEV/PORT GROUP [options], parsed, bound */
 	char **cmd;		/* COMMAND [ARGS], NULL-terminated (argv's) */
 	/* The owner unless one is given: "uid:UID", the only one a user
-	 * without CAP_NET_ADMIN may hold for.
+	 * without CAP_NET_ADMIN may hold for; empty (none sent: the kernel
+	 * names it) for HOLD_UID_KERNEL.
 	 */
 	char owner[IB_MCG_OWNER_MAX + 1];
 };
+
+/*
+ * parse_hold()'s uid inside a user namespace: getuid() is not the uid
+ * the kernel names the owner by (that of the initial namespace), and no
+ * process in a user namespace has CAP_NET_ADMIN over the module, so the
+ * hold goes without an owner and the kernel names it "uid:N".
+ */
+#define HOLD_UID_KERNEL	((unsigned int)-1)
 
 /* Usage errors print their message and return EXIT_USAGE. */
 int parse_hold(int argc, char **argv, unsigned int uid, struct hold_cmd *c);

@@ -14,7 +14,8 @@ int parse_hold(int argc, char **argv, unsigned int uid, struct hold_cmd *c)
 	int k, ret;
 
 	memset(c, 0, sizeof(*c));
-	snprintf(c->owner, sizeof(c->owner), "uid:%u", uid);
+	if (uid != HOLD_UID_KERNEL)
+		snprintf(c->owner, sizeof(c->owner), "uid:%u", uid);
 	for (k = 0; k < argc && strcmp(argv[k], "--"); k++)
 		;
 	if (k == argc)
@@ -39,7 +40,7 @@ int parse_hold(int argc, char **argv, unsigned int uid, struct hold_cmd *c)
 		return ret;
 	c->join.args.flags |= IB_MCG_F_BOUND;
 	if (!c->join.owner_set)
-		c->join.args.owner = c->owner;
+		c->join.args.owner = c->owner[0] ? c->owner : NULL;
 	return 0;
 }
 

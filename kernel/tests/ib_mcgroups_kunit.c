@@ -266,6 +266,51 @@ static void user_limit_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mcg_user_limit(0, 0, NULL), -EPERM);
 }
 
+/*
+ * A user namespace's owner is charged for its users' holds: the owner of
+ * the outermost namespace below the initial one, unless that is root.
+ */
+static void charge_uid_test(struct kunit *test)
+{
+	static struct user_namespace outer, inner, by_root;
+	kuid_t u = KUIDT_INIT(100005);
+
+	outer.parent = &init_user_ns;
+	outer.owner = KUIDT_INIT(1000);
+	inner.parent = &outer;
+	inner.owner = KUIDT_INIT(100007);
+	by_root.parent = &init_user_ns;
+	by_root.owner = GLOBAL_ROOT_UID;
+	KUNIT_EXPECT_EQ(test, __kuid_val(mcg_charge_uid(&init_user_ns, u)),
+			100005u);
+	KUNIT_EXPECT_EQ(test, __kuid_val(mcg_charge_uid(&outer, u)), 1000u);
+	KUNIT_EXPECT_EQ(test, __kuid_val(mcg_charge_uid(&inner, u)), 1000u);
+	KUNIT_EXPECT_EQ(test, __kuid_val(mcg_charge_uid(&by_root, u)),
+			100005u);
+}
+
+/* The namespace owner's share and the total of all users. */
+static void user_limits_more_test(struct kunit *test)
+{
+	struct netlink_ext_ack ext = {};
+
+	KUNIT_EXPECT_EQ(test, mcg_user_limits_more(false, 64, 0, 64, 10, &ext),
+			0);
+	KUNIT_EXPECT_EQ(test, mcg_user_limits_more(true, 63, 9, 64, 10, &ext),
+			0);
+	KUNIT_EXPECT_NULL(test, ext._msg);
+	KUNIT_EXPECT_EQ(test, mcg_user_limits_more(true, 64, 0, 64, 10, &ext),
+			-ENOSPC);
+	expect_msg(test, &ext, "owner of the user namespace");
+	ext._msg = NULL;
+	KUNIT_EXPECT_EQ(test, mcg_user_limits_more(false, 0, 10, 64, 10, &ext),
+			-ENOSPC);
+	expect_msg(test, &ext, "user_max_holds_total");
+	ext._msg = NULL;
+	KUNIT_EXPECT_EQ(test, mcg_user_limits_more(false, 0, 0, 64, 0, NULL),
+			-ENOSPC);
+}
+
 static void rejoin_check_test(struct kunit *test)
 {
 	/* netns pointers and socket tokens are only compared */
@@ -1218,6 +1263,8 @@ static void pkey_test(struct kunit *test)
 static struct kunit_case mcg_attrs_cases[] = {
 	KUNIT_CASE(name_len_test),
 	KUNIT_CASE(join_state_test),
+	KUNIT_CASE(charge_uid_test),
+	KUNIT_CASE(user_limits_more_test),
 	KUNIT_CASE(linger_test),
 	KUNIT_CASE(pkey_test),
 	{}

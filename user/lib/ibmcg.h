@@ -184,7 +184,12 @@ struct ibmcg_port {
  */
 struct ibmcg_join_args {
 	size_t size;			/* IBMCG_JOIN_ARGS_INIT sets it */
-	const char *owner;		/* required, see ibmcg_owner_check() */
+	const char *owner;		/* required, see ibmcg_owner_check();
+					 * NULL only without CAP_NET_ADMIN:
+					 * the kernel names the caller's own
+					 * owner, "uid:N" with N its uid in
+					 * the initial user namespace
+					 */
 	uint8_t join_state;		/* one IB_MCG_JOIN_* bit, 0: default */
 	uint32_t flags;			/* IB_MCG_F_* */
 	bool set_qkey;			/* false: kernel default Q_Key */

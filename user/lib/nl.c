@@ -835,7 +835,7 @@ int ibmcg_join_rec(struct ibmcg *h, const char *dev, uint32_t port,
 	err = check_dev(h, dev);
 	if (err)
 		return err;
-	err = ibmcg_owner_check(args->owner, &why);
+	err = args->owner ? ibmcg_owner_check(args->owner, &why) : 0;
 	if (err)
 		goto invalid;
 	if (args->join_state && !ibmcg_join_state_name(args->join_state)) {
@@ -864,7 +864,8 @@ int ibmcg_join_rec(struct ibmcg *h, const char *dev, uint32_t port,
 	ibmcg_req_put_str(&q, IB_MCG_A_DEV_NAME, dev);
 	ibmcg_req_put_u32(&q, IB_MCG_A_PORT, port);
 	ibmcg_req_put(&q, IB_MCG_A_MGID, mgid, IBMCG_GID_LEN);
-	ibmcg_req_put_str(&q, IB_MCG_A_OWNER, args->owner);
+	if (args->owner)
+		ibmcg_req_put_str(&q, IB_MCG_A_OWNER, args->owner);
 	if (args->join_state)
 		ibmcg_req_put_u8(&q, IB_MCG_A_JOIN_STATE, args->join_state);
 	if (args->flags)
