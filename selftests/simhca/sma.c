@@ -90,53 +90,38 @@ static bool sma_hop(struct simhca_dev *sdev, struct sma_dest *d, u8 exit)
 }
 
 /*
- * Walk a directed-route request posted on @port outbound (IBA 14.2.2):
- * hop i leaves by initial_path[i] and enters by return_path[i]; only the
- * switch forwards. Returns false if the SMP is lost.
+ * Walk a directed route (IBA 14.2.2) from CA port @port, where it was
+ * posted: a request (!@back) outbound, hop i leaving by initial_path[i]
+ * and entering by return_path[i], which is filled in; an answer (@back)
+ * along the return path, node i left by return_path[i], from the
+ * answering node (hop_cnt) to the requester (node 0), which must be a CA
+ * port. Only the switch forwards. Returns false if the SMP is lost.
  */
-static bool sma_walk_out(struct simhca_dev *sdev, struct ib_smp *smp,
-			 u32 port, struct sma_dest *d)
+static bool sma_walk(struct simhca_dev *sdev, struct ib_smp *smp, u32 port,
+		     bool back, struct sma_dest *d)
 {
-	u8 i;
+	u8 n = smp->hop_cnt, k, i;
 
 	d->node = SMA_NODE_CA;
 	d->port = port;
-	if (smp->hop_cnt >= IB_SMP_MAX_PATH_HOPS)
+	if (n >= IB_SMP_MAX_PATH_HOPS)
 		return false;
-	for (i = 1; i <= smp->hop_cnt; i++) {
-		if (i > 1 && d->node == SMA_NODE_CA)
+	if (!back && n && smp->initial_path[1] != port)
+		return false;
+	for (k = 1; k <= n; k++) {
+		i = back ? n + 1 - k : k;
+		if (k > 1 && d->node == SMA_NODE_CA)
 			return false;
-		if (i == 1 && smp->initial_path[1] != port)
+		if (!sma_hop(sdev, d, back ? smp->return_path[i] :
+					     smp->initial_path[i]))
 			return false;
-		if (!sma_hop(sdev, d, smp->initial_path[i]))
-			return false;
-		smp->return_path[i] = d->port;
+		if (!back)
+			smp->return_path[i] = d->port;
 	}
-	smp->hop_ptr = smp->hop_cnt;
+	if (back)
+		return d->node == SMA_NODE_CA;
+	smp->hop_ptr = n;
 	return true;
-}
-
-/*
- * Walk a directed-route answer a host port posted back along the return
- * path: node i left by return_path[i], from the answering node (hop_cnt)
- * to the requester (node 0), which must be a CA port.
- */
-static bool sma_walk_back(struct simhca_dev *sdev, struct ib_smp *smp,
-			  u32 port, struct sma_dest *d)
-{
-	u8 i;
-
-	d->node = SMA_NODE_CA;
-	d->port = port;
-	if (smp->hop_cnt >= IB_SMP_MAX_PATH_HOPS)
-		return false;
-	for (i = smp->hop_cnt; i >= 1; i--) {
-		if (i < smp->hop_cnt && d->node == SMA_NODE_CA)
-			return false;
-		if (!sma_hop(sdev, d, smp->return_path[i]))
-			return false;
-	}
-	return d->node == SMA_NODE_CA;
 }
 
 /*
@@ -672,7 +657,7 @@ static void sma_handle(struct simhca_dev *sdev, struct simhca_pkt *pkt)
 
 	if (sma_is_response(smp) || smp->method == IB_MGMT_METHOD_TRAP) {
 		/* an answer (or a trap) a host port sends: deliver it */
-		if (dr ? !sma_walk_back(sdev, smp, pkt->port, &d) :
+		if (dr ? !sma_walk(sdev, smp, pkt->port, true, &d) :
 			 !sma_route_lid(sdev, pkt->port, pkt->dlid, &d))
 			goto drop;
 		if (d.node != SMA_NODE_CA)
@@ -687,7 +672,7 @@ static void sma_handle(struct simhca_dev *sdev, struct simhca_pkt *pkt)
 	if (smp->method != IB_MGMT_METHOD_GET &&
 	    smp->method != IB_MGMT_METHOD_SET)
 		goto drop;
-	if (dr ? !sma_walk_out(sdev, smp, pkt->port, &d) :
+	if (dr ? !sma_walk(sdev, smp, pkt->port, false, &d) :
 		 !sma_route_lid(sdev, pkt->port, pkt->dlid, &d))
 		goto drop;
 
