@@ -561,7 +561,11 @@ static void ib_done_work(struct work_struct *work)
  * the group with parameters of its own; one asked for with create
  * parameters (a creator) sends them, and once the group has been joined
  * its last record, so that it is created again as it was if the SA lost
- * it.
+ * it, its MLID included: an SA that re-creates a group after a wipe
+ * gives the MLID asked for if it is free (OpenSM's get_new_mlid(), and
+ * simhca's), so the groups do not swap MLIDs when the re-joins arrive in
+ * another order, and the address handles and attaches made with the old
+ * MLID keep reaching the group. Where it is taken, the SA gives another.
  */
 static ib_sa_comp_mask build_rec(struct mcg_group *g, struct mcg_ib_memb *m,
 				 struct ib_sa_mcmember_rec *rec)
@@ -585,6 +589,7 @@ static ib_sa_comp_mask build_rec(struct mcg_group *g, struct mcg_ib_memb *m,
 		 * After a re-register the SA may have forgotten the group:
 		 * ask for it exactly as it was, so that it is created again.
 		 */
+		rec->mlid = cpu_to_be16(g->rec.mlid);
 		rec->qkey = cpu_to_be32(g->rec.qkey);
 		rec->pkey = cpu_to_be16(g->rec.pkey);
 		rec->sl = g->rec.sl;
@@ -595,7 +600,8 @@ static ib_sa_comp_mask build_rec(struct mcg_group *g, struct mcg_ib_memb *m,
 		rec->rate_selector = IB_SA_EQ;
 		rec->rate = g->rec.rate;
 		rec->hop_limit = g->rec.hop_limit;
-		return mask | IB_SA_MCMEMBER_REC_QKEY | IB_SA_MCMEMBER_REC_PKEY |
+		return mask | IB_SA_MCMEMBER_REC_MLID |
+		       IB_SA_MCMEMBER_REC_QKEY | IB_SA_MCMEMBER_REC_PKEY |
 		       IB_SA_MCMEMBER_REC_SL |
 		       IB_SA_MCMEMBER_REC_TRAFFIC_CLASS |
 		       IB_SA_MCMEMBER_REC_FLOW_LABEL |

@@ -15,6 +15,8 @@
 #            SYS), mcg_unload_simhca, in_peer CMD..., PEER_EXEC,
 #            run_unpriv CMD..., UNPRIV, wait_for [-t SECS] CMD..., wait_for_not ...,
 #            save_output NAME (a file returned to the host)
+# OpenSM:    mcg_opensm_start NAME GUID [OPTION VALUE]..., mcg_opensm_stop NAME
+#            [SIGNAL], mcg_opensm_log NAME, mcg_opensm_cache NAME, MCG_OSM_PID
 # IGMP/MLD:  igmp_count DEV GROUP, igmp_has DEV GROUP,
 #            igmp6_count DEV GROUP, igmp6_has DEV GROUP, mcast_has DEV GROUP
 
@@ -399,6 +401,71 @@ mcg_unload_simhca() {
 	mcg_unload
 	[ -d /sys/module/simhca ] && rmmod simhca
 	return 0
+}
+
+# --- OpenSM -------------------------------------------------------------------
+# The opensm_* tests run OpenSM on simhca's ports (internal_sa=N). Each
+# instance has a NAME: its opensm.conf is /tmp/opensm-NAME.conf, its log
+# (mcg_opensm_log NAME) /tmp/opensm-NAME.log and its cache (guid2lid, in
+# mcg_opensm_cache NAME) and dump files /var/cache/opensm-NAME, so that two
+# SMs in one guest do not share them.
+declare -gA MCG_OSM_PID=()
+__mcg_osm_deferred=
+
+mcg_opensm_log() { echo "/tmp/opensm-$1.log"; }
+mcg_opensm_cache() { echo "/var/cache/opensm-$1"; }
+
+# mcg_opensm_start NAME GUID [OPTION VALUE]...: start OpenSM in the background
+# on the port with GUID, sweeping every 2 s, with the OPTION VALUE pairs in
+# its opensm.conf (e.g. sm_priority 10); its pid goes to MCG_OSM_PID[NAME].
+# Every instance still running is stopped when the test exits.
+mcg_opensm_start() {
+	local name=$1 guid=$2 dir conf log
+
+	shift 2
+	dir=$(mcg_opensm_cache "$name")
+	log=$(mcg_opensm_log "$name")
+	conf=/tmp/opensm-$name.conf
+	mkdir -p "$dir" /var/log
+	rm -f "$log" "$dir/guid2lid"
+	: >"$conf"
+	while [ $# -ge 2 ]; do
+		echo "$1 $2" >>"$conf"
+		shift 2
+	done
+	# OpenSM's syslog messages go to the console where no /dev/log listens
+	if [ ! -S /dev/log ] && command -v syslogd >/dev/null; then
+		syslogd -n -O /tmp/messages &
+		defer kill $!
+		wait_for test -S /dev/log
+	fi
+	if [ -z "$__mcg_osm_deferred" ]; then
+		defer mcg_opensm_stop_all
+		__mcg_osm_deferred=1
+	fi
+	OSM_CACHE_DIR=$dir OSM_TMP_DIR=$dir \
+		opensm -F "$conf" -g "$guid" -s 2 -f "$log" >/dev/null 2>&1 &
+	MCG_OSM_PID[$name]=$!
+}
+
+# mcg_opensm_stop NAME [SIGNAL]: stop instance NAME (SIGTERM, or SIGNAL,
+# e.g. KILL) and wait for it to exit.
+mcg_opensm_stop() {
+	local pid=${MCG_OSM_PID[$1]:-}
+
+	[ -n "$pid" ] || return 0
+	kill -"${2:-TERM}" "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	unset "MCG_OSM_PID[$1]"
+	return 0
+}
+
+mcg_opensm_stop_all() {
+	local name
+
+	for name in "${!MCG_OSM_PID[@]}"; do
+		mcg_opensm_stop "$name"
+	done
 }
 
 # --- IGMP / MLD ---------------------------------------------------------------

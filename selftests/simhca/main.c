@@ -135,6 +135,8 @@ static struct simhca_dev *simhca_dev_create(u32 index)
 	}
 
 	ib_set_device_ops(&sdev->ibdev, &simhca_dev_ops);
+	if (!simhca_internal_sa)
+		ib_set_device_ops(&sdev->ibdev, &simhca_sma_ops);
 	sdev->ibdev.node_type = RDMA_NODE_IB_CA;
 	sdev->ibdev.phys_port_cnt = nports;
 	sdev->ibdev.num_comp_vectors = 1;

@@ -370,6 +370,7 @@ struct simhca_sma_stats {
 	u64 rx;			/* SMPs the host posted */
 	u64 answered;		/* answered by the SMA of a CA port or the switch */
 	u64 to_host;		/* delivered to a port's QP0 (SMInfo, replies) */
+	u64 local;		/* answered in process_mad (hop count 0) */
 	u64 dropped;		/* no route, bad hop count, unsupported routing */
 	u64 bad_set;		/* Sets refused with an invalid field status */
 	u64 gsi_routed;		/* QP1 MADs delivered by DLID (internal_sa=N) */
@@ -445,6 +446,7 @@ struct simhca_dev {
 	/* SMPs the host posted on QP0, for the SMA's work (sma.c) */
 	struct list_head to_sma;
 	struct work_struct sma_work;
+	struct mutex sma_lock;	/* the SMA's state (sma.c) */
 	struct simhca_switch swi;
 	struct simhca_switch_stats sw;
 	struct simhca_udh udh;
@@ -481,6 +483,7 @@ void simhca_dispatch(struct simhca_dev *sdev, u32 port,
 
 /* verbs.c */
 extern const struct ib_device_ops simhca_dev_ops;
+extern const struct ib_device_ops simhca_sma_ops;
 void simhca_to_host(struct simhca_dev *sdev, struct simhca_pkt *pkt);
 void simhca_host_work(struct work_struct *work);
 void simhca_switch_work(struct work_struct *work);

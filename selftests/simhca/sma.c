@@ -7,8 +7,10 @@
  * The fabric of device N: one CA (node GUID ...N0, ports 1..nports) whose
  * port P is cabled to port P of one switch (node and port 0 GUID ...N8;
  * ports 0..nports). The kernel's MAD layer posts every SMP on QP0 through
- * simhca_post_send() (simhca has no process_mad, so even hop-count-0 SMPs
- * to the local port come here). The SMA's work routes it:
+ * simhca_post_send(); with the internal SA (no process_mad) even the
+ * hop-count-0 SMPs to the local port come here, with an external SM
+ * (internal_sa=N) those are answered in simhca_process_mad(), which also
+ * passes SMInfo up to the SM (see there). The SMA's work routes the rest:
  *
  * - directed route (class 0x81) with permissive DrSLID and DrDLID: the
  *   initial path is walked from the sending port, the return path filled
@@ -37,9 +39,10 @@
  * mirrored at once into the table the simulated switch forwards
  * multicast by (sdev->mft).
  *
- * All SMA state is written by simhca_sma_work() only, which runs on the
- * device's ordered workqueue; values the verbs read (port state, LID, SM
- * LID) are written with WRITE_ONCE(), the MFT mirror under sdev->lock.
+ * All SMA state is written under sdev->sma_lock, by simhca_sma_work(),
+ * which runs on the device's ordered workqueue, or simhca_process_mad();
+ * values the verbs read (port state, LID, SM LID) are written with
+ * WRITE_ONCE(), the MFT mirror under sdev->lock.
  */
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -90,53 +93,38 @@ static bool sma_hop(struct simhca_dev *sdev, struct sma_dest *d, u8 exit)
 }
 
 /*
- * Walk a directed-route request posted on @port outbound (IBA 14.2.2):
- * hop i leaves by initial_path[i] and enters by return_path[i]; only the
- * switch forwards. Returns false if the SMP is lost.
+ * Walk a directed route (IBA 14.2.2) from CA port @port, where it was
+ * posted: a request (!@back) outbound, hop i leaving by initial_path[i]
+ * and entering by return_path[i], which is filled in; an answer (@back)
+ * along the return path, node i left by return_path[i], from the
+ * answering node (hop_cnt) to the requester (node 0), which must be a CA
+ * port. Only the switch forwards. Returns false if the SMP is lost.
  */
-static bool sma_walk_out(struct simhca_dev *sdev, struct ib_smp *smp,
-			 u32 port, struct sma_dest *d)
+static bool sma_walk(struct simhca_dev *sdev, struct ib_smp *smp, u32 port,
+		     bool back, struct sma_dest *d)
 {
-	u8 i;
+	u8 n = smp->hop_cnt, k, i;
 
 	d->node = SMA_NODE_CA;
 	d->port = port;
-	if (smp->hop_cnt >= IB_SMP_MAX_PATH_HOPS)
+	if (n >= IB_SMP_MAX_PATH_HOPS)
 		return false;
-	for (i = 1; i <= smp->hop_cnt; i++) {
-		if (i > 1 && d->node == SMA_NODE_CA)
+	if (!back && n && smp->initial_path[1] != port)
+		return false;
+	for (k = 1; k <= n; k++) {
+		i = back ? n + 1 - k : k;
+		if (k > 1 && d->node == SMA_NODE_CA)
 			return false;
-		if (i == 1 && smp->initial_path[1] != port)
+		if (!sma_hop(sdev, d, back ? smp->return_path[i] :
+					     smp->initial_path[i]))
 			return false;
-		if (!sma_hop(sdev, d, smp->initial_path[i]))
-			return false;
-		smp->return_path[i] = d->port;
+		if (!back)
+			smp->return_path[i] = d->port;
 	}
-	smp->hop_ptr = smp->hop_cnt;
+	if (back)
+		return d->node == SMA_NODE_CA;
+	smp->hop_ptr = n;
 	return true;
-}
-
-/*
- * Walk a directed-route answer a host port posted back along the return
- * path: node i left by return_path[i], from the answering node (hop_cnt)
- * to the requester (node 0), which must be a CA port.
- */
-static bool sma_walk_back(struct simhca_dev *sdev, struct ib_smp *smp,
-			  u32 port, struct sma_dest *d)
-{
-	u8 i;
-
-	d->node = SMA_NODE_CA;
-	d->port = port;
-	if (smp->hop_cnt >= IB_SMP_MAX_PATH_HOPS)
-		return false;
-	for (i = smp->hop_cnt; i >= 1; i--) {
-		if (i < smp->hop_cnt && d->node == SMA_NODE_CA)
-			return false;
-		if (!sma_hop(sdev, d, smp->return_path[i]))
-			return false;
-	}
-	return d->node == SMA_NODE_CA;
 }
 
 /*
@@ -670,9 +658,10 @@ static void sma_handle(struct simhca_dev *sdev, struct simhca_pkt *pkt)
 		   smp->dr_dlid != IB_LID_PERMISSIVE))
 		goto drop;
 
-	if (sma_is_response(smp) || smp->method == IB_MGMT_METHOD_TRAP) {
-		/* an answer (or a trap) a host port sends: deliver it */
-		if (dr ? !sma_walk_back(sdev, smp, pkt->port, &d) :
+	if (sma_is_response(smp) || smp->method == IB_MGMT_METHOD_TRAP ||
+	    smp->method == IB_MGMT_METHOD_TRAP_REPRESS) {
+		/* an answer, a trap or its repress a host port sends */
+		if (dr ? !sma_walk(sdev, smp, pkt->port, true, &d) :
 			 !sma_route_lid(sdev, pkt->port, pkt->dlid, &d))
 			goto drop;
 		if (d.node != SMA_NODE_CA)
@@ -687,7 +676,7 @@ static void sma_handle(struct simhca_dev *sdev, struct simhca_pkt *pkt)
 	if (smp->method != IB_MGMT_METHOD_GET &&
 	    smp->method != IB_MGMT_METHOD_SET)
 		goto drop;
-	if (dr ? !sma_walk_out(sdev, smp, pkt->port, &d) :
+	if (dr ? !sma_walk(sdev, smp, pkt->port, false, &d) :
 		 !sma_route_lid(sdev, pkt->port, pkt->dlid, &d))
 		goto drop;
 
@@ -753,6 +742,7 @@ void simhca_sma_work(struct work_struct *work)
 	list_splice_init(&sdev->to_sma, &todo);
 	spin_unlock_irqrestore(&sdev->lock, flags);
 
+	mutex_lock(&sdev->sma_lock);
 	list_for_each_entry_safe(pkt, tmp, &todo, list) {
 		if (pkt->qpn == 1)
 			sma_gsi(sdev, pkt);
@@ -760,7 +750,71 @@ void simhca_sma_work(struct work_struct *work)
 			sma_handle(sdev, pkt);
 		kfree(pkt);
 	}
+	mutex_unlock(&sdev->sma_lock);
 }
+
+/*
+ * process_mad, with an external SM only (internal_sa=N). ib_mad's SMI
+ * (smi_check_local_smp(), smi_check_local_returning_smp()) gives a driver
+ * that has one the directed-route SMPs that end at its port: those a
+ * local agent sends with hop count 0 (instead of posting them) and those
+ * that arrive at the end of their path. Without one, ib_mad discards
+ * every directed-route request that reaches a CA port, and an SM could
+ * never poll another SM's SMInfo by directed route (failover, handover).
+ * Every MAD received is offered here too.
+ *
+ * A Get or Set of the port's SMA attributes (a local SMP: the work
+ * answers all others before they reach a host) is answered here, as a
+ * real HCA's firmware does. SMInfo, answers and every other class pass
+ * (IB_MAD_RESULT_SUCCESS) to the agents: the SM's on this port, or
+ * ib_mad's automatic UNSUPPORTED reply (mlx4 passes SMInfo the same
+ * way). ib_mad calls it from process context; it sleeps on sma_lock.
+ */
+static int simhca_process_mad(struct ib_device *ibdev, int mad_flags,
+			      simhca_verbs_port_t port_num,
+			      const struct ib_wc *in_wc,
+			      const struct ib_grh *in_grh,
+			      const struct ib_mad *in, struct ib_mad *out,
+			      size_t *out_mad_size, u16 *out_mad_pkey_index)
+{
+	struct simhca_dev *sdev = to_sdev(ibdev);
+	struct sma_dest d = { .node = SMA_NODE_CA, .port = port_num };
+	const struct ib_mad_hdr *hdr = &in->mad_hdr;
+	struct ib_smp *smp = (struct ib_smp *)out;
+	bool dr = hdr->mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE;
+	int status;
+
+	if ((!dr && hdr->mgmt_class != IB_MGMT_CLASS_SUBN_LID_ROUTED) ||
+	    hdr->base_version != IB_MGMT_BASE_VERSION ||
+	    hdr->class_version != 1 ||
+	    (hdr->method != IB_MGMT_METHOD_GET &&
+	     hdr->method != IB_MGMT_METHOD_SET) ||
+	    hdr->attr_id == IB_SMP_ATTR_SM_INFO ||
+	    port_num < 1 || port_num > sdev->nports ||
+	    *out_mad_size < sizeof(*smp))
+		return IB_MAD_RESULT_SUCCESS;
+
+	memcpy(smp, in, sizeof(*smp));
+	mutex_lock(&sdev->sma_lock);
+	status = sma_answer(sdev, &d, smp);
+	if (status >= 0)
+		sdev->swi.st.local++;
+	mutex_unlock(&sdev->sma_lock);
+	if (status < 0)
+		return IB_MAD_RESULT_SUCCESS;
+	smp->method = IB_MGMT_METHOD_GET_RESP;
+	smp->status = cpu_to_be16(status);
+	if (dr) {
+		smp->status |= IB_SMP_DIRECTION;
+		smp->hop_ptr = 0;
+	}
+	*out_mad_size = sizeof(*smp);
+	return IB_MAD_RESULT_SUCCESS | IB_MAD_RESULT_REPLY;
+}
+
+const struct ib_device_ops simhca_sma_ops = {
+	.process_mad = simhca_process_mad,
+};
 
 /*
  * From post_send on QP0, or QP1 with an external SM (any context): queue
@@ -842,6 +896,7 @@ void simhca_sma_show(struct simhca_dev *sdev, struct seq_file *m)
 	}
 	seq_printf(m, "smp_rx %llu\nsmp_answered %llu\nsmp_to_host %llu\n",
 		   sw->st.rx, sw->st.answered, sw->st.to_host);
+	seq_printf(m, "smp_local %llu\n", sw->st.local);
 	seq_printf(m, "smp_dropped %llu\nsmp_bad_set %llu\n", sw->st.dropped,
 		   sw->st.bad_set);
 	seq_printf(m, "gsi_routed %llu\ngsi_dropped %llu\n", sw->st.gsi_routed,
@@ -855,6 +910,7 @@ int simhca_sma_init(struct simhca_dev *sdev)
 
 	INIT_LIST_HEAD(&sdev->to_sma);
 	INIT_WORK(&sdev->sma_work, simhca_sma_work);
+	mutex_init(&sdev->sma_lock);
 	sw->lft = kvmalloc(SIMHCA_LFT_CAP, GFP_KERNEL);
 	sw->mft = kvcalloc(SIMHCA_MLID_NUM, sizeof(*sw->mft), GFP_KERNEL);
 	if (!sw->lft || !sw->mft) {

@@ -15,16 +15,9 @@ done
 S=/sys/class/infiniband/simhca0/ports
 G1=0x0053494d48434101
 G2=0x0053494d48434102
-OSM_LOG=/tmp/opensm.log
 INV=/tmp/osmtest.dat
 
 unload() { [ -d /sys/module/simhca ] && rmmod simhca; return 0; }
-osm_stop() {
-	[ -n "${OSM_PID:-}" ] || return 0
-	kill "$OSM_PID" 2>/dev/null
-	wait "$OSM_PID" 2>/dev/null
-	OSM_PID=
-}
 state() { sed 's/^[0-9]*: *//' $S/"$1"/state; }
 both_active() { [ "$(state 1)" = ACTIVE ] && [ "$(state 2)" = ACTIVE ]; }
 sa_up() { saquery -C simhca0 -P 2 >/dev/null 2>&1; }
@@ -49,21 +42,12 @@ unload
 check "load simhca with 2 ports, internal_sa=N" \
 	modprobe simhca nports=2 internal_sa=0 || ktap_skip_all "no simhca"
 defer unload
-defer osm_stop
-mkdir -p /var/cache/opensm /var/log
-if [ ! -S /dev/log ] && command -v syslogd >/dev/null; then
-	syslogd -n -O /tmp/messages &
-	SYSLOGD_PID=$!
-	defer kill $SYSLOGD_PID
-	wait_for test -S /dev/log
-fi
-rm -f $OSM_LOG $INV
-opensm -g $G1 -s 2 -f $OSM_LOG >/dev/null 2>&1 &
-OSM_PID=$!
+rm -f $INV
+mcg_opensm_start sm $G1
 check "OpenSM brings both ports to ACTIVE" wait_for -t 90 both_active
 check "its SA answers port 2" wait_for -t 60 sa_up
 check "osmtest -f c: inventory" osmt c "Create Inventory"
 check "osmtest -f a: all validations" osmt a "All Validations"
 check "osmtest -f m: the multicast flow" osmt m "Multicast"
-osm_stop
+mcg_opensm_stop sm
 ktap_finish

@@ -20,17 +20,11 @@ S=/sys/class/infiniband/simhca0/ports
 PARAM=/sys/module/ib_mcgroups/parameters
 G1=0x0053494d48434101
 GSW=0x0053494d48434108
-OSM_LOG=/tmp/opensm.log
+OSM_LOG=$(mcg_opensm_log sm)
 G=ff12:1234::1			# no IPoIB signature (0x401b)
 GI=ff12:401b:ffff::1		# with it
 COUNT=20
 
-osm_stop() {
-	[ -n "${OSM_PID:-}" ] || return 0
-	kill "$OSM_PID" 2>/dev/null
-	wait "$OSM_PID" 2>/dev/null
-	OSM_PID=
-}
 osm_diag() {
 	ktap_diag "opensm log (errors):"
 	grep ERR $OSM_LOG 2>/dev/null | tail -n 10 |
@@ -68,20 +62,10 @@ mcg_unload_simhca
 check "load simhca with 2 ports, internal_sa=N" \
 	modprobe simhca nports=2 internal_sa=0 || ktap_skip_all "no simhca"
 defer mcg_unload_simhca
-defer osm_stop
-mkdir -p /var/cache/opensm /var/log
-if [ ! -S /dev/log ] && command -v syslogd >/dev/null; then
-	syslogd -n -O /tmp/messages &
-	SYSLOGD_PID=$!
-	defer kill $SYSLOGD_PID
-	wait_for test -S /dev/log
-fi
-rm -f $OSM_LOG
-opensm -g $G1 -s 2 -f $OSM_LOG >/dev/null 2>&1 &
-OSM_PID=$!
+mcg_opensm_start sm $G1
 check "OpenSM brings both ports to ACTIVE" wait_for -t 90 both_active
 check "OpenSM's SA answers port 2 (saquery)" wait_for -t 60 sa_up || osm_diag
-LSW=$(printf %d "$(awk -v g=$GSW '($1 "") == g {print $2}' /var/cache/opensm/guid2lid)")
+LSW=$(printf %d "$(awk -v g=$GSW '($1 "") == g {print $2}' $(mcg_opensm_cache sm)/guid2lid)")
 check_eq "its NodeRecords: both CA ports and the switch" 3 \
 	"$(saquery -C simhca0 -P 2 | grep -c 'NodeRecord dump')"
 check "OpenSM created the IPoIB broadcast group itself" \
@@ -123,5 +107,5 @@ check "OpenSM removes $MLID from the MFT" \
 check_eq "no datagram reaches port 2" 0 "$(received)"
 ktap_diag "QP1 MADs routed $(sma gsi_routed), dropped $(sma gsi_dropped)"
 mcg_unload
-osm_stop
+mcg_opensm_stop sm
 ktap_finish

@@ -23,16 +23,10 @@ G1=0x0053494d48434101		# port 1's GUID
 G2=0x0053494d48434102
 GSW=0x0053494d48434108		# the switch's
 GCA=0x0053494d48434100		# the CA's
-OSM_LOG=/tmp/opensm.log
-OSM_CACHE=/var/cache/opensm
+OSM_LOG=$(mcg_opensm_log sm)
+OSM_CACHE=$(mcg_opensm_cache sm)
 
 unload() { [ -d /sys/module/simhca ] && rmmod simhca; return 0; }
-osm_stop() {
-	[ -n "${OSM_PID:-}" ] || return 0
-	kill "$OSM_PID" 2>/dev/null
-	wait "$OSM_PID" 2>/dev/null
-	OSM_PID=
-}
 osm_diag() {
 	ktap_diag "opensm log (tail):"
 	tail -n 30 $OSM_LOG 2>/dev/null | while read -r l; do ktap_diag "  $l"; done
@@ -70,7 +64,6 @@ unload
 check "load simhca with 2 ports, internal_sa=N" \
 	modprobe simhca nports=2 internal_sa=0 || ktap_skip_all "no simhca"
 defer unload
-defer osm_stop
 
 check_eq "ports start in INIT with no LID" "INIT INIT 0x0 0x0" \
 	"$(state 1) $(state 2) $(cat $S/1/lid) $(cat $S/2/lid)"
@@ -100,19 +93,9 @@ check_eq "smpquery portinfo: switch port 2 Initialize" "Initialize" \
 check_fail "no SM yet: sminfo fails" sminfo_master 1
 
 # --- OpenSM --------------------------------------------------------------------
-mkdir -p $OSM_CACHE /var/log
-# OpenSM's syslog messages go to the console where no /dev/log listens
-if [ ! -S /dev/log ] && command -v syslogd >/dev/null; then
-	syslogd -n -O /tmp/messages &
-	SYSLOGD_PID=$!
-	defer kill $SYSLOGD_PID
-	wait_for test -S /dev/log
-fi
-rm -f $OSM_LOG $OSM_CACHE/guid2lid
 echo 0 >$D/stats
 t0=$(date +%s.%N)
-opensm -g $G1 -s 2 -f $OSM_LOG >/dev/null 2>&1 &
-OSM_PID=$!
+mcg_opensm_start sm $G1
 check "OpenSM becomes MASTER (sminfo on port 1)" wait_for -t 90 sminfo_master 1 ||
 	osm_diag
 check "both ports go ACTIVE" wait_for -t 90 both_active || osm_diag
@@ -159,5 +142,5 @@ port2_back() {
 }
 check "OpenSM brings port 2 to ACTIVE again (PORT_ACTIVE)" \
 	wait_for -t 60 port2_back
-osm_stop
+mcg_opensm_stop sm
 ktap_finish

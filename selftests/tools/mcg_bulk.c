@@ -22,6 +22,8 @@
  *
  * MCG_BULK_JOIN_STATE in the environment (an IB_MCG_JOIN_* value, e.g. 8
  * for send-only full) sets the join state of joins (default: full).
+ * MCG_BULK_SIGNATURE (16 bits) replaces the MGIDs' 0x401b, e.g. 0x1234
+ * for groups OpenSM creates with any Q_Key (no IPoIB signature).
  *
  * Exits 1 on the first failure, with the kernel's message.
  */
@@ -32,11 +34,15 @@
 
 #include "ibmcg.h"
 
+static unsigned long signature = 0x401b;
+
 static void set_mgid(uint8_t mgid[16], unsigned long n)
 {
 	static const uint8_t base[16] = { 0xff, 0x12, 0x40, 0x1b, 0xff, 0xff };
 
 	memcpy(mgid, base, 16);
+	mgid[2] = signature >> 8;
+	mgid[3] = signature;
 	mgid[12] = n >> 24;
 	mgid[13] = n >> 16;
 	mgid[14] = n >> 8;
@@ -77,6 +83,8 @@ int main(int argc, char **argv)
 	if (getenv("MCG_BULK_JOIN_STATE"))
 		args.join_state = strtoul(getenv("MCG_BULK_JOIN_STATE"), NULL,
 					  0);
+	if (getenv("MCG_BULK_SIGNATURE"))
+		signature = strtoul(getenv("MCG_BULK_SIGNATURE"), NULL, 0);
 	if (churn)
 		rounds = argc > 7 ? strtoul(argv[7], NULL, 0) : 1000000;
 

@@ -1,0 +1,94 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# MLIDs stay with their groups across SA wipes (simhca's internal SA): 10
+# groups created on port 1 (two of them after two others were released,
+# so that they have the lowest MLIDs but do not come first), 4 also held
+# on port 2. Three rounds of three SA-wiping client reregisters in quick
+# succession: the SA gives the lowest free MLID to a group it creates
+# unless the request asks for one, so the re-joins would get the MLIDs in
+# the order they arrive; a creator's re-create asks for the group's
+# previous MLID (the MLID component), which the wiped SA has free. After
+# each round every group has its MLID again, and datagrams
+# sent as an application sends them (the address handle and the attach
+# made with the first MLIDs) reach port 2 for exactly the 4 groups it
+# holds. opensm_failover checks the same against OpenSM across a failover
+# and a handover.
+# timeout: 300
+. "$(dirname "$0")/../lib.sh"
+
+mcg_require_simhca
+command -v mcg_bulk >/dev/null || ktap_skip_all "mcg_bulk not built"
+N=10
+HELD=4
+COUNT=10
+ROUNDS=3
+
+waves() { cat $SYS/rejoin_waves; }
+waves2() { cat /sys/kernel/ib_mcgroups/simhca0/2/rejoin_waves; }
+settled() {
+	[ "$(mcctl -j list $P | jq '[.[] | select(.state == "joined")] | length')" = $N ] &&
+		[ "$(mcctl -j list simhca0/2 | jq '[.[] | select(.state == "joined")] | length')" = $HELD ] &&
+		[ "$(grep -c '^group ' $D/sa_db)" = $N ]
+}
+# "MGID MLID" of every group of port 1
+mlids() { mcctl -j list $P | jq -r '.[] | "\(.group) \(.mlid)"' | sort; }
+ud_received() {
+	awk '$1 == "port" && $2 == 2 { for (i = 3; i < NF; i += 2) if ($i == "received") print $(i + 1) }' $D/ud
+}
+# send COUNT to each group with its first MLID; what port 2 received for
+# the held groups and for the others
+traffic() {
+	local mgid mlid i=0 held=0 other=0 r
+
+	while read -r mgid mlid; do
+		echo clear >$D/ud
+		echo "send 1 $mgid $mlid $COUNT" >$D/ud
+		r=$(ud_received)
+		if [ $i -lt $HELD ]; then
+			held=$((held + r))
+		else
+			other=$((other + r))
+		fi
+		i=$((i + 1))
+	done <<<"$M0"
+	echo "$held $other"
+}
+
+ktap_plan $((5 + 3 * ROUNDS))
+modprobe ib_umad
+mcg_unload_simhca
+check "load simhca (internal SA) with 2 ports" modprobe simhca nports=2 ||
+	ktap_skip_all "no simhca"
+defer mcg_unload_simhca
+check "load ib_mcgroups" mcg_load rejoin_rate=20 settle_ms=100 backoff_base_ms=100
+check "create $N groups on port 1, release 2, create 2 more; hold $HELD on port 2" \
+	sh -c "mcg_bulk join simhca0 1 $N job:1 && mcg_bulk leave simhca0 1 2 job:1 &&
+	       mcg_bulk join simhca0 1 2 job:1 0x1010 &&
+	       mcg_bulk join simhca0 2 $HELD job:2 0x1002"
+# M0: the first MLIDs in MGID order, the groups port 2 holds first
+M0=$(mcctl -j list $P | jq -r '.[] | "\(.group) \(.mlid)"' | sort -V)
+head -n $HELD <<<"$M0" | while read -r mgid mlid; do
+	echo "attach 2 $mgid $mlid" >$D/ud
+done
+check_eq "traffic: all to the $HELD held groups reach port 2, none of the others" \
+	"$((HELD * COUNT)) 0" "$(traffic)"
+
+for r in $(seq $ROUNDS); do
+	w1=$(waves)
+	w2=$(waves2)
+	for _ in 1 2 3; do
+		echo 1 >$D/client_reregister
+		sleep 0.3
+	done
+	check "round $r: 3 wipes, the groups are back" \
+		wait_for -t 60 sh -c "[ \$(cat $SYS/rejoin_waves) -gt $w1 ] &&
+			[ \$(cat /sys/kernel/ib_mcgroups/simhca0/2/rejoin_waves) -gt $w2 ]" &&
+		wait_for -t 30 settled
+	check_eq "round $r: every group has its first MLID" "$(sort <<<"$M0")" "$(mlids)" ||
+		ktap_diag "first: $(tr '\n' ' ' <<<"$M0")"
+	check_eq "round $r: traffic reaches exactly the held groups again" \
+		"$((HELD * COUNT)) 0" "$(traffic)"
+done
+ktap_diag "group_rejoins $(cat $SYS/group_rejoins), rejoin_failures $(cat $SYS/rejoin_failures)"
+check "rmmod with the groups held" mcg_unload
+ktap_finish
