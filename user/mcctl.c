@@ -27,7 +27,7 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static struct ibmcg *h;
-const char *mcctl_config = MCCTL_CONF_PATH;
+const char *mcctl_config = IBMCG_CONF_PATH;
 static volatile sig_atomic_t stop;
 
 /* The terms a command's usage uses, explained after it ("where ..."). */
@@ -47,7 +47,7 @@ static const struct {
 } terms[] = {
 	{ W_GROUPNAME,
 	  "GROUPNAME := a group or pool of the configuration file\n"
-	  "             (-c FILE, default " MCCTL_CONF_PATH ")\n" },
+	  "             (-c FILE, default " IBMCG_CONF_PATH ")\n" },
 	{ W_GROUP,
 	  "GROUP := { IPv4 group | IPv6 group | MGID }; join: 0 or :: = the SA assigns one\n" },
 	{ W_STATE, "STATE := { full | nonmember | sendonly | sendonly-full }\n" },
@@ -376,7 +376,7 @@ static int cmd_leave(int argc, char **argv)
 	struct leave_cmd c;
 	int err;
 
-	if (argc > 0 && !strchr(argv[0], '/') && !matches(argv[0], "owner"))
+	if (argc > 0 && !strchr(argv[0], '/') && !ibmcg__matches(argv[0], "owner"))
 		return leave_named(argc, argv);
 	err = parse_leave(argc, argv, &c);
 	if (err)
@@ -593,7 +593,7 @@ static int find_cmd(const char *arg)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(cmds); i++)
-		if (matches(arg, cmds[i].name))
+		if (ibmcg__matches(arg, cmds[i].name))
 			return i;
 	return -1;
 }

@@ -33,7 +33,7 @@ void print_owner_release(const char *owner, uint32_t holds_dropped,
 			 struct ibmcg_released *const *rel, size_t n);
 
 /* mcctl.c: the handle of this run, connected on first use. */
-extern const char *mcctl_config;	/* -c FILE, or MCCTL_CONF_PATH */
+extern const char *mcctl_config;	/* -c FILE, or IBMCG_CONF_PATH */
 /* NULL after printing why (then *ret is the exit status). */
 struct ibmcg *mcctl_handle(int *ret);
 /* Print the kernel's message for err, else the hint for -ENOENT. */

@@ -35,7 +35,7 @@ static void print_action(const struct plan_action *a, const char *result,
 	char buf[IBMCG_MGID_STRLEN], js[IBMCG_JOIN_STATE_STRLEN];
 
 	open_json_object(NULL);
-	print_string(PRINT_ANY, "action", "%-6s", plan_op_name(a->op));
+	print_string(PRINT_ANY, "action", "%-6s", ibmcg__plan_op_name(a->op));
 	if (a->entry)
 		print_string(PRINT_ANY, "name", " %s", a->entry->name);
 	else
@@ -124,14 +124,14 @@ static int check_only(void)
 	print_flag(PRINT_JSON, "valid", NULL, true);
 	print_string(PRINT_FP, NULL, " %s", "valid,");
 	print_string(PRINT_ANY, "owner", " owner %s,",
-		     c.owner[0] ? c.owner : MCCTL_CONF_OWNER);
+		     c.owner[0] ? c.owner : IBMCG__CONF_OWNER);
 	print_uint(PRINT_ANY, "groups", " %u", groups);
 	print_string(PRINT_FP, NULL, "%s", groups == 1 ? " group," : " groups,");
 	print_uint(PRINT_ANY, "pools", " %u", pools);
 	print_string(PRINT_FP, NULL, "%s", pools == 1 ? " pool" : " pools");
 	print_nl();
 	close_json_object();
-	conf_free(&c);
+	ibmcg__conf_free(&c);
 	return mcctl_finish_output();
 }
 
@@ -169,7 +169,7 @@ int cmd_apply(int argc, char **argv)
 	if (!err)
 		err = ibmcg_group_dump(h, NULL, 0, &groups, &ngroups);
 	if (!err)
-		err = conf_plan(&c, ports, nports, groups, ngroups, &acts, &n);
+		err = ibmcg__conf_plan(&c, ports, nports, groups, ngroups, &acts, &n);
 	if (err) {
 		ret = mcctl_kernel_err(err, NULL);
 		goto out;
@@ -214,7 +214,7 @@ out:
 	free(acts);
 	ibmcg_groups_free(groups);
 	ibmcg_ports_free(ports);
-	conf_free(&c);
+	ibmcg__conf_free(&c);
 	return ret;
 }
 
@@ -233,11 +233,11 @@ static int find_named(const char *name, struct conf *c,
 	ret = conf_load(mcctl_config, c);
 	if (ret)
 		return ret;
-	*e = conf_find(c, name);
+	*e = ibmcg__conf_find(c, name);
 	if (!*e) {
 		ret = usage_err("mcctl: no group named '%s' in %s (a DEV/PORT needs a slash)",
 				name, mcctl_config);
-		conf_free(c);
+		ibmcg__conf_free(c);
 	}
 	return ret;
 }
@@ -332,7 +332,7 @@ int join_named_then(int argc, char **argv, const char *owner,
 		goto out;
 	}
 	for (i = 0; i < nports; i++) {
-		if (!conf_covers(e, ports[i]))
+		if (!ibmcg__conf_covers(e, ports[i]))
 			continue;
 		taken[i] = !holds(h, ports[i], j.mgid, j.args.owner, js);
 		err = ibmcg_join(h, ports[i]->dev_name, ports[i]->port, j.mgid,
@@ -377,7 +377,7 @@ out:
 	free(out);
 	free(taken);
 	ibmcg_ports_free(ports);
-	conf_free(&c);
+	ibmcg__conf_free(&c);
 	return ret;
 }
 
@@ -410,7 +410,7 @@ int leave_named(int argc, char **argv)
 	}
 	open_json_array(NULL);
 	for (i = 0; i < nports; i++) {
-		if (!conf_covers(e, ports[i]))
+		if (!ibmcg__conf_covers(e, ports[i]))
 			continue;
 		err = ibmcg_leave(h, ports[i]->dev_name, ports[i]->port,
 				  e->join.mgid, owner, js, &g);
@@ -437,6 +437,6 @@ int leave_named(int argc, char **argv)
 	}
 out:
 	ibmcg_ports_free(ports);
-	conf_free(&c);
+	ibmcg__conf_free(&c);
 	return ret;
 }

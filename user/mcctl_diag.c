@@ -155,7 +155,7 @@ static void mtu_facts(struct diag_facts *f)
 
 static void mc_facts(struct diag_facts *f)
 {
-	bool v4 = mgid_is_ipv4(f->mgid);
+	bool v4 = ibmcg__mgid_is_ipv4(f->mgid);
 	const char *path = v4 ? "/proc/net/igmp" : "/proc/net/igmp6";
 	FILE *fp;
 	int n;

@@ -368,15 +368,15 @@ static int parse_fabric(int argc, char **argv, struct fabric_opts *o)
 	o->smkey = OPENSM_SA_KEY;
 	for (; argc > 0; argc--, argv++) {
 		if (!strcmp(*argv, "--reconcile") ||
-		    matches(*argv, "reconcile")) {
+		    ibmcg__matches(*argv, "reconcile")) {
 			o->reconcile = true;
 		} else if (!strcmp(*argv, "-j") || !strcmp(*argv, "--json")) {
 			json = true;
-		} else if (matches(*argv, "smkey")) {
+		} else if (ibmcg__matches(*argv, "smkey")) {
 			if (argc < 2)
 				return usage_err("mcctl: smkey needs a value");
 			argc--, argv++;
-			if (parse_u32(*argv, &key))
+			if (ibmcg__parse_u32(*argv, &key))
 				return usage_err("mcctl: bad smkey '%s'",
 						 *argv);
 			o->smkey = key;
