@@ -21,6 +21,12 @@
 #include "mcctl_args.h"
 #include "mcctl_diag.h"
 
+const struct cmd_usage diag_usage = {
+	"mcctl diag GROUP [ DEV/PORT ]\n", W_GROUP,
+	"exit status: 0 no check failed, 3 a check failed (FAIL),\n"
+	"1 diag could not run, 2 usage error\n",
+};
+
 #define SYS_IB	"/sys/class/infiniband"
 
 struct diag_port {

@@ -23,6 +23,14 @@
 #include "mcctl_args.h"
 #include "mcctl_fabric.h"
 
+const struct cmd_usage fabric_usage = {
+	"mcctl fabric [ DEV/PORT ] [ --reconcile ] [ -j ] [ smkey KEY ]\n", 0,
+	"the SA's groups and this port's memberships: ok, lost, stale;\n"
+	"--reconcile re-joins lost groups and deletes the port's stale members;\n"
+	"exit status: 0 all ok (or reconciled), 4 lost, 5 stale, 6 both,\n"
+	"1 error, 2 usage error\n",
+};
+
 #define OPENSM_SA_KEY		1ULL
 #define SA_STATUS_REQ_DENIED	7	/* class status, MAD status bits 8..15 */
 
