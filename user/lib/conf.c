@@ -19,11 +19,10 @@ struct ibmcg_conf {
 	struct ibmcg_conf_group *groups;	/* one per entry */
 };
 
-static void set_err(char *err, size_t errlen, const char *fmt,
-		    const char *path, int e)
+static void set_err(char *err, size_t errlen, const char *path, int e)
 {
 	if (err && errlen)
-		snprintf(err, errlen, fmt, path, strerror(e));
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(e));
 }
 
 int ibmcg_conf_open(const char *path, struct ibmcg_conf **conf, char *err,
@@ -52,7 +51,7 @@ int ibmcg_conf_open(const char *path, struct ibmcg_conf **conf, char *err,
 	fp = fopen(path, "re");
 	if (!fp) {
 		e = errno;
-		set_err(err, errlen, "cannot read %s: %s", path, e);
+		set_err(err, errlen, path, e);
 		free(cf);
 		free(pe);
 		return -e;

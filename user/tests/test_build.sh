@@ -17,7 +17,7 @@ cp -r ../include/uapi "$D/include/" && cp ../VERSION "$D/" &&
 	cp -r ./* "$D/user/" && make -s -C "$D/user" clean
 
 echo "TAP version 13"
-echo "1..11"
+echo "1..12"
 # build NAME MAKEARGS...: libibmcg and mcctl from scratch, warning-free
 build() {
 	local name=$1
@@ -51,4 +51,17 @@ ok $? "-Werror with WERROR=1"
 make -s -C "$D/user" -n -B check 2>/dev/null | grep -- '-c -o mcctl.o mcctl.c' |
 	grep -q -- '-Werror'
 ok $? "-Werror in make check (make -n check compiles with it)"
+# rdma-core's warnings, on every object of libibmcg and mcctl: the builds
+# above fail on any of them.
+flags=$(make -s -C "$D/user" -n -B lib/conf.o mcctl.o 2>/dev/null)
+missing=
+for w in -Wmissing-prototypes -Wmissing-declarations -Wwrite-strings \
+	-Wformat=2 -Wredundant-decls -Wshadow -Wstrict-prototypes; do
+	[ "$(printf '%s\n' "$flags" | grep -c -- " $w ")" = 2 ] ||
+		missing="$missing $w"
+done
+[ -z "$missing" ]
+r=$?
+[ $r = 0 ] || echo "# missing:$missing"
+ok $r "rdma-core's warning set on libibmcg and mcctl"
 ktap_done

@@ -166,7 +166,7 @@ static void parse_errors(void)
 	}
 	/* Messages outside the file carry no location afterwards. */
 	{
-		char *argv[] = { "bogus", NULL };
+		char bogus[] = "bogus", *argv[] = { bogus, NULL };
 		FILE *saved = stderr;
 		struct join_cmd j = { 0 };
 
