@@ -20,7 +20,7 @@ echo "TAP version 13"
 echo "1..12"
 # build NAME MAKEARGS...: libibmcg and mcctl from scratch, warning-free
 build() {
-	local name=$1
+	name=$1
 	shift
 	make -s -C "$D/user" clean >/dev/null 2>&1
 	make -s -j2 -C "$D/user" WERROR=1 "$@" all >"$D/log" 2>&1 &&
@@ -42,9 +42,8 @@ objdump -p "$D/user/mcctl" | awk '$1 == "NEEDED" {print $2}' >"$D/needed"
 ok $? "mcctl needs no library but libc ($(tr '\n' ' ' <"$D/needed"))"
 
 # Without WERROR from the caller: "make check" at the top level exports it.
-env -u WERROR -u MAKEFLAGS -u MFLAGS make -s -C "$D/user" -n -B mcctl.o 2>/dev/null |
+! env -u WERROR -u MAKEFLAGS -u MFLAGS make -s -C "$D/user" -n -B mcctl.o 2>/dev/null |
 	grep -q -- '-Werror'
-[ $? -ne 0 ]
 ok $? "no -Werror by default"
 make -s -C "$D/user" -n -B WERROR=1 mcctl.o 2>/dev/null | grep -q -- '-Wall -Wextra -Werror'
 ok $? "-Werror with WERROR=1"
