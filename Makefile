@@ -64,7 +64,7 @@ DEB_PACKAGES := $(DEMO_PACKAGES) linux-source-6.12 sparse \
 # builds and tests on each (selftests/vm/kver.sh --all).
 DEB_PACKAGES += linux-image-6.12-amd64 linux-headers-6.12-amd64 \
 	linux-image-6.12-rt-amd64 linux-headers-6.12-rt-amd64
-# shellcheck: style.sh checks the scripts of contrib/.
+# shellcheck: style.sh checks every shell script of the tree with it.
 DEB_PACKAGES += shellcheck
 # make deb, make rpm and their host test (selftests/host/pkg_test.sh).
 DEB_PACKAGES += debhelper dh-dkms dpkg-dev fakeroot lintian rpm

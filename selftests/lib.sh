@@ -387,6 +387,7 @@ mcg_unload() {
 # The InfiniBand tests on simhca: skip unless ib_mcgroups, mcctl and
 # simhca.ko were built; D (simhca0's debugfs), P (its port 1 as DEV/PORT)
 # and SYS (ib_mcgroups' sysfs of that port) name what they use.
+# shellcheck disable=SC2034 # D, P: set for the test that sources this
 mcg_require_simhca() {
 	mcg_require_module
 	mcg_require_mcctl

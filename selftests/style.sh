@@ -19,11 +19,14 @@ if [ -n "${KDIR:-}" ]; then
 else
 	KDIRS=$("$TOP/selftests/vm/kver.sh" --all | sed 's|.*|/lib/modules/&/build|')
 fi
-KSRC_TAR=${KSRC_TAR:-$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n1)}
+KSRC_TAR=${KSRC_TAR:-$(printf '%s\n' /usr/src/linux-source-*.tar.xz | sort -V | tail -n1)}
+[ -e "$KSRC_TAR" ] || KSRC_TAR=
 n=0
 failed=0
 skipped=0
 if [ -z "${KUNIT_KDIR:-}" ]; then
+	# newest first; the cache's names have no spaces
+	# shellcheck disable=SC2045
 	for d in $(ls -1dt /var/cache/ib_mcgroups/kernel-*/build 2>/dev/null); do
 		# (a finished build only: build-kernel.sh's .done)
 		if [ -f "$d/../.done" ] && grep -qx 'CONFIG_KUNIT=y' "$d/.config" 2>/dev/null; then
@@ -72,19 +75,30 @@ build() {
 mkdir -p "$O"
 echo "TAP version 13"
 nk=$(echo "$KDIRS" | wc -w)
-echo "1..$((4 * nk + 6))"
+echo "1..$((4 * nk + 7))"
 
 if [ -n "$KSRC_TAR" ] && [ ! -e "$O/scripts/checkpatch.pl" ]; then
 	tar -xf "$KSRC_TAR" -C "$O" --strip-components=1 --wildcards \
 		'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
 		'*/scripts/const_structs.checkpatch' 2>/dev/null
 fi
+# The sources checkpatch reads, without what kbuild and the probes generate.
+kernel_sources() {
+	local f
+
+	for f in kernel/*.c kernel/compat/probes/*.c kernel/tests/*.c \
+		selftests/simhca/*.c kernel/*.h selftests/simhca/*.h; do
+		case $f in
+		*.mod.c | *version.h | *compat_autoconf.h) continue ;;
+		esac
+		[ -e "$f" ] && echo "$f"
+	done
+	echo include/uapi/ib_mcgroups.h
+}
 if [ -e "$O/scripts/checkpatch.pl" ]; then
+	mapfile -t ksources < <(cd "$TOP" && kernel_sources)
 	(cd "$TOP" && perl "$O/scripts/checkpatch.pl" --strict --no-tree \
-		--terse --show-types -f \
-		$(ls kernel/*.c kernel/compat/probes/*.c kernel/tests/*.c selftests/simhca/*.c | grep -v '\.mod\.c$') \
-		$(ls kernel/*.h selftests/simhca/*.h | grep -v -e version.h -e compat_autoconf.h) \
-		include/uapi/ib_mcgroups.h) >"$O/out" 2>&1
+		--terse --show-types -f "${ksources[@]}") >"$O/out" 2>&1
 	! grep -qE '^[^ ]+:[0-9]+: (ERROR|WARNING|CHECK):' "$O/out"
 	result $? "checkpatch --strict clean"
 else
@@ -107,14 +121,49 @@ for KDIR in $KDIRS; do
 	done
 done
 
-# The scripts admins install (contrib/): POSIX sh, run by slurmd.
+# ShellCheck, over every shell script in git: a file named *.sh or *.bash,
+# one whose "#!" names sh, bash or dash, or a sourced fragment that says
+# "# shellcheck shell=..." (dkms.conf, contrib/slurm's default file).
+# Sourced files are followed (-x; "# shellcheck source=" where the path is
+# computed). Two levels, the same rules for every file:
+#  - every script: severity "warning" and above: errors (syntax, an
+#    array used as a string) and warnings (unused or unset variables, word
+#    splitting of $(...), ls | grep, "local" in POSIX sh) are bugs or
+#    likely ones;
+#  - what is installed or builds the tree (user/, contrib/, .ci/,
+#    selftests/style.sh): every level, the notes and style hints too.
+# The notes (mostly SC2086, a variable not quoted) are not checked in the
+# tests and benchmarks: there they are numbers, device names or word
+# lists split on purpose, hundreds of them. No check is switched off for
+# the tree; a false positive is disabled on its line with the reason:
+# "# shellcheck disable=SCnnnn # why".
+shell_scripts() {
+	local f
+
+	(cd "$TOP" || exit 1
+	 git ls-files 2>/dev/null | while read -r f; do
+		[ -f "$f" ] || continue
+		case $f in
+		*.sh | *.bash) echo "$f" ;;
+		*) { head -n 1 "$f" | grep -qE '^#!.*[/ ](ba|da|)sh( |$)' ||
+			head -n 5 "$f" | grep -q '^# shellcheck shell='; } && echo "$f" ;;
+		esac
+	 done)
+}
 if command -v shellcheck >/dev/null; then
-	shellcheck -s sh "$TOP"/contrib/slurm/ib_mcgroups-prolog \
-		"$TOP"/contrib/slurm/ib_mcgroups-epilog >"$O/out" 2>&1
-	result $? "contrib/slurm scripts: shellcheck clean"
+	mapfile -t scripts < <(shell_scripts)
+	(cd "$TOP" && shellcheck -x -P SCRIPTDIR:SCRIPTDIR/.. -S warning \
+		"${scripts[@]}") >"$O/out" 2>&1
+	result $? "every shell script (${#scripts[@]}): shellcheck -S warning clean"
+	mapfile -t strict < <(printf '%s\n' "${scripts[@]}" |
+		grep -E '^(user/|contrib/|\.ci/|selftests/style\.sh$)')
+	(cd "$TOP" && shellcheck -x -P SCRIPTDIR:SCRIPTDIR/.. -S style \
+		"${strict[@]}") >"$O/out" 2>&1
+	result $? "installed and build scripts (${#strict[@]}: user/, contrib/, .ci/, style.sh): shellcheck -S style clean"
 else
-	echo "shellcheck not installed" >"$O/out"
-	result 1 "contrib/slurm scripts: shellcheck clean"
+	echo "shellcheck not installed (make deps)" >"$O/out"
+	result 1 "every shell script: shellcheck -S warning clean"
+	result 1 "installed and build scripts: shellcheck -S style clean"
 fi
 
 # Every file in git names its licence: an SPDX-License-Identifier line
@@ -126,7 +175,8 @@ fi
 spdx_missing() {
 	local f
 
-	(cd "$TOP" && git ls-files 2>/dev/null || find . -type f ! -path './.git/*' ! -path './build/*' | sed 's|^\./||') |
+	(cd "$TOP" || exit 1
+	 git ls-files 2>/dev/null || find . -type f ! -path './.git/*' ! -path './build/*' | sed 's|^\./||') |
 	while read -r f; do
 		case $f in
 		LICENSES/* | COPYING | VERSION | Documentation/ABI/*) continue ;;

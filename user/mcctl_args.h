@@ -2,7 +2,8 @@
 /*
  * mcctl command line parsing, apart from main() so that the unit tests can
  * call it. Parsers print their own message to stderr and return EXIT_USAGE
- * on a usage error, 0 on success.
+ * on a usage error, 0 on success. The join options are libibmcg's
+ * (ibmcg_conf.h), shared with the configuration file.
  */
 #ifndef MCCTL_ARGS_H
 #define MCCTL_ARGS_H
@@ -11,21 +12,18 @@
 #include <stdint.h>
 
 #include "ibmcg.h"
+#include "ibmcg_conf.h"
 
 #define EXIT_USAGE	2
 
-/*
- * Print a usage error and return EXIT_USAGE. While usage_where is set
- * (a "FILE:LINE" of the configuration file) it is named in the message.
- */
+/* Print a usage error and return EXIT_USAGE. */
 int usage_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-extern __thread const char *usage_where;
 /*
- * While usage_sink is set (libibmcg's ibmcg_conf_open(), this thread
- * only), usage_err() writes its message there instead of to stderr.
+ * Print libibmcg's usage error as "mcctl: MSG" (an unknown parameter
+ * outside the configuration file with unknown_param()'s hint); returns
+ * EXIT_USAGE.
  */
-extern __thread char *usage_sink;
-extern __thread size_t usage_sink_len;
+int mcctl_perr(const struct ibmcg__perr *pe);
 /*
  * The command being parsed ("list"; NULL: none yet), for the hint of
  * unknown_param(): a usage error for an unknown parameter, which says to
@@ -33,23 +31,6 @@ extern __thread size_t usage_sink_len;
  */
 extern const char *usage_cmd;
 int unknown_param(const char *arg);
-/* iproute2's matches(): arg is a non-empty prefix of word. */
-bool matches(const char *arg, const char *word);
-/* Decimal, or hexadecimal with 0x; nothing else (no octal, no sign). */
-int parse_u32(const char *s, uint32_t *v);
-/*
- * A linger time: a whole number of milliseconds, optionally with the unit
- * ms, s or m ("500ms", "30s", "2m"), at most IB_MCG_LINGER_MAX_MS. Returns
- * -EINVAL with *why set if it is not one.
- */
-int parse_linger(const char *s, uint32_t *ms, const char **why);
-
-/* An IPv4-mapped MGID (::ffff:a.b.c.d): an IPv4 group, RoCE only. */
-bool mgid_is_ipv4(const uint8_t mgid[IBMCG_GID_LEN]);
-/* The create parameter the kernel takes on InfiniBand only, if any. */
-const char *ib_only_param(const struct ibmcg_join_args *a);
-/* GROUP of join: "0" or an all-zero IPv6 address asks the SA for one. */
-bool is_sa_assigned(const char *s);
 /* DEV/PORT or, with port_optional, DEV (then *port = 0). */
 int parse_devport(const char *s, char *dev, uint32_t *port,
 		  bool port_optional);
@@ -75,28 +56,9 @@ int parse_list(int argc, char **argv, struct list_cmd *c);
 /* Does group g pass the owner and state filters of c? */
 bool list_match(const struct list_cmd *c, const struct ibmcg_group *g);
 
-/*
- * join DEV/PORT GROUP [owner NAME] [state S] [qkey Q] [linger MS] [bound]
- *      [create] [pkey P] [mtu BYTES] [rate GBPS] [sl N] [flow_label N]
- *      [tclass N] [hop_limit N] [scope N]
- * GROUP "0" or "::" (any all-zero IPv6 spelling) asks the SA to assign
- * an MGID: mgid is then all zero and sa_assigned set.
- */
-struct join_cmd {
-	char dev[IBMCG_DEV_NAME_MAX];
-	uint32_t port;
-	uint8_t mgid[IBMCG_GID_LEN];
-	bool sa_assigned;		/* GROUP 0: the SA picks the MGID */
-	bool owner_set;			/* owner was given */
-	struct ibmcg_join_args args;	/* args.owner points into argv */
-};
-
+/* join DEV/PORT GROUP [options]: struct join_cmd of ibmcg_conf.h. */
 int parse_join(int argc, char **argv, struct join_cmd *c);
-/*
- * The options after DEV/PORT GROUP, applied on top of *c (a later keyword
- * wins): parse_join() after the target, and the configuration file and
- * named joins with their own targets.
- */
+/* ibmcg__parse_join_opts(), printing its usage error. */
 int parse_join_opts(int argc, char **argv, struct join_cmd *c);
 
 /*

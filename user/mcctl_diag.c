@@ -21,6 +21,12 @@
 #include "mcctl_args.h"
 #include "mcctl_diag.h"
 
+const struct cmd_usage diag_usage = {
+	"mcctl diag GROUP [ DEV/PORT ]\n", W_GROUP,
+	"exit status: 0 no check failed, 3 a check failed (FAIL),\n"
+	"1 diag could not run, 2 usage error\n",
+};
+
 #define SYS_IB	"/sys/class/infiniband"
 
 struct diag_port {
@@ -155,7 +161,7 @@ static void mtu_facts(struct diag_facts *f)
 
 static void mc_facts(struct diag_facts *f)
 {
-	bool v4 = mgid_is_ipv4(f->mgid);
+	bool v4 = ibmcg__mgid_is_ipv4(f->mgid);
 	const char *path = v4 ? "/proc/net/igmp" : "/proc/net/igmp6";
 	FILE *fp;
 	int n;

@@ -137,6 +137,4 @@ unsigned int diag_ib_rate_tenths(uint8_t rate);
 /* mcctl_sa.c: ask the SA for the MCMemberRecord; fills f->sa*. */
 void diag_sa_query(struct diag_facts *f, const uint8_t port_gid[16]);
 
-int cmd_diag(int argc, char **argv);
-
 #endif /* MCCTL_DIAG_H */

@@ -546,7 +546,7 @@ static void check_table(struct ctx *c)
 static void check_mc(struct ctx *c)
 {
 	const struct diag_facts *f = c->f;
-	bool v4 = mgid_is_ipv4(f->mgid);
+	bool v4 = ibmcg__mgid_is_ipv4(f->mgid);
 	const char *name = v4 ? "igmp" : "mld", *proto = v4 ? "IGMP" : "MLD";
 	struct diag_result *r;
 

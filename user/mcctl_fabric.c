@@ -23,6 +23,14 @@
 #include "mcctl_args.h"
 #include "mcctl_fabric.h"
 
+const struct cmd_usage fabric_usage = {
+	"mcctl fabric [ DEV/PORT ] [ --reconcile ] [ -j ] [ smkey KEY ]\n", 0,
+	"the SA's groups and this port's memberships: ok, lost, stale;\n"
+	"--reconcile re-joins lost groups and deletes the port's stale members;\n"
+	"exit status: 0 all ok (or reconciled), 4 lost, 5 stale, 6 both,\n"
+	"1 error, 2 usage error\n",
+};
+
 #define OPENSM_SA_KEY		1ULL
 #define SA_STATUS_REQ_DENIED	7	/* class status, MAD status bits 8..15 */
 
@@ -368,15 +376,15 @@ static int parse_fabric(int argc, char **argv, struct fabric_opts *o)
 	o->smkey = OPENSM_SA_KEY;
 	for (; argc > 0; argc--, argv++) {
 		if (!strcmp(*argv, "--reconcile") ||
-		    matches(*argv, "reconcile")) {
+		    ibmcg__matches(*argv, "reconcile")) {
 			o->reconcile = true;
 		} else if (!strcmp(*argv, "-j") || !strcmp(*argv, "--json")) {
 			json = true;
-		} else if (matches(*argv, "smkey")) {
+		} else if (ibmcg__matches(*argv, "smkey")) {
 			if (argc < 2)
 				return usage_err("mcctl: smkey needs a value");
 			argc--, argv++;
-			if (parse_u32(*argv, &key))
+			if (ibmcg__parse_u32(*argv, &key))
 				return usage_err("mcctl: bad smkey '%s'",
 						 *argv);
 			o->smkey = key;

@@ -150,6 +150,4 @@ int fabric_sa_mcm_delete(struct fabric_sa *sa, const uint8_t mgid[IBMCG_GID_LEN]
 int fabric_sa_mfdb_cap(struct fabric_sa *sa, uint64_t smkey, uint32_t *cap,
 		       uint16_t *status);
 
-int cmd_fabric(int argc, char **argv);
-
 #endif /* MCCTL_FABRIC_H */

@@ -20,6 +20,16 @@
 #include "mcctl.h"
 #include "mcctl_hold.h"
 
+const struct cmd_usage hold_usage = {
+	"mcctl hold DEV/PORT GROUP [ owner NAME ] [ state STATE ] [ qkey QKEY ]\n"
+	"           [ create ... ] -- COMMAND [ ARGS ]\n"
+	"mcctl hold GROUPNAME [ owner NAME ] [ state STATE ] -- COMMAND [ ARGS ]\n",
+	W_GROUPNAME | W_GROUP | W_STATE,
+	"holds the group (bound; owner default uid:UID) while COMMAND runs,\n"
+	"forwards SIGINT, SIGTERM and SIGHUP to it and exits with its status\n"
+	"(128 + the signal that killed it); nothing runs if the join is refused\n",
+};
+
 /* Forwarded to COMMAND; SIGCHLD says it ended. Blocked from the start. */
 static sigset_t hold_sigs;
 

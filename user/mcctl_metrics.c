@@ -16,8 +16,16 @@
 #include <unistd.h>
 
 #include "mcctl_args.h"
+#include "mcctl.h"
 #include "mcctl_metrics.h"
 #include "mcctl_version.h"
+
+const struct cmd_usage metrics_usage = {
+	"mcctl metrics [ --textfile DIR ]\n", 0,
+	"Prometheus text format on stdout, or written atomically to\n"
+	"DIR/" MCCTL_METRICS_FILE " (node_exporter's textfile collector);\n"
+	"ib_mcgroups_up 0 when the module is not loaded\n",
+};
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define PREFIX		"ib_mcgroups_"

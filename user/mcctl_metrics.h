@@ -42,7 +42,4 @@ int metrics_format(FILE *fp, const struct metrics_snapshot *s);
 int metrics_write_textfile(const char *dir, const char *text, size_t len,
 			   const char **what);
 
-/* mcctl metrics [--textfile DIR] */
-int cmd_metrics(int argc, char **argv);
-
 #endif /* MCCTL_METRICS_H */

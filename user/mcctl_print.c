@@ -306,12 +306,15 @@ static void print_mcast_table(uint32_t used, uint32_t max)
 	close_json_object();
 }
 
-/* A module limit: a number, or "none" (JSON: 0) when there is none. */
-static void print_limit(const char *key, const char *fmt, uint32_t v)
+/*
+ * A module limit, " KEY N": a number, or "none" (JSON: 0) when there is
+ * none.
+ */
+static void print_limit(const char *key, uint32_t v)
 {
 	print_uint(PRINT_JSON, key, NULL, v);
 	if (v)
-		print_fp(fmt, v);
+		print_fp(" %s %u", key, v);
 	else
 		print_fp(" %s none", key);
 }
@@ -402,10 +405,9 @@ void print_port(const struct ibmcg_port *p)
 		print_u64(PRINT_ANY, "linger_expired",
 			  " linger_expired %" PRIu64, p->linger_expired);
 	if (HAS(p, MAX_GROUPS))
-		print_limit("max_groups", " max_groups %u", p->max_groups);
+		print_limit("max_groups", p->max_groups);
 	if (HAS(p, MAX_OWNER_HOLDS))
-		print_limit("max_owner_holds", " max_owner_holds %u",
-			    p->max_owner_holds);
+		print_limit("max_owner_holds", p->max_owner_holds);
 	print_rejoin_stats(p);
 	close_json_object();
 	print_nl();

@@ -14,6 +14,7 @@ P=$MCG_DEV0/1
 SYS=/sys/kernel/ib_mcgroups/$MCG_DEV0/1
 
 # refused (lib.sh) compares these counters of $SYS.
+# shellcheck disable=SC2034 # read by refused()
 REFUSED_COUNTERS="groups holders joins join_errors"
 
 ktap_plan 17

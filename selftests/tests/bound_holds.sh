@@ -46,7 +46,7 @@ defer kill $pid_a $pid_b
 check "two processes hold 3 bound groups each, 2 shared" \
 	wait_for -t 20 sh -c "grep -q joined /tmp/bound_a.$$ && grep -q joined /tmp/bound_b.$$"
 check_eq "4 groups, 6 holders" "4 6" "$(cat $SYS/groups $SYS/holders | xargs)"
-for i in $(seq 30); do mcctl stats "$P" >/dev/null; done
+for _ in $(seq 30); do mcctl stats "$P" >/dev/null; done
 check_eq "30 other sockets closed: nothing released" "4 6" \
 	"$(cat $SYS/groups $SYS/holders | xargs)"
 kill $pid_a

@@ -93,7 +93,7 @@ fi
 
 # --- simhca ----------------------------------------------------------------------
 if ! modinfo simhca >/dev/null 2>&1; then
-	for i in $(seq 24); do ktap_skip "simhca" "simhca.ko not built"; done
+	for _ in $(seq 24); do ktap_skip "simhca" "simhca.ko not built"; done
 	ktap_finish
 fi
 modprobe ib_umad

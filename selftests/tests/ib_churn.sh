@@ -66,7 +66,7 @@ churn() {
 }
 pids=""
 for n in 1 2 3 4; do churn $n & pids="$pids $!"; done
-for k in 1 2 3; do sleep 2; echo 1 >$D/client_reregister; done
+for _ in 1 2 3; do sleep 2; echo 1 >$D/client_reregister; done
 fail=0
 for p in $pids; do wait "$p" || fail=$((fail + 1)); done
 check_eq "4 processes churned through 3 failovers without an error" 0 $fail

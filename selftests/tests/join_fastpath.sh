@@ -52,6 +52,7 @@ if modinfo simhca >/dev/null 2>&1 && modprobe ib_umad && modprobe simhca; then
 	# its events socket (every socket() after the first) by 0.5 s, so
 	# that the SA's answer comes before it listens: the outcome must
 	# still be reported, with the SA's own reason.
+	# shellcheck disable=SC2054 # commas within strace's option values
 	late=(strace -f -o /tmp/jf.late -e trace=socket,sendto
 	      -e inject=socket:delay_enter=500000:when=2+)
 	out=$("${late[@]}" mcctl join simhca0/1 ff12:401b:ffff::b owner job:1 create 2>&1)

@@ -65,7 +65,7 @@ defer mcg_unload_simhca
 mcg_opensm_start sm $G1
 check "OpenSM brings both ports to ACTIVE" wait_for -t 90 both_active
 check "OpenSM's SA answers port 2 (saquery)" wait_for -t 60 sa_up || osm_diag
-LSW=$(printf %d "$(awk -v g=$GSW '($1 "") == g {print $2}' $(mcg_opensm_cache sm)/guid2lid)")
+LSW=$(printf %d "$(awk -v g=$GSW '($1 "") == g {print $2}' "$(mcg_opensm_cache sm)/guid2lid")")
 check_eq "its NodeRecords: both CA ports and the switch" 3 \
 	"$(saquery -C simhca0 -P 2 | grep -c 'NodeRecord dump')"
 check "OpenSM created the IPoIB broadcast group itself" \

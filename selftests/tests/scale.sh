@@ -20,7 +20,7 @@ slab_kb() { awk '$1 == "Slab:" {print $2}' /proc/meminfo; }
 per_group() { echo $((($2 - $1) * 1024 / $3)); }
 listed() { mcctl -j list "$1" | jq length; }
 
-ktap_plan $([ "$NIB" = 16383 ] && echo 19 || echo 18)
+ktap_plan "$([ "$NIB" = 16383 ] && echo 19 || echo 18)"
 modprobe ib_umad
 check "load simhca" modprobe simhca || ktap_skip_all "no simhca"
 # join_wait_ms=0: mcg_bulk does not wait for each join's SA answer.

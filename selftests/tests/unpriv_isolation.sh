@@ -28,6 +28,7 @@ group_holders_are() {
 field() { mcctl -j show "$P" "$1" | jq -r ".$2"; }
 
 # refused (lib.sh) compares these counters of $SYS.
+# shellcheck disable=SC2034 # read by refused()
 REFUSED_COUNTERS="groups holders joins leaves"
 
 # user_hold GROUP [ARGS...]: starts a background bound hold of uid 65534

@@ -406,6 +406,7 @@ APPEND+=" rdinit=/init"
 # Console on stdio (and $CONSOLE); KTAP and dmesg come back on ttyS1. With
 # --keep, Ctrl-C goes to the guest and Ctrl-A x quits qemu.
 if [ "$KEEP" = 1 ]; then
+	# shellcheck disable=SC2054 # commas within qemu's option values
 	CON=(-chardev "stdio,id=con,mux=on,signal=off,logfile=$CONSOLE"
 	     -mon chardev=con,mode=readline)
 else

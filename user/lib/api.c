@@ -45,14 +45,14 @@ static int join_args_copy(struct ibmcg *h, const struct ibmcg_join_args *a,
 
 	memset(out, 0, sizeof(*out));
 	if (!a)
-		return ibmcg_set_errmsg(h, -EINVAL, "no join arguments");
+		return ibmcg__set_errmsg(h, -EINVAL, "no join arguments");
 	size = a->size;
 	if (size < offsetof(struct ibmcg_join_args, owner) + sizeof(a->owner))
-		return ibmcg_set_errmsg(h, -EINVAL,
+		return ibmcg__set_errmsg(h, -EINVAL,
 					"join arguments without their size: initialise them with IBMCG_JOIN_ARGS_INIT");
 	for (i = sizeof(*out); i < size; i++)
 		if (p[i])
-			return ibmcg_set_errmsg(h, -E2BIG,
+			return ibmcg__set_errmsg(h, -E2BIG,
 						"join arguments of a newer libibmcg (%zu bytes, this one knows %zu) set fields this version does not know",
 						size, sizeof(*out));
 	memcpy(out, a, size < sizeof(*out) ? size : sizeof(*out));
@@ -66,7 +66,7 @@ static int group_obj(struct ibmcg_group *rec, struct ibmcg_group **out)
 	struct ibmcg_group *g = malloc(sizeof(*g));
 
 	if (!g) {
-		ibmcg_group_clear(rec);
+		ibmcg__group_clear(rec);
 		return -ENOMEM;
 	}
 	*g = *rec;
@@ -89,7 +89,7 @@ int ibmcg_join(struct ibmcg *h, const char *dev, uint32_t port,
 	if (err)
 		return err;
 	memset(&rec, 0, sizeof(rec));
-	err = ibmcg_join_rec(h, dev, port, mgid, &a, out ? &rec : NULL);
+	err = ibmcg__join_rec(h, dev, port, mgid, &a, out ? &rec : NULL);
 	if (err || !out)
 		return err;
 	return group_obj(&rec, out);
@@ -105,7 +105,7 @@ int ibmcg_leave(struct ibmcg *h, const char *dev, uint32_t port,
 	if (out)
 		*out = NULL;
 	memset(&rec, 0, sizeof(rec));
-	err = ibmcg_leave_rec(h, dev, port, mgid, owner, join_state,
+	err = ibmcg__leave_rec(h, dev, port, mgid, owner, join_state,
 			      out ? &rec : NULL);
 	if (err || !out)
 		return err;
@@ -121,7 +121,7 @@ int ibmcg_rejoin(struct ibmcg *h, const char *dev, uint32_t port,
 	if (out)
 		*out = NULL;
 	memset(&rec, 0, sizeof(rec));
-	err = ibmcg_rejoin_rec(h, dev, port, mgid, out ? &rec : NULL);
+	err = ibmcg__rejoin_rec(h, dev, port, mgid, out ? &rec : NULL);
 	if (err || !out)
 		return err;
 	return group_obj(&rec, out);
@@ -134,10 +134,10 @@ int ibmcg_group_get(struct ibmcg *h, const char *dev, uint32_t port,
 	int err;
 
 	if (!out)
-		return ibmcg_set_errmsg(h, -EINVAL, "no result pointer");
+		return ibmcg__set_errmsg(h, -EINVAL, "no result pointer");
 	*out = NULL;
 	memset(&rec, 0, sizeof(rec));
-	err = ibmcg_group_get_rec(h, dev, port, mgid, &rec);
+	err = ibmcg__group_get_rec(h, dev, port, mgid, &rec);
 	if (err)
 		return err;
 	return group_obj(&rec, out);
@@ -150,12 +150,12 @@ int ibmcg_port_get(struct ibmcg *h, const char *dev, uint32_t port,
 	int err;
 
 	if (!out)
-		return ibmcg_set_errmsg(h, -EINVAL, "no result pointer");
+		return ibmcg__set_errmsg(h, -EINVAL, "no result pointer");
 	*out = NULL;
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
-	err = ibmcg_port_get_rec(h, dev, port, p);
+	err = ibmcg__port_get_rec(h, dev, port, p);
 	if (err) {
 		free(p);
 		return err;
@@ -199,16 +199,16 @@ static int group_dump(struct ibmcg *h, const char *dev, uint32_t port,
 	int err;
 
 	if (!groups || !n)
-		return ibmcg_set_errmsg(h, -EINVAL, "no result pointer");
+		return ibmcg__set_errmsg(h, -EINVAL, "no result pointer");
 	*groups = NULL;
 	*n = 0;
-	err = ibmcg_group_dump_rec(h, dev, port, brief, &v, &cnt);
+	err = ibmcg__group_dump_rec(h, dev, port, brief, &v, &cnt);
 	if (err)
 		return err;
 	pv = (struct ibmcg_group **)ptr_array(v, cnt, sizeof(*v));
 	if (!pv) {
 		for (i = 0; i < cnt; i++)
-			ibmcg_group_clear(&v[i]);
+			ibmcg__group_clear(&v[i]);
 		free(v);
 		return -ENOMEM;
 	}
@@ -237,10 +237,10 @@ int ibmcg_port_dump(struct ibmcg *h, const char *dev,
 	int err;
 
 	if (!ports || !n)
-		return ibmcg_set_errmsg(h, -EINVAL, "no result pointer");
+		return ibmcg__set_errmsg(h, -EINVAL, "no result pointer");
 	*ports = NULL;
 	*n = 0;
-	err = ibmcg_port_dump_rec(h, dev, &v, &cnt);
+	err = ibmcg__port_dump_rec(h, dev, &v, &cnt);
 	if (err)
 		return err;
 	pv = (struct ibmcg_port **)ptr_array(v, cnt, sizeof(*v));
@@ -266,8 +266,8 @@ int ibmcg_owner_release(struct ibmcg *h, const char *owner, const char *dev,
 	if (n)
 		*n = 0;
 	if (out && !n)
-		return ibmcg_set_errmsg(h, -EINVAL, "no result count");
-	err = ibmcg_owner_release_rec(h, owner, dev, port, out ? &v : NULL,
+		return ibmcg__set_errmsg(h, -EINVAL, "no result count");
+	err = ibmcg__owner_release_rec(h, owner, dev, port, out ? &v : NULL,
 				      out ? &cnt : NULL, holds_dropped);
 	if (err || !out)
 		return err;
@@ -275,7 +275,7 @@ int ibmcg_owner_release(struct ibmcg *h, const char *owner, const char *dev,
 	if (!pv) {
 		free(v);
 		/* the holds are released: say so */
-		return ibmcg_set_errmsg(h, -ENOMEM,
+		return ibmcg__set_errmsg(h, -ENOMEM,
 					"out of memory for the list of released groups (the holds were released)");
 	}
 	*out = pv;
@@ -287,7 +287,7 @@ void ibmcg_group_free(struct ibmcg_group *g)
 {
 	if (!g)
 		return;
-	ibmcg_group_clear(g);
+	ibmcg__group_clear(g);
 	free(g);
 }
 
@@ -298,7 +298,7 @@ void ibmcg_groups_free(struct ibmcg_group **groups)
 	if (!groups)
 		return;
 	for (i = 0; groups[i]; i++)
-		ibmcg_group_clear(groups[i]);
+		ibmcg__group_clear(groups[i]);
 	free(groups);		/* the groups are in the same allocation */
 }
 

@@ -16,6 +16,9 @@
 
 #define COMPAT(fn)	__asm__(".symver " #fn "_v1, " #fn "@LIBIBMCG_1")
 
+/* The library is built with hidden visibility; these are its ABI. */
+#pragma GCC visibility push(default)
+
 /* A group result: *out converted, or emptied on failure. */
 static int group_result(int err, struct ibmcg_group *rec,
 			struct ibmcg_group_v1 *out)
@@ -24,7 +27,7 @@ static int group_result(int err, struct ibmcg_group *rec,
 		memset(out, 0, sizeof(*out));
 		return err;
 	}
-	return ibmcg_group_to_v1(rec, out);
+	return ibmcg__group_to_v1(rec, out);
 }
 
 int ibmcg_join_v1(struct ibmcg *h, const char *dev, uint32_t port,
@@ -43,7 +46,7 @@ int ibmcg_join_v1(struct ibmcg *h, const char *dev, uint32_t port,
 	if (out)
 		memset(out, 0, sizeof(*out));
 	if (!args)
-		return ibmcg_set_errmsg(h, -EINVAL, "no join arguments");
+		return ibmcg__set_errmsg(h, -EINVAL, "no join arguments");
 	a.owner = args->owner;
 	a.join_state = args->join_state;
 	a.flags = args->flags;
@@ -69,7 +72,7 @@ int ibmcg_join_v1(struct ibmcg *h, const char *dev, uint32_t port,
 	a.set_scope = args->set_scope;
 	a.scope = args->scope;
 	memset(&rec, 0, sizeof(rec));
-	err = ibmcg_join_rec(h, dev, port, mgid, &a, out ? &rec : NULL);
+	err = ibmcg__join_rec(h, dev, port, mgid, &a, out ? &rec : NULL);
 	return out ? group_result(err, &rec, out) : err;
 }
 COMPAT(ibmcg_join);
@@ -85,7 +88,7 @@ int ibmcg_leave_v1(struct ibmcg *h, const char *dev, uint32_t port,
 	int err;
 
 	memset(&rec, 0, sizeof(rec));
-	err = ibmcg_leave_rec(h, dev, port, mgid, owner, join_state,
+	err = ibmcg__leave_rec(h, dev, port, mgid, owner, join_state,
 			      out ? &rec : NULL);
 	return out ? group_result(err, &rec, out) : err;
 }
@@ -101,9 +104,9 @@ int ibmcg_group_get_v1(struct ibmcg *h, const char *dev, uint32_t port,
 	struct ibmcg_group rec;
 
 	if (!out)
-		return ibmcg_set_errmsg(h, -EINVAL, "no result buffer");
+		return ibmcg__set_errmsg(h, -EINVAL, "no result buffer");
 	memset(&rec, 0, sizeof(rec));
-	return group_result(ibmcg_group_get_rec(h, dev, port, mgid, &rec),
+	return group_result(ibmcg__group_get_rec(h, dev, port, mgid, &rec),
 			    &rec, out);
 }
 COMPAT(ibmcg_group_get);
@@ -117,12 +120,12 @@ int ibmcg_port_get_v1(struct ibmcg *h, const char *dev, uint32_t port,
 	int err;
 
 	if (!out)
-		return ibmcg_set_errmsg(h, -EINVAL, "no result buffer");
+		return ibmcg__set_errmsg(h, -EINVAL, "no result buffer");
 	memset(out, 0, sizeof(*out));
 	memset(&rec, 0, sizeof(rec));
-	err = ibmcg_port_get_rec(h, dev, port, &rec);
+	err = ibmcg__port_get_rec(h, dev, port, &rec);
 	if (!err)
-		ibmcg_port_to_v1(&rec, out);
+		ibmcg__port_to_v1(&rec, out);
 	return err;
 }
 COMPAT(ibmcg_port_get);
@@ -159,14 +162,14 @@ int ibmcg_group_dump_v1(struct ibmcg *h, const char *dev, uint32_t port,
 	size_t cnt = 0, i;
 	int err;
 
-	err = ibmcg_group_dump_rec(h, dev, port, false, &v, &cnt);
+	err = ibmcg__group_dump_rec(h, dev, port, false, &v, &cnt);
 	if (err)
 		return err;
 	o = calloc(cnt ? cnt : 1, sizeof(*o));
 	for (i = 0; i < cnt; i++) {
-		if (!o || ibmcg_group_to_v1(&v[i], &o[i])) {
+		if (!o || ibmcg__group_to_v1(&v[i], &o[i])) {
 			while (++i < cnt)
-				ibmcg_group_clear(&v[i]);
+				ibmcg__group_clear(&v[i]);
 			free(v);
 			ibmcg_groups_free_v1(o, cnt);
 			return -ENOMEM;
@@ -191,7 +194,7 @@ int ibmcg_port_dump_v1(struct ibmcg *h, const char *dev,
 	size_t cnt = 0, i;
 	int err;
 
-	err = ibmcg_port_dump_rec(h, dev, &v, &cnt);
+	err = ibmcg__port_dump_rec(h, dev, &v, &cnt);
 	if (err)
 		return err;
 	o = calloc(cnt ? cnt : 1, sizeof(*o));
@@ -200,7 +203,7 @@ int ibmcg_port_dump_v1(struct ibmcg *h, const char *dev,
 		return -ENOMEM;
 	}
 	for (i = 0; i < cnt; i++)
-		ibmcg_port_to_v1(&v[i], &o[i]);
+		ibmcg__port_to_v1(&v[i], &o[i]);
 	free(v);
 	*ports = o;
 	*n = cnt;
@@ -234,8 +237,8 @@ int ibmcg_owner_release_v1(struct ibmcg *h, const char *owner,
 	if (n)
 		*n = 0;
 	if (out && !n)
-		return ibmcg_set_errmsg(h, -EINVAL, "no result count");
-	err = ibmcg_owner_release_rec(h, owner, dev, port, out ? &v : NULL,
+		return ibmcg__set_errmsg(h, -EINVAL, "no result count");
+	err = ibmcg__owner_release_rec(h, owner, dev, port, out ? &v : NULL,
 				      out ? &cnt : NULL, holds_dropped);
 	if (err || !out)
 		return err;
@@ -284,9 +287,9 @@ static int event_v1_cb(const struct ibmcg_event *ev, void *arg)
 	o.cmd = ev->cmd;
 	if (ev->port) {
 		o.is_port = true;
-		ibmcg_port_to_v1(ev->port, &o.port);
+		ibmcg__port_to_v1(ev->port, &o.port);
 	} else if (ev->group) {
-		/* a copy: ibmcg_group_to_v1() takes the record's holders */
+		/* a copy: ibmcg__group_to_v1() takes the record's holders */
 		g = *ev->group;
 		if (g.nholders) {
 			g.holders = malloc(g.nholders * sizeof(*g.holders));
@@ -295,7 +298,7 @@ static int event_v1_cb(const struct ibmcg_event *ev, void *arg)
 			memcpy(g.holders, ev->group->holders,
 			       g.nholders * sizeof(*g.holders));
 		}
-		if (ibmcg_group_to_v1(&g, &o.group))
+		if (ibmcg__group_to_v1(&g, &o.group))
 			return -ENOMEM;
 	}
 	ret = c->cb(&o, c->arg);
@@ -311,3 +314,5 @@ int ibmcg_event_recv_v1(struct ibmcg *h, ibmcg_event_cb_v1 cb, void *arg)
 	return ibmcg_event_recv(h, event_v1_cb, &c);
 }
 COMPAT(ibmcg_event_recv);
+
+#pragma GCC visibility pop

@@ -17,7 +17,7 @@ static uint64_t present_v1(const uint64_t *present)
 	return present[0];
 }
 
-int ibmcg_group_to_v1(struct ibmcg_group *g, struct ibmcg_group_v1 *o)
+int ibmcg__group_to_v1(struct ibmcg_group *g, struct ibmcg_group_v1 *o)
 {
 	size_t i;
 
@@ -48,7 +48,7 @@ int ibmcg_group_to_v1(struct ibmcg_group *g, struct ibmcg_group_v1 *o)
 	if (g->nholders) {
 		o->holders = calloc(g->nholders, sizeof(*o->holders));
 		if (!o->holders) {
-			ibmcg_group_clear(g);
+			ibmcg__group_clear(g);
 			return -ENOMEM;
 		}
 	}
@@ -63,11 +63,11 @@ int ibmcg_group_to_v1(struct ibmcg_group *g, struct ibmcg_group_v1 *o)
 		d->age_ms = s->age_ms;
 	}
 	o->nholders = g->nholders;
-	ibmcg_group_clear(g);
+	ibmcg__group_clear(g);
 	return 0;
 }
 
-void ibmcg_port_to_v1(const struct ibmcg_port *p, struct ibmcg_port_v1 *o)
+void ibmcg__port_to_v1(const struct ibmcg_port *p, struct ibmcg_port_v1 *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->present = present_v1(p->present);

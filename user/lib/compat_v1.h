@@ -177,7 +177,7 @@ typedef int (*ibmcg_event_cb_v1)(const struct ibmcg_event_v1 *ev, void *arg);
  * are freed: g is emptied either way); -ENOMEM. Only attributes below 64
  * can be in o->present.
  */
-int ibmcg_group_to_v1(struct ibmcg_group *g, struct ibmcg_group_v1 *o);
-void ibmcg_port_to_v1(const struct ibmcg_port *p, struct ibmcg_port_v1 *o);
+int ibmcg__group_to_v1(struct ibmcg_group *g, struct ibmcg_group_v1 *o);
+void ibmcg__port_to_v1(const struct ibmcg_port *p, struct ibmcg_port_v1 *o);
 
 #endif /* IBMCG_COMPAT_V1_H */

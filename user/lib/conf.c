@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * libibmcg: /etc/ib_mcgroups.conf for applications. The parser is mcctl's
- * own (mcctl_conf.c and the join options of mcctl_args.c are part of the
- * library), so that a name means the same to an application as to "mcctl
- * join NAME"; here it is wrapped in the public objects of ibmcg.h, and
- * its messages go to the caller's buffer instead of stderr.
+ * libibmcg: /etc/ib_mcgroups.conf for applications. The parser
+ * (conf_parse.c, with the join options of parse.c) is the library's, and
+ * mcctl uses it, so that a name means the same to an application as to
+ * "mcctl join NAME"; here it is wrapped in the public objects of ibmcg.h,
+ * and its message goes to the caller's buffer.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,24 +12,23 @@
 #include <string.h>
 
 #include "ibmcg_priv.h"
-#include "mcctl_conf.h"
+#include "ibmcg_conf.h"
 
 struct ibmcg_conf {
 	struct conf c;
 	struct ibmcg_conf_group *groups;	/* one per entry */
 };
 
-static void set_err(char *err, size_t errlen, const char *fmt,
-		    const char *path, int e)
+static void set_err(char *err, size_t errlen, const char *path, int e)
 {
 	if (err && errlen)
-		snprintf(err, errlen, fmt, path, strerror(e));
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(e));
 }
 
 int ibmcg_conf_open(const char *path, struct ibmcg_conf **conf, char *err,
 		    size_t errlen)
 {
-	char buf[512] = "";
+	struct ibmcg__perr *pe;
 	struct ibmcg_conf *cf;
 	FILE *fp;
 	size_t i;
@@ -43,30 +42,34 @@ int ibmcg_conf_open(const char *path, struct ibmcg_conf **conf, char *err,
 	if (!path)
 		path = IBMCG_CONF_PATH;
 	cf = calloc(1, sizeof(*cf));
-	if (!cf)
+	pe = calloc(1, sizeof(*pe));
+	if (!cf || !pe) {
+		free(cf);
+		free(pe);
 		return -ENOMEM;
+	}
 	fp = fopen(path, "re");
 	if (!fp) {
 		e = errno;
-		set_err(err, errlen, "cannot read %s: %s", path, e);
+		set_err(err, errlen, path, e);
 		free(cf);
+		free(pe);
 		return -e;
 	}
-	/* This thread's messages of the parser go to buf. */
-	usage_sink = buf;
-	usage_sink_len = sizeof(buf);
-	ret = conf_parse(fp, path, &cf->c);
-	usage_sink = NULL;
+	ret = ibmcg__conf_parse(fp, path, &cf->c, pe);
 	fclose(fp);
 	if (ret) {
 		if (err && errlen)
-			snprintf(err, errlen, "%s", buf[0] ? buf : "invalid");
+			snprintf(err, errlen, "%s",
+				 pe->msg[0] ? pe->msg : "invalid");
 		free(cf);
+		free(pe);
 		return -EINVAL;
 	}
+	free(pe);
 	cf->groups = calloc(cf->c.n ? cf->c.n : 1, sizeof(*cf->groups));
 	if (!cf->groups) {
-		conf_free(&cf->c);
+		ibmcg__conf_free(&cf->c);
 		free(cf);
 		return -ENOMEM;
 	}
@@ -93,7 +96,7 @@ void ibmcg_conf_close(struct ibmcg_conf *conf)
 {
 	if (!conf)
 		return;
-	conf_free(&conf->c);
+	ibmcg__conf_free(&conf->c);
 	free(conf->groups);
 	free(conf);
 }
@@ -123,7 +126,7 @@ const struct ibmcg_conf_group *ibmcg_conf_group(const struct ibmcg_conf *conf,
 bool ibmcg_conf_covers(const struct ibmcg_conf_group *cg,
 		       const struct ibmcg_port *p)
 {
-	return cg && p && conf_covers(cg->entry, p);
+	return cg && p && ibmcg__conf_covers(cg->entry, p);
 }
 
 int ibmcg_conf_join_args(const struct ibmcg_conf_group *cg,

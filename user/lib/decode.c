@@ -157,7 +157,7 @@ static int attrs_parse_nested(struct nlattr **tb, int max,
 			   policy);
 }
 
-const char *ibmcg_attr_name(unsigned int attr)
+const char *ibmcg__attr_name(unsigned int attr)
 {
 	static const char * const names[] = {
 		[IB_MCG_A_DEV_NAME] = "device name",
@@ -194,7 +194,7 @@ static size_t wrapped_list(const struct nlmsghdr *nlh, int type, size_t tail,
 	int rem;
 
 	/* Only a message of more than 64 KiB can hold one. */
-	if (!ibmcg_genl_hdr(nlh, &head, &rem) || (size_t)rem <= tail + 0xffff)
+	if (!ibmcg__genl_hdr(nlh, &head, &rem) || (size_t)rem <= tail + 0xffff)
 		return 0;
 	a = (struct nlattr *)head;
 	while (rem >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN) {
@@ -230,7 +230,7 @@ static int parse_attrs_list(const struct nlmsghdr *nlh, struct nlattr **tb,
 	char *end;
 	int i, alen;
 
-	if (!ibmcg_genl_hdr(nlh, &chead, &alen))
+	if (!ibmcg__genl_hdr(nlh, &chead, &alen))
 		return -EPROTO;
 	head = (struct nlattr *)chead;
 	end = (char *)head + alen;
@@ -351,7 +351,7 @@ static int parse_holders(struct nlattr *nest, size_t len,
 	return 0;
 }
 
-int ibmcg_parse_group(const struct nlmsghdr *nlh, struct ibmcg_group *g)
+int ibmcg__parse_group(const struct nlmsghdr *nlh, struct ibmcg_group *g)
 {
 	struct nlattr *tb[IB_MCG_A_MAX + 1], *list = NULL;
 	size_t len;
@@ -392,14 +392,14 @@ int ibmcg_parse_group(const struct nlmsghdr *nlh, struct ibmcg_group *g)
 	if (tb[IB_MCG_A_HOLDERS]) {
 		err = parse_holders(tb[IB_MCG_A_HOLDERS], len, g);
 		if (err) {
-			ibmcg_group_clear(g);
+			ibmcg__group_clear(g);
 			return err;
 		}
 	}
 	return 0;
 }
 
-int ibmcg_parse_port(const struct nlmsghdr *nlh, struct ibmcg_port *p)
+int ibmcg__parse_port(const struct nlmsghdr *nlh, struct ibmcg_port *p)
 {
 	struct nlattr *tb[IB_MCG_A_MAX + 1];
 	int err;
@@ -482,7 +482,7 @@ static int parse_released(struct nlattr *nest, size_t len,
 	return 0;
 }
 
-int ibmcg_parse_owner_release(const struct nlmsghdr *nlh,
+int ibmcg__parse_owner_release(const struct nlmsghdr *nlh,
 			      struct ibmcg_release_reply *r)
 {
 	struct nlattr *tb[IB_MCG_A_MAX + 1], *list = NULL;
@@ -517,7 +517,7 @@ int ibmcg_parse_owner_release(const struct nlmsghdr *nlh,
  * each with the owner, the total of holds dropped and a part of the list:
  * append @part's list to @acc's. @part is emptied either way.
  */
-int ibmcg_merge_owner_release(struct ibmcg_release_reply *acc,
+int ibmcg__merge_owner_release(struct ibmcg_release_reply *acc,
 			      struct ibmcg_release_reply *part)
 {
 	struct ibmcg_released *v;
@@ -546,7 +546,7 @@ int ibmcg_merge_owner_release(struct ibmcg_release_reply *acc,
  * kernel's netlink_ack() and netlink_dump_done(): the TLVs follow the
  * aligned payload, which for an uncapped error includes the request.
  */
-int ibmcg_parse_ack(struct ibmcg *h, const struct nlmsghdr *nlh)
+int ibmcg__parse_ack(struct ibmcg *h, const struct nlmsghdr *nlh)
 {
 	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
 	size_t payload, hlen = nlh->nlmsg_len;
@@ -593,7 +593,7 @@ int ibmcg_parse_ack(struct ibmcg *h, const struct nlmsghdr *nlh)
 
 		memcpy(&a, ibmcg_nla_data(m), sizeof(a));
 
-		what = ibmcg_attr_name(a);
+		what = ibmcg__attr_name(a);
 		if (what)
 			snprintf(h->errmsg, sizeof(h->errmsg),
 				 "missing attribute: %s", what);
@@ -604,7 +604,7 @@ int ibmcg_parse_ack(struct ibmcg *h, const struct nlmsghdr *nlh)
 	return err;
 }
 
-void ibmcg_group_clear(struct ibmcg_group *g)
+void ibmcg__group_clear(struct ibmcg_group *g)
 {
 	if (!g)
 		return;

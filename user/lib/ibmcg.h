@@ -57,6 +57,12 @@
 extern "C" {
 #endif
 
+/*
+ * libibmcg is built with -fvisibility=hidden: what this header declares
+ * is what it exports (with the versions of libibmcg.map).
+ */
+#pragma GCC visibility push(default)
+
 #define IBMCG_DEV_NAME_MAX	64	/* IB_DEVICE_NAME_MAX, with the NUL */
 #define IBMCG_IFNAME_MAX	16	/* IFNAMSIZ */
 #define IBMCG_GID_LEN		16
@@ -521,6 +527,8 @@ const char *ibmcg_rate_name(uint8_t rate);	/* "100Gbps" */
 int ibmcg_rate_parse(const char *s, uint8_t *rate, const char **why);
 int ibmcg_mtu_to_bytes(uint8_t mtu);		/* 0 if not an ib_mtu */
 int ibmcg_mtu_from_bytes(unsigned int bytes);	/* -EINVAL if none */
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -48,16 +48,16 @@ static inline struct nlattr *ibmcg_nla_next(const struct nlattr *a, int *rem)
 			   ibmcg_nla_len(nest), rem)
 
 /* The first attribute of @type (flags masked off) in @len bytes, or NULL. */
-struct nlattr *ibmcg_nla_find(const struct nlattr *head, int len, int type);
+struct nlattr *ibmcg__nla_find(const struct nlattr *head, int len, int type);
 
 /* A u64 of exactly 8 bytes at @a: 0, or -EPROTO. */
-int ibmcg_nla_get_u64(const struct nlattr *a, uint64_t *v);
+int ibmcg__nla_get_u64(const struct nlattr *a, uint64_t *v);
 
 /*
  * The generic netlink header of @nlh, if it has a whole one (NULL if not),
  * and its attributes: *head, *len bytes.
  */
-const struct genlmsghdr *ibmcg_genl_hdr(const struct nlmsghdr *nlh,
+const struct genlmsghdr *ibmcg__genl_hdr(const struct nlmsghdr *nlh,
 					const struct nlattr **head, int *len);
 
 /* The next message of a datagram, as NLMSG_OK/NLMSG_NEXT with an int. */
@@ -92,30 +92,30 @@ struct ibmcg_req {
 	bool overflow;
 };
 
-void ibmcg_req_init(struct ibmcg_req *q, uint16_t type, uint16_t flags,
+void ibmcg__req_init(struct ibmcg_req *q, uint16_t type, uint16_t flags,
 		    uint8_t cmd, uint8_t version);
-void ibmcg_req_put(struct ibmcg_req *q, uint16_t type, const void *data,
+void ibmcg__req_put(struct ibmcg_req *q, uint16_t type, const void *data,
 		   size_t len);
 
 static inline void ibmcg_req_put_u8(struct ibmcg_req *q, uint16_t type,
 				    uint8_t v)
 {
-	ibmcg_req_put(q, type, &v, sizeof(v));
+	ibmcg__req_put(q, type, &v, sizeof(v));
 }
 
 static inline void ibmcg_req_put_u16(struct ibmcg_req *q, uint16_t type,
 				     uint16_t v)
 {
-	ibmcg_req_put(q, type, &v, sizeof(v));
+	ibmcg__req_put(q, type, &v, sizeof(v));
 }
 
 static inline void ibmcg_req_put_u32(struct ibmcg_req *q, uint16_t type,
 				     uint32_t v)
 {
-	ibmcg_req_put(q, type, &v, sizeof(v));
+	ibmcg__req_put(q, type, &v, sizeof(v));
 }
 
-void ibmcg_req_put_str(struct ibmcg_req *q, uint16_t type, const char *s);
+void ibmcg__req_put_str(struct ibmcg_req *q, uint16_t type, const char *s);
 
 /* ---- sockets ------------------------------------------------------------ */
 
@@ -124,16 +124,16 @@ void ibmcg_req_put_str(struct ibmcg_req *q, uint16_t type, const char *s);
  * @nonblock), bound to a port id the kernel picks (*portid). Returns the
  * descriptor or -errno.
  */
-int ibmcg_nl_open(bool nonblock, uint32_t *portid);
+int ibmcg__nl_open(bool nonblock, uint32_t *portid);
 /* Join multicast group @grp: 0 or -errno. */
-int ibmcg_nl_add_membership(int fd, unsigned int grp);
+int ibmcg__nl_add_membership(int fd, unsigned int grp);
 /*
- * A socket as ibmcg_nl_open() opens, subscribed to multicast group @grp,
+ * A socket as ibmcg__nl_open() opens, subscribed to multicast group @grp,
  * with a receive buffer of 1 MiB (best effort, capped by rmem_max: bursts
  * of notifications, and other groups' queue up too). The descriptor or
  * -errno (-EPERM: subscribing needs CAP_NET_ADMIN).
  */
-int ibmcg_nl_open_events(unsigned int grp, bool nonblock);
+int ibmcg__nl_open_events(unsigned int grp, bool nonblock);
 
 /* ---- the controller ----------------------------------------------------- */
 
@@ -150,7 +150,7 @@ struct ibmcg_family {
  * *fi, the multicast group named @grp_name as events_grp: 0, or -EPROTO
  * if it is malformed or names no family id.
  */
-int ibmcg_parse_family(const struct nlmsghdr *nlh, const char *grp_name,
+int ibmcg__parse_family(const struct nlmsghdr *nlh, const char *grp_name,
 		       struct ibmcg_family *fi);
 
 #endif /* IBMCG_NL_H */

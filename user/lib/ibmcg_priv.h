@@ -2,6 +2,13 @@
 /*
  * libibmcg internals, shared by its .c files and the host unit tests.
  * Not installed.
+ *
+ * Symbols: a function or variable of the library is static, or public
+ * (declared in ibmcg.h, listed in libibmcg.map), or internal and named
+ * ibmcg__*: the library is built with -fvisibility=hidden, so internals
+ * are hidden in libibmcg.so, and in libibmcg.a, which applications link
+ * whole, they stay in the library's own namespace. tests/test_symbols.sh
+ * checks it with nm and readelf.
  */
 #ifndef IBMCG_PRIV_H
 #define IBMCG_PRIV_H
@@ -28,7 +35,7 @@ static inline bool ibmcg_attr_test(const uint64_t *present, unsigned int attr)
 }
 
 #define IBMCG_ERRMSG_MAX	256
-/* ibmcg_recv_replies(): the dump was interrupted by a concurrent change. */
+/* ibmcg__recv_replies(): the dump was interrupted by a concurrent change. */
 #define IBMCG_DUMP_INTR		1
 
 struct ibmcg {
@@ -67,17 +74,17 @@ struct ibmcg_join_watch {
 	uint32_t refused_error;		/* and error */
 };
 
-int ibmcg_msg_group_id(const struct nlmsghdr *nlh, uint64_t *id);
-int ibmcg_msg_hold_id(const struct nlmsghdr *nlh, uint64_t *id);
-unsigned int ibmcg_join_wait_ms(void);
-long long ibmcg_now_ms(void);
+int ibmcg__msg_group_id(const struct nlmsghdr *nlh, uint64_t *id);
+int ibmcg__msg_hold_id(const struct nlmsghdr *nlh, uint64_t *id);
+unsigned int ibmcg__join_wait_ms(void);
+long long ibmcg__now_ms(void);
 /* A non-blocking socket subscribed to the events group, or -errno. */
-int ibmcg_join_watch_open(struct ibmcg *h);
-void ibmcg_join_watch_feed(struct ibmcg *h, struct ibmcg_join_watch *w,
+int ibmcg__join_watch_open(struct ibmcg *h);
+void ibmcg__join_watch_feed(struct ibmcg *h, struct ibmcg_join_watch *w,
 			   void *buf, int len);
-int ibmcg_join_watch_result(struct ibmcg *h, struct ibmcg_join_watch *w,
+int ibmcg__join_watch_result(struct ibmcg *h, struct ibmcg_join_watch *w,
 			    struct ibmcg_group *g);
-int ibmcg_join_wait(struct ibmcg *h, int fd, uint64_t id, uint64_t hold_id,
+int ibmcg__join_wait(struct ibmcg *h, int fd, uint64_t id, uint64_t hold_id,
 		    struct ibmcg_group *g);
 
 /*
@@ -85,46 +92,46 @@ int ibmcg_join_wait(struct ibmcg *h, int fd, uint64_t id, uint64_t hold_id,
  * library's own sizes): nl.c. The public functions (api.c) and those of
  * LIBIBMCG_1 (compat.c) wrap them. args is whole (size checked).
  */
-int ibmcg_join_rec(struct ibmcg *h, const char *dev, uint32_t port,
+int ibmcg__join_rec(struct ibmcg *h, const char *dev, uint32_t port,
 		   const uint8_t mgid[IBMCG_GID_LEN],
 		   const struct ibmcg_join_args *args, struct ibmcg_group *out);
-int ibmcg_leave_rec(struct ibmcg *h, const char *dev, uint32_t port,
+int ibmcg__leave_rec(struct ibmcg *h, const char *dev, uint32_t port,
 		    const uint8_t mgid[IBMCG_GID_LEN], const char *owner,
 		    uint8_t join_state, struct ibmcg_group *out);
-int ibmcg_owner_release_rec(struct ibmcg *h, const char *owner,
+int ibmcg__owner_release_rec(struct ibmcg *h, const char *owner,
 			    const char *dev, uint32_t port,
 			    struct ibmcg_released **out, size_t *n,
 			    uint32_t *holds_dropped);
-int ibmcg_group_get_rec(struct ibmcg *h, const char *dev, uint32_t port,
+int ibmcg__group_get_rec(struct ibmcg *h, const char *dev, uint32_t port,
 			const uint8_t mgid[IBMCG_GID_LEN],
 			struct ibmcg_group *out);
-int ibmcg_rejoin_rec(struct ibmcg *h, const char *dev, uint32_t port,
+int ibmcg__rejoin_rec(struct ibmcg *h, const char *dev, uint32_t port,
 		     const uint8_t mgid[IBMCG_GID_LEN], struct ibmcg_group *out);
-int ibmcg_group_dump_rec(struct ibmcg *h, const char *dev, uint32_t port,
+int ibmcg__group_dump_rec(struct ibmcg *h, const char *dev, uint32_t port,
 			 bool brief, struct ibmcg_group **groups, size_t *n);
-int ibmcg_port_get_rec(struct ibmcg *h, const char *dev, uint32_t port,
+int ibmcg__port_get_rec(struct ibmcg *h, const char *dev, uint32_t port,
 		       struct ibmcg_port *out);
-int ibmcg_port_dump_rec(struct ibmcg *h, const char *dev,
+int ibmcg__port_dump_rec(struct ibmcg *h, const char *dev,
 			struct ibmcg_port **ports, size_t *n);
 
 /* decode.c */
-void ibmcg_group_clear(struct ibmcg_group *g);	/* frees its holders */
-int ibmcg_parse_group(const struct nlmsghdr *nlh, struct ibmcg_group *g);
-int ibmcg_parse_port(const struct nlmsghdr *nlh, struct ibmcg_port *p);
-int ibmcg_parse_owner_release(const struct nlmsghdr *nlh,
+void ibmcg__group_clear(struct ibmcg_group *g);	/* frees its holders */
+int ibmcg__parse_group(const struct nlmsghdr *nlh, struct ibmcg_group *g);
+int ibmcg__parse_port(const struct nlmsghdr *nlh, struct ibmcg_port *p);
+int ibmcg__parse_owner_release(const struct nlmsghdr *nlh,
 			      struct ibmcg_release_reply *r);
-int ibmcg_merge_owner_release(struct ibmcg_release_reply *acc,
+int ibmcg__merge_owner_release(struct ibmcg_release_reply *acc,
 			      struct ibmcg_release_reply *part);
-int ibmcg_parse_ack(struct ibmcg *h, const struct nlmsghdr *nlh);
-const char *ibmcg_attr_name(unsigned int attr);
+int ibmcg__parse_ack(struct ibmcg *h, const struct nlmsghdr *nlh);
+const char *ibmcg__attr_name(unsigned int attr);
 
 /* nl.c */
-int ibmcg_set_errmsg(struct ibmcg *h, int err, const char *fmt, ...)
+int ibmcg__set_errmsg(struct ibmcg *h, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-ssize_t ibmcg_recv_dgram(struct ibmcg *h, int fd, bool retry_eintr);
-int ibmcg_recv_replies(struct ibmcg *h, int fd, uint32_t seq,
+ssize_t ibmcg__recv_dgram(struct ibmcg *h, int fd, bool retry_eintr);
+int ibmcg__recv_replies(struct ibmcg *h, int fd, uint32_t seq,
 		       ibmcg_msg_cb cb, void *arg);
-int ibmcg_parse_events(struct ibmcg *h, void *buf, int len,
+int ibmcg__parse_events(struct ibmcg *h, void *buf, int len,
 		       ibmcg_event_cb cb, void *arg);
 
 #endif /* IBMCG_PRIV_H */

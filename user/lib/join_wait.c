@@ -40,36 +40,36 @@
 #define JOIN_WAIT_PARAM	"/sys/module/ib_mcgroups/parameters/join_wait_ms"
 #define JOIN_WAIT_DEFAULT_MS	5000
 
-int ibmcg_msg_group_id(const struct nlmsghdr *nlh, uint64_t *id)
+int ibmcg__msg_group_id(const struct nlmsghdr *nlh, uint64_t *id)
 {
 	const struct nlattr *head;
 	int len;
 
-	if (!ibmcg_genl_hdr(nlh, &head, &len))
+	if (!ibmcg__genl_hdr(nlh, &head, &len))
 		return -EPROTO;
-	if (ibmcg_nla_get_u64(ibmcg_nla_find(head, len, IB_MCG_A_GROUP_ID),
+	if (ibmcg__nla_get_u64(ibmcg__nla_find(head, len, IB_MCG_A_GROUP_ID),
 			      id))
 		return -ENOENT;
 	return 0;
 }
 
 /* The IB_MCG_HOLDER_A_ID of the first holder a group message lists. */
-int ibmcg_msg_hold_id(const struct nlmsghdr *nlh, uint64_t *id)
+int ibmcg__msg_hold_id(const struct nlmsghdr *nlh, uint64_t *id)
 {
 	const struct nlattr *head;
 	struct nlattr *list, *ho;
 	int len;
 
-	if (!ibmcg_genl_hdr(nlh, &head, &len))
+	if (!ibmcg__genl_hdr(nlh, &head, &len))
 		return -EPROTO;
-	list = ibmcg_nla_find(head, len, IB_MCG_A_HOLDERS);
+	list = ibmcg__nla_find(head, len, IB_MCG_A_HOLDERS);
 	if (!list)
 		return -ENOENT;
-	ho = ibmcg_nla_find(ibmcg_nla_data(list), ibmcg_nla_len(list),
+	ho = ibmcg__nla_find(ibmcg_nla_data(list), ibmcg_nla_len(list),
 			    IB_MCG_A_HOLDER);
 	if (!ho)
 		return -ENOENT;
-	if (ibmcg_nla_get_u64(ibmcg_nla_find(ibmcg_nla_data(ho),
+	if (ibmcg__nla_get_u64(ibmcg__nla_find(ibmcg_nla_data(ho),
 					     ibmcg_nla_len(ho),
 					     IB_MCG_HOLDER_A_ID), id))
 		return -ENOENT;
@@ -77,7 +77,7 @@ int ibmcg_msg_hold_id(const struct nlmsghdr *nlh, uint64_t *id)
 }
 
 /* The module parameter join_wait_ms, or its default if it cannot be read. */
-unsigned int ibmcg_join_wait_ms(void)
+unsigned int ibmcg__join_wait_ms(void)
 {
 	unsigned int ms = JOIN_WAIT_DEFAULT_MS;
 	FILE *f = fopen(JOIN_WAIT_PARAM, "re");
@@ -90,9 +90,9 @@ unsigned int ibmcg_join_wait_ms(void)
 	return ms;
 }
 
-int ibmcg_join_watch_open(struct ibmcg *h)
+int ibmcg__join_watch_open(struct ibmcg *h)
 {
-	return ibmcg_nl_open_events(h->events_grp, true);
+	return ibmcg__nl_open_events(h->events_grp, true);
 }
 
 static bool is_group_ntf(uint8_t cmd)
@@ -117,19 +117,19 @@ static void watch_hold_del(struct ibmcg_join_watch *w,
 	struct ibmcg_group g;
 	uint64_t hid;
 
-	if (!w->hold_id || ibmcg_msg_hold_id(nlh, &hid) || hid != w->hold_id)
+	if (!w->hold_id || ibmcg__msg_hold_id(nlh, &hid) || hid != w->hold_id)
 		return;
-	if (ibmcg_parse_group(nlh, &g))
+	if (ibmcg__parse_group(nlh, &g))
 		return;
 	if (is_refusal(g.reason)) {
 		w->refused = true;
 		w->refused_reason = g.reason;
 		w->refused_error = g.error;
 	}
-	ibmcg_group_clear(&g);
+	ibmcg__group_clear(&g);
 }
 
-void ibmcg_join_watch_feed(struct ibmcg *h, struct ibmcg_join_watch *w,
+void ibmcg__join_watch_feed(struct ibmcg *h, struct ibmcg_join_watch *w,
 			   void *buf, int len)
 {
 	struct ibmcg_group g;
@@ -141,7 +141,7 @@ void ibmcg_join_watch_feed(struct ibmcg *h, struct ibmcg_join_watch *w,
 		uint8_t cmd;
 
 		if (nlh->nlmsg_type != h->family ||
-		    ibmcg_msg_group_id(nlh, &id) || id != w->id)
+		    ibmcg__msg_group_id(nlh, &id) || id != w->id)
 			continue;
 		cmd = ((struct genlmsghdr *)NLMSG_DATA(nlh))->cmd;
 		if (cmd == IB_MCG_CMD_HOLDER_DEL_NTF)
@@ -149,9 +149,9 @@ void ibmcg_join_watch_feed(struct ibmcg *h, struct ibmcg_join_watch *w,
 		if (!is_group_ntf(cmd))
 			continue;
 		memset(&g, 0, sizeof(g));
-		if (ibmcg_parse_group(nlh, &g))
+		if (ibmcg__parse_group(nlh, &g))
 			continue;
-		ibmcg_group_clear(&w->last);
+		ibmcg__group_clear(&w->last);
 		w->last = g;
 		w->seen = true;
 	}
@@ -164,20 +164,20 @@ static int released_error(struct ibmcg *h, uint8_t reason, uint32_t error)
 
 	switch (reason) {
 	case IB_MCG_REASON_SA_REJECTED:
-		return ibmcg_set_errmsg(h, err, "the SA rejected the join: no such group (join it with create parameters to create it), different parameters than the group's, or no MLID left");
+		return ibmcg__set_errmsg(h, err, "the SA rejected the join: no such group (join it with create parameters to create it), different parameters than the group's, or no MLID left");
 	case IB_MCG_REASON_TIMEOUT:
-		return ibmcg_set_errmsg(h, err, "the SA did not answer the request for an SA-assigned MGID (not retried: it would ask for another group)");
+		return ibmcg__set_errmsg(h, err, "the SA did not answer the request for an SA-assigned MGID (not retried: it would ask for another group)");
 	case IB_MCG_REASON_DEVICE_REMOVED:
 	case IB_MCG_REASON_UNLOAD:
-		return ibmcg_set_errmsg(h, err,
+		return ibmcg__set_errmsg(h, err,
 					"the device went away during the join");
 	default:
-		return ibmcg_set_errmsg(h, err,
+		return ibmcg__set_errmsg(h, err,
 					"the group was released during the join");
 	}
 }
 
-int ibmcg_join_watch_result(struct ibmcg *h, struct ibmcg_join_watch *w,
+int ibmcg__join_watch_result(struct ibmcg *h, struct ibmcg_join_watch *w,
 			    struct ibmcg_group *g)
 {
 	int err = 0;
@@ -196,14 +196,14 @@ int ibmcg_join_watch_result(struct ibmcg *h, struct ibmcg_join_watch *w,
 		*g = w->last;
 		memset(&w->last, 0, sizeof(w->last));
 	}
-	ibmcg_group_clear(&w->last);
+	ibmcg__group_clear(&w->last);
 	w->seen = false;
 	w->refused = false;
 	return err;
 }
 
 /* CLOCK_MONOTONIC in ms, for the join waits here and in nl.c. */
-long long ibmcg_now_ms(void)
+long long ibmcg__now_ms(void)
 {
 	struct timespec ts;
 
@@ -211,19 +211,19 @@ long long ibmcg_now_ms(void)
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
-int ibmcg_join_wait(struct ibmcg *h, int fd, uint64_t id, uint64_t hold_id,
+int ibmcg__join_wait(struct ibmcg *h, int fd, uint64_t id, uint64_t hold_id,
 		    struct ibmcg_group *g)
 {
 	struct ibmcg_join_watch w = { .id = id, .hold_id = hold_id };
-	long long end = ibmcg_now_ms() + ibmcg_join_wait_ms();
+	long long end = ibmcg__now_ms() + ibmcg__join_wait_ms();
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	long long left;
 	ssize_t len;
 
 	for (;;) {
 		/* Everything queued so far, in order. */
-		while ((len = ibmcg_recv_dgram(h, fd, true)) >= 0)
-			ibmcg_join_watch_feed(h, &w, h->rxbuf, (int)len);
+		while ((len = ibmcg__recv_dgram(h, fd, true)) >= 0)
+			ibmcg__join_watch_feed(h, &w, h->rxbuf, (int)len);
 		if (len == -ENOBUFS) {
 			/*
 			 * Lost notifications (an overrun): nothing tells the
@@ -231,24 +231,24 @@ int ibmcg_join_wait(struct ibmcg *h, int fd, uint64_t id, uint64_t hold_id,
 			 * SA-assigned MGID not yet known cannot do. Report
 			 * what the reply said.
 			 */
-			ibmcg_group_clear(&w.last);
+			ibmcg__group_clear(&w.last);
 			return 0;
 		}
 		if (len != -EAGAIN && len != -EWOULDBLOCK) {
-			ibmcg_group_clear(&w.last);
+			ibmcg__group_clear(&w.last);
 			return len < 0 ? (int)len : -EIO;
 		}
 		if (w.refused ||
 		    (w.seen && w.last.state != IB_MCG_STATE_JOINING))
 			break;
-		left = end - ibmcg_now_ms();
+		left = end - ibmcg__now_ms();
 		if (left <= 0)
 			break;
 		if (poll(&pfd, 1, left > 60000 ? 60000 : (int)left) < 0 &&
 		    errno != EINTR) {
-			ibmcg_group_clear(&w.last);
+			ibmcg__group_clear(&w.last);
 			return -errno;
 		}
 	}
-	return ibmcg_join_watch_result(h, &w, g);
+	return ibmcg__join_watch_result(h, &w, g);
 }

@@ -28,7 +28,7 @@
  */
 #define DUMP_TRIES	4
 #define RXBUF_MIN	32768
-/* What any datagram of a version 2 kernel fits in (ibmcg_recv_dgram()). */
+/* What any datagram of a version 2 kernel fits in (ibmcg__recv_dgram()). */
 #define RXBUF_V2	(64 * 1024)
 /*
  * Receive buffer asked for (best effort): a protocol version 1 kernel
@@ -36,7 +36,7 @@
  */
 #define SOCK_RCVBUF	(4 << 20)
 
-int ibmcg_set_errmsg(struct ibmcg *h, int err, const char *fmt, ...)
+int ibmcg__set_errmsg(struct ibmcg *h, int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -78,7 +78,7 @@ struct ibmcg *ibmcg_alloc(void)
 
 static int parse_family_cb(const struct nlmsghdr *nlh, void *arg)
 {
-	return ibmcg_parse_family(nlh, IB_MCG_MCGRP_EVENTS, arg);
+	return ibmcg__parse_family(nlh, IB_MCG_MCGRP_EVENTS, arg);
 }
 
 static int req_send(struct ibmcg *h, struct ibmcg_req *q);
@@ -91,14 +91,14 @@ static int find_family_cb(const struct nlmsghdr *nlh, void *arg)
 	const struct nlattr *head, *n;
 	int len;
 
-	if (!ibmcg_genl_hdr(nlh, &head, &len))
+	if (!ibmcg__genl_hdr(nlh, &head, &len))
 		return -EPROTO;
-	n = ibmcg_nla_find(head, len, CTRL_ATTR_FAMILY_NAME);
+	n = ibmcg__nla_find(head, len, CTRL_ATTR_FAMILY_NAME);
 	if (!n || ibmcg_nla_len(n) != sizeof(IB_MCG_GENL_NAME) ||
 	    memcmp(ibmcg_nla_data(n), IB_MCG_GENL_NAME,
 		   sizeof(IB_MCG_GENL_NAME)))
 		return 0;
-	return ibmcg_parse_family(nlh, IB_MCG_MCGRP_EVENTS, arg);
+	return ibmcg__parse_family(nlh, IB_MCG_MCGRP_EVENTS, arg);
 }
 
 /*
@@ -121,12 +121,12 @@ static int resolve_family(struct ibmcg *h, struct ibmcg_family *fi,
 	fi->maxattr = 0;
 	fi->events_grp = -1;
 	if (noload) {
-		ibmcg_req_init(&q, GENL_ID_CTRL, NLM_F_DUMP,
+		ibmcg__req_init(&q, GENL_ID_CTRL, NLM_F_DUMP,
 			       CTRL_CMD_GETFAMILY, 1);
 	} else {
-		ibmcg_req_init(&q, GENL_ID_CTRL, NLM_F_ACK,
+		ibmcg__req_init(&q, GENL_ID_CTRL, NLM_F_ACK,
 			       CTRL_CMD_GETFAMILY, 1);
-		ibmcg_req_put_str(&q, CTRL_ATTR_FAMILY_NAME, IB_MCG_GENL_NAME);
+		ibmcg__req_put_str(&q, CTRL_ATTR_FAMILY_NAME, IB_MCG_GENL_NAME);
 	}
 	err = req_send(h, &q);
 	if (err)
@@ -154,10 +154,10 @@ bool ibmcg_dump_inconsistent(const struct ibmcg *h)
 
 static int open_sock(struct ibmcg *h, int *fdp)
 {
-	int fd = ibmcg_nl_open(false, &h->portid);
+	int fd = ibmcg__nl_open(false, &h->portid);
 
 	if (fd < 0)
-		return ibmcg_set_errmsg(h, fd,
+		return ibmcg__set_errmsg(h, fd,
 					"cannot open generic netlink socket: %s",
 					strerror(-fd));
 	*fdp = fd;
@@ -179,7 +179,7 @@ int ibmcg_connect_flags(struct ibmcg *h, unsigned int flags)
 
 	clear_errmsg(h);
 	if (flags & ~IBMCG_CONNECT_NOLOAD)
-		return ibmcg_set_errmsg(h, -EINVAL,
+		return ibmcg__set_errmsg(h, -EINVAL,
 					"unknown connect flags 0x%x",
 					flags & ~IBMCG_CONNECT_NOLOAD);
 	if (h->fd >= 0)
@@ -198,19 +198,19 @@ int ibmcg_connect_flags(struct ibmcg *h, unsigned int flags)
 	 * another one, a loaded module is not found either.
 	 */
 	if (err == -ENOENT && !access(MODULE_DIR, F_OK)) {
-		err = ibmcg_set_errmsg(h, -ENOENT,
+		err = ibmcg__set_errmsg(h, -ENOENT,
 				       "ib_mcgroups is loaded but not reachable from this network namespace (only from the initial one)");
 		goto fail;
 	}
 	if (err == -ENOENT) {
-		err = ibmcg_set_errmsg(h, -ENOENT,
+		err = ibmcg__set_errmsg(h, -ENOENT,
 				       "ib_mcgroups module not loaded (modprobe ib_mcgroups)");
 		goto fail;
 	}
 	if (err)
 		goto fail;
 	if (fi.events_grp < 0) {
-		err = ibmcg_set_errmsg(h, -ENOENT,
+		err = ibmcg__set_errmsg(h, -ENOENT,
 				       "ib_mcgroups has no \"%s\" multicast group",
 				       IB_MCG_MCGRP_EVENTS);
 		goto fail;
@@ -264,7 +264,7 @@ void ibmcg_close(struct ibmcg *h)
  * one recvmsg() into a buffer of RXBUF_V2 bytes. A version 1 kernel sends
  * a big reply as one datagram: its size is peeked first (two calls).
  */
-ssize_t ibmcg_recv_dgram(struct ibmcg *h, int fd, bool retry_eintr)
+ssize_t ibmcg__recv_dgram(struct ibmcg *h, int fd, bool retry_eintr)
 {
 	bool peek = h->version < 2;
 	struct sockaddr_nl sa;
@@ -325,14 +325,14 @@ ssize_t ibmcg_recv_dgram(struct ibmcg *h, int fd, bool retry_eintr)
  * IBMCG_DUMP_INTR if the kernel flagged the dump as inconsistent, or -errno
  * (the kernel's error first, else the callback's).
  */
-int ibmcg_recv_replies(struct ibmcg *h, int fd, uint32_t seq,
+int ibmcg__recv_replies(struct ibmcg *h, int fd, uint32_t seq,
 		       ibmcg_msg_cb cb, void *arg)
 {
 	return recv_replies(h, fd, seq, cb, arg, false);
 }
 
 /*
- * As ibmcg_recv_replies(); with noack (a "do" sent without NLM_F_ACK),
+ * As ibmcg__recv_replies(); with noack (a "do" sent without NLM_F_ACK),
  * the reply ends with its one message: the kernel acks only an error.
  */
 static int recv_replies(struct ibmcg *h, int fd, uint32_t seq,
@@ -346,7 +346,7 @@ static int recv_replies(struct ibmcg *h, int fd, uint32_t seq,
 		ssize_t len;
 		int rem, err;
 
-		len = ibmcg_recv_dgram(h, fd, true);
+		len = ibmcg__recv_dgram(h, fd, true);
 		if (len < 0)
 			return len;
 		if (len > INT32_MAX)
@@ -360,7 +360,7 @@ static int recv_replies(struct ibmcg *h, int fd, uint32_t seq,
 				intr = true;
 			if (nlh->nlmsg_type == NLMSG_ERROR ||
 			    nlh->nlmsg_type == NLMSG_DONE) {
-				err = ibmcg_parse_ack(h, nlh);
+				err = ibmcg__parse_ack(h, nlh);
 				if (err)
 					return err;
 				if (cberr)
@@ -382,7 +382,7 @@ static int recv_replies(struct ibmcg *h, int fd, uint32_t seq,
 static void req_init(const struct ibmcg *h, struct ibmcg_req *q, uint8_t cmd,
 		     int flags)
 {
-	ibmcg_req_init(q, h->family, flags, cmd, IB_MCG_GENL_VERSION);
+	ibmcg__req_init(q, h->family, flags, cmd, IB_MCG_GENL_VERSION);
 }
 
 /* Send q (again: a new sequence number each time). */
@@ -426,9 +426,9 @@ static int do_flags(const struct ibmcg *h)
 static int check_dev(struct ibmcg *h, const char *dev)
 {
 	if (!dev || !*dev)
-		return ibmcg_set_errmsg(h, -EINVAL, "device name required");
+		return ibmcg__set_errmsg(h, -EINVAL, "device name required");
 	if (strlen(dev) >= IBMCG_DEV_NAME_MAX)
-		return ibmcg_set_errmsg(h, -EINVAL, "device name too long");
+		return ibmcg__set_errmsg(h, -EINVAL, "device name too long");
 	return 0;
 }
 
@@ -441,15 +441,15 @@ static int target_req(struct ibmcg *h, uint8_t cmd, int flags,
 
 	clear_errmsg(h);
 	if (h->family < 0)
-		return ibmcg_set_errmsg(h, -ENOTCONN, "not connected");
+		return ibmcg__set_errmsg(h, -ENOTCONN, "not connected");
 	err = check_dev(h, dev);
 	if (err)
 		return err;
 	req_init(h, q, cmd, flags);
-	ibmcg_req_put_str(q, IB_MCG_A_DEV_NAME, dev);
+	ibmcg__req_put_str(q, IB_MCG_A_DEV_NAME, dev);
 	ibmcg_req_put_u32(q, IB_MCG_A_PORT, port);
 	if (mgid)
-		ibmcg_req_put(q, IB_MCG_A_MGID, mgid, IBMCG_GID_LEN);
+		ibmcg__req_put(q, IB_MCG_A_MGID, mgid, IBMCG_GID_LEN);
 	return 0;
 }
 
@@ -474,12 +474,12 @@ static int one_cb(const struct nlmsghdr *nlh, void *arg)
 
 static int parse_group_cb(const struct nlmsghdr *nlh, void *obj)
 {
-	return ibmcg_parse_group(nlh, obj);
+	return ibmcg__parse_group(nlh, obj);
 }
 
 static int parse_port_cb(const struct nlmsghdr *nlh, void *obj)
 {
-	return ibmcg_parse_port(nlh, obj);
+	return ibmcg__parse_port(nlh, obj);
 }
 
 /* Send a "do" and decode its single reply into obj. */
@@ -492,7 +492,7 @@ static int do_one(struct ibmcg *h, struct ibmcg_req *q,
 
 	err = req_transact(h, q, one_cb, &c);
 	if (!err && !c.got)
-		err = ibmcg_set_errmsg(h, -EPROTO, "no reply from the kernel");
+		err = ibmcg__set_errmsg(h, -EPROTO, "no reply from the kernel");
 	if (err && c.got)
 		release(obj);
 	return err;
@@ -500,7 +500,7 @@ static int do_one(struct ibmcg *h, struct ibmcg_req *q,
 
 static void release_group(void *obj)
 {
-	ibmcg_group_clear(obj);
+	ibmcg__group_clear(obj);
 }
 
 static void release_none(void *obj)
@@ -518,7 +518,7 @@ static int do_group(struct ibmcg *h, struct ibmcg_req *q,
 		memset(out, 0, sizeof(*out));
 	err = do_one(h, q, parse_group_cb, out ? out : &tmp, release_group);
 	if (!err && !out)
-		ibmcg_group_clear(&tmp);
+		ibmcg__group_clear(&tmp);
 	return err;
 }
 
@@ -562,12 +562,12 @@ static int parse_join_cb(const struct nlmsghdr *nlh, void *obj)
 	struct join_reply *r = obj;
 	int err;
 
-	err = ibmcg_parse_group(nlh, &r->g);
+	err = ibmcg__parse_group(nlh, &r->g);
 	if (err)
 		return err;
 	r->version = ((struct genlmsghdr *)NLMSG_DATA(nlh))->version;
-	r->has_id = !ibmcg_msg_group_id(nlh, &r->id);
-	if (ibmcg_msg_hold_id(nlh, &r->hold_id))
+	r->has_id = !ibmcg__msg_group_id(nlh, &r->id);
+	if (ibmcg__msg_hold_id(nlh, &r->hold_id))
 		r->hold_id = 0;
 	return 0;
 }
@@ -586,7 +586,7 @@ static int parse_join_brief_cb(const struct nlmsghdr *nlh, void *obj)
 	struct nlattr *a;
 	int len, rem;
 
-	gh = ibmcg_genl_hdr(nlh, &head, &len);
+	gh = ibmcg__genl_hdr(nlh, &head, &len);
 	if (!gh)
 		return -EPROTO;
 	r->version = gh->version;
@@ -598,20 +598,20 @@ static int parse_join_brief_cb(const struct nlmsghdr *nlh, void *obj)
 			ibmcg_attr_set(r->g.present, IB_MCG_A_STATE);
 			has_state = true;
 		} else if (type == IB_MCG_A_GROUP_ID &&
-			   !ibmcg_nla_get_u64(a, &r->id)) {
+			   !ibmcg__nla_get_u64(a, &r->id)) {
 			r->has_id = true;
 		}
 	}
 	if (!has_state)
 		return -EPROTO;
-	if (ibmcg_msg_hold_id(nlh, &r->hold_id))
+	if (ibmcg__msg_hold_id(nlh, &r->hold_id))
 		r->hold_id = 0;
 	return 0;
 }
 
 static void release_join(void *obj)
 {
-	ibmcg_group_clear(&((struct join_reply *)obj)->g);
+	ibmcg__group_clear(&((struct join_reply *)obj)->g);
 }
 
 static bool mgid_is_zero(const uint8_t *mgid)
@@ -630,7 +630,7 @@ struct hold_check {
 
 static void release_group_of(void *obj)
 {
-	ibmcg_group_clear(&((struct hold_check *)obj)->g);
+	ibmcg__group_clear(&((struct hold_check *)obj)->g);
 }
 
 static int parse_hold_check_cb(const struct nlmsghdr *nlh, void *obj)
@@ -641,21 +641,21 @@ static int parse_hold_check_cb(const struct nlmsghdr *nlh, void *obj)
 	uint64_t id, hid;
 	int len, rem;
 
-	if (ibmcg_msg_group_id(nlh, &id) || id != c->id)
-		return ibmcg_parse_group(nlh, &c->g);
+	if (ibmcg__msg_group_id(nlh, &id) || id != c->id)
+		return ibmcg__parse_group(nlh, &c->g);
 	c->same_group = true;
-	ibmcg_genl_hdr(nlh, &head, &len);	/* valid: it has a group id */
-	list = ibmcg_nla_find(head, len, IB_MCG_A_HOLDERS);
+	ibmcg__genl_hdr(nlh, &head, &len);	/* valid: it has a group id */
+	list = ibmcg__nla_find(head, len, IB_MCG_A_HOLDERS);
 	if (list)
 		ibmcg_nla_for_each_nested(ho, list, rem) {
-			if (!ibmcg_nla_get_u64(ibmcg_nla_find(ibmcg_nla_data(ho),
+			if (!ibmcg__nla_get_u64(ibmcg__nla_find(ibmcg_nla_data(ho),
 							      ibmcg_nla_len(ho),
 							      IB_MCG_HOLDER_A_ID),
 					       &hid) &&
 			    hid == c->hold_id)
 				c->has_hold = true;
 		}
-	return ibmcg_parse_group(nlh, &c->g);
+	return ibmcg__parse_group(nlh, &c->g);
 }
 
 /*
@@ -685,11 +685,11 @@ static int join_recheck(struct ibmcg *h, const char *dev, uint32_t port,
 	if (err)
 		return err;
 	if (!c.same_group || !c.has_hold) {
-		ibmcg_group_clear(&c.g);
+		ibmcg__group_clear(&c.g);
 		return -EAGAIN;
 	}
 	if (c.g.state == IB_MCG_STATE_JOINING) {
-		ibmcg_group_clear(&c.g);
+		ibmcg__group_clear(&c.g);
 		return 1;
 	}
 	/* The group as it is now, with the requester's hold of the reply. */
@@ -712,13 +712,13 @@ static int join_recheck(struct ibmcg *h, const char *dev, uint32_t port,
 static int join_poll(struct ibmcg *h, const char *dev, uint32_t port,
 		     struct join_reply *r)
 {
-	long long end = ibmcg_now_ms() + ibmcg_join_wait_ms();
+	long long end = ibmcg__now_ms() + ibmcg__join_wait_ms();
 	struct timespec ts;
 	long delay = 5;
 	int err;
 
 	for (;;) {
-		if (ibmcg_now_ms() >= end)
+		if (ibmcg__now_ms() >= end)
 			return 0;
 		ts.tv_sec = delay / 1000;
 		ts.tv_nsec = (delay % 1000) * 1000000;
@@ -729,7 +729,7 @@ static int join_poll(struct ibmcg *h, const char *dev, uint32_t port,
 			break;
 	}
 	if (err == -EAGAIN)
-		return ibmcg_set_errmsg(h, -EINVAL,
+		return ibmcg__set_errmsg(h, -EINVAL,
 					"the join was refused: its hold is gone (the SA's reason is told only to listeners with CAP_NET_ADMIN)");
 	return err;
 }
@@ -764,7 +764,7 @@ static int join_and_wait(struct ibmcg *h, struct ibmcg_req *q, bool brief,
 
 	/* If that fails (ev < 0), the reply is all we can report. */
 	if (mgid_is_zero(mgid))
-		ev = ibmcg_join_watch_open(h);
+		ev = ibmcg__join_watch_open(h);
 again:
 	memset(&r, 0, sizeof(r));
 	err = do_one(h, q, brief ? parse_join_brief_cb : parse_join_cb, &r,
@@ -774,32 +774,32 @@ again:
 	if (!err && r.g.state == IB_MCG_STATE_JOINING && r.version >= 2 &&
 	    r.has_id) {
 		if (ev < 0 && !mgid_is_zero(mgid) && !resent) {
-			ev = ibmcg_join_watch_open(h);
+			ev = ibmcg__join_watch_open(h);
 			if (ev < 0) {
 				err = join_poll(h, dev, port, &r);
 				if (err)
-					ibmcg_group_clear(&r.g);
+					ibmcg__group_clear(&r.g);
 				goto done;
 			}
 			err = join_recheck(h, dev, port, &r, &r.g);
 			if (err == -EAGAIN) {
-				ibmcg_group_clear(&r.g);
+				ibmcg__group_clear(&r.g);
 				resent = true;
 				goto again;
 			}
 			if (err < 0)
-				ibmcg_group_clear(&r.g);
+				ibmcg__group_clear(&r.g);
 			else if (err == 1)
-				err = ibmcg_join_wait(h, ev, r.id, r.hold_id,
+				err = ibmcg__join_wait(h, ev, r.id, r.hold_id,
 						      &r.g);
 			else
 				err = 0;
 			goto done;
 		}
 		if (ev >= 0) {
-			err = ibmcg_join_wait(h, ev, r.id, r.hold_id, &r.g);
+			err = ibmcg__join_wait(h, ev, r.id, r.hold_id, &r.g);
 			if (err)
-				ibmcg_group_clear(&r.g);
+				ibmcg__group_clear(&r.g);
 		}
 	}
 done:
@@ -810,11 +810,11 @@ done:
 	if (out)
 		*out = r.g;
 	else
-		ibmcg_group_clear(&r.g);
+		ibmcg__group_clear(&r.g);
 	return 0;
 }
 
-int ibmcg_join_rec(struct ibmcg *h, const char *dev, uint32_t port,
+int ibmcg__join_rec(struct ibmcg *h, const char *dev, uint32_t port,
 	       const uint8_t mgid[IBMCG_GID_LEN],
 	       const struct ibmcg_join_args *args, struct ibmcg_group *out)
 {
@@ -828,10 +828,10 @@ int ibmcg_join_rec(struct ibmcg *h, const char *dev, uint32_t port,
 		memset(out, 0, sizeof(*out));
 
 	if (!args)
-		return ibmcg_set_errmsg(h, -EINVAL, "no join arguments");
+		return ibmcg__set_errmsg(h, -EINVAL, "no join arguments");
 	clear_errmsg(h);
 	if (h->family < 0)
-		return ibmcg_set_errmsg(h, -ENOTCONN, "not connected");
+		return ibmcg__set_errmsg(h, -ENOTCONN, "not connected");
 	err = check_dev(h, dev);
 	if (err)
 		return err;
@@ -861,11 +861,11 @@ int ibmcg_join_rec(struct ibmcg *h, const char *dev, uint32_t port,
 	brief = !out && h->maxattr >= IB_MCG_A_REPLY_BRIEF &&
 		!mgid_is_zero(mgid);
 	req_init(h, &q, IB_MCG_CMD_JOIN, do_flags(h));
-	ibmcg_req_put_str(&q, IB_MCG_A_DEV_NAME, dev);
+	ibmcg__req_put_str(&q, IB_MCG_A_DEV_NAME, dev);
 	ibmcg_req_put_u32(&q, IB_MCG_A_PORT, port);
-	ibmcg_req_put(&q, IB_MCG_A_MGID, mgid, IBMCG_GID_LEN);
+	ibmcg__req_put(&q, IB_MCG_A_MGID, mgid, IBMCG_GID_LEN);
 	if (args->owner)
-		ibmcg_req_put_str(&q, IB_MCG_A_OWNER, args->owner);
+		ibmcg__req_put_str(&q, IB_MCG_A_OWNER, args->owner);
 	if (args->join_state)
 		ibmcg_req_put_u8(&q, IB_MCG_A_JOIN_STATE, args->join_state);
 	if (args->flags)
@@ -891,16 +891,16 @@ int ibmcg_join_rec(struct ibmcg *h, const char *dev, uint32_t port,
 	if (args->set_scope)
 		ibmcg_req_put_u8(&q, IB_MCG_A_SCOPE, args->scope);
 	if (brief)
-		ibmcg_req_put(&q, IB_MCG_A_REPLY_BRIEF, NULL, 0);
+		ibmcg__req_put(&q, IB_MCG_A_REPLY_BRIEF, NULL, 0);
 	if (q.overflow)
 		return -EMSGSIZE;
 	return join_and_wait(h, &q, brief, dev, port, mgid, out);
 
 invalid:
-	return ibmcg_set_errmsg(h, -EINVAL, "%s", why);
+	return ibmcg__set_errmsg(h, -EINVAL, "%s", why);
 }
 
-int ibmcg_leave_rec(struct ibmcg *h, const char *dev, uint32_t port,
+int ibmcg__leave_rec(struct ibmcg *h, const char *dev, uint32_t port,
 		const uint8_t mgid[IBMCG_GID_LEN], const char *owner,
 		uint8_t join_state, struct ibmcg_group *out)
 {
@@ -919,16 +919,16 @@ int ibmcg_leave_rec(struct ibmcg *h, const char *dev, uint32_t port,
 		why = "join state must be exactly one IB_MCG_JOIN_* bit";
 		goto invalid;
 	}
-	ibmcg_req_put_str(&q, IB_MCG_A_OWNER, owner);
+	ibmcg__req_put_str(&q, IB_MCG_A_OWNER, owner);
 	if (join_state)
 		ibmcg_req_put_u8(&q, IB_MCG_A_JOIN_STATE, join_state);
 	return do_group(h, &q, out);
 
 invalid:
-	return ibmcg_set_errmsg(h, -EINVAL, "%s", why);
+	return ibmcg__set_errmsg(h, -EINVAL, "%s", why);
 }
 
-int ibmcg_rejoin_rec(struct ibmcg *h, const char *dev, uint32_t port,
+int ibmcg__rejoin_rec(struct ibmcg *h, const char *dev, uint32_t port,
 		     const uint8_t mgid[IBMCG_GID_LEN], struct ibmcg_group *out)
 {
 	struct ibmcg_req q;
@@ -943,7 +943,7 @@ int ibmcg_rejoin_rec(struct ibmcg *h, const char *dev, uint32_t port,
 
 static int parse_release_cb(const struct nlmsghdr *nlh, void *obj)
 {
-	return ibmcg_parse_owner_release(nlh, obj);
+	return ibmcg__parse_owner_release(nlh, obj);
 }
 
 static void release_release(void *obj)
@@ -961,13 +961,13 @@ static int merge_release_cb(const struct nlmsghdr *nlh, void *arg)
 	struct ibmcg_release_reply part, *acc = arg;
 	int err;
 
-	err = ibmcg_parse_owner_release(nlh, &part);
+	err = ibmcg__parse_owner_release(nlh, &part);
 	if (err)
 		return err;
-	return ibmcg_merge_owner_release(acc, &part);
+	return ibmcg__merge_owner_release(acc, &part);
 }
 
-int ibmcg_owner_release_rec(struct ibmcg *h, const char *owner, const char *dev,
+int ibmcg__owner_release_rec(struct ibmcg *h, const char *owner, const char *dev,
 			uint32_t port, struct ibmcg_released **out, size_t *n,
 			uint32_t *holds_dropped)
 {
@@ -984,16 +984,16 @@ int ibmcg_owner_release_rec(struct ibmcg *h, const char *owner, const char *dev,
 	if (holds_dropped)
 		*holds_dropped = 0;
 	if (h->family < 0)
-		return ibmcg_set_errmsg(h, -ENOTCONN, "not connected");
+		return ibmcg__set_errmsg(h, -ENOTCONN, "not connected");
 	if (out && !n)
-		return ibmcg_set_errmsg(h, -EINVAL, "no result count");
+		return ibmcg__set_errmsg(h, -EINVAL, "no result count");
 	if (ibmcg_owner_check(owner, &why))
-		return ibmcg_set_errmsg(h, -EINVAL, "%s", why);
+		return ibmcg__set_errmsg(h, -EINVAL, "%s", why);
 	err = dev ? check_dev(h, dev) : 0;
 	if (err)
 		return err;
 	if (port && !dev)
-		return ibmcg_set_errmsg(h, -EINVAL,
+		return ibmcg__set_errmsg(h, -EINVAL,
 					"a port filter needs a device");
 
 	/*
@@ -1003,9 +1003,9 @@ int ibmcg_owner_release_rec(struct ibmcg *h, const char *owner, const char *dev,
 	 */
 	req_init(h, &q, IB_MCG_CMD_OWNER_RELEASE,
 		 h->version >= 2 ? NLM_F_DUMP : NLM_F_ACK);
-	ibmcg_req_put_str(&q, IB_MCG_A_OWNER, owner);
+	ibmcg__req_put_str(&q, IB_MCG_A_OWNER, owner);
 	if (dev)
-		ibmcg_req_put_str(&q, IB_MCG_A_DEV_NAME, dev);
+		ibmcg__req_put_str(&q, IB_MCG_A_DEV_NAME, dev);
 	if (port)
 		ibmcg_req_put_u32(&q, IB_MCG_A_PORT, port);
 	if (h->version >= 2) {
@@ -1018,7 +1018,7 @@ int ibmcg_owner_release_rec(struct ibmcg *h, const char *owner, const char *dev,
 		err = do_one(h, &q, parse_release_cb, &r, release_release);
 	}
 	if (err == -ENOBUFS)
-		return ibmcg_set_errmsg(h, err,
+		return ibmcg__set_errmsg(h, err,
 					"the reply was lost (socket receive buffer overrun): the holds may have been released");
 	if (err)
 		return err;
@@ -1037,14 +1037,14 @@ int ibmcg_owner_release_rec(struct ibmcg *h, const char *owner, const char *dev,
 static int group_get_dump(struct ibmcg *h, const char *dev, uint32_t port,
 			  const uint8_t *mgid, struct ibmcg_group *out);
 
-int ibmcg_group_get_rec(struct ibmcg *h, const char *dev, uint32_t port,
+int ibmcg__group_get_rec(struct ibmcg *h, const char *dev, uint32_t port,
 		    const uint8_t mgid[IBMCG_GID_LEN], struct ibmcg_group *out)
 {
 	struct ibmcg_req q;
 	int err;
 
 	if (!out)
-		return ibmcg_set_errmsg(h, -EINVAL, "no result buffer");
+		return ibmcg__set_errmsg(h, -EINVAL, "no result buffer");
 	/*
 	 * Version 2: the group as a dump filtered by its MGID, so that any
 	 * number of holders arrive (a "do" reply lists those that fit in one
@@ -1059,14 +1059,14 @@ int ibmcg_group_get_rec(struct ibmcg *h, const char *dev, uint32_t port,
 	return do_group(h, &q, out);
 }
 
-int ibmcg_port_get_rec(struct ibmcg *h, const char *dev, uint32_t port,
+int ibmcg__port_get_rec(struct ibmcg *h, const char *dev, uint32_t port,
 		   struct ibmcg_port *out)
 {
 	struct ibmcg_req q;
 	int err;
 
 	if (!out)
-		return ibmcg_set_errmsg(h, -EINVAL, "no result buffer");
+		return ibmcg__set_errmsg(h, -EINVAL, "no result buffer");
 	memset(out, 0, sizeof(*out));
 	err = target_req(h, IB_MCG_CMD_PORT_GET, NLM_F_ACK, dev, port, NULL,
 			 &q);
@@ -1129,14 +1129,14 @@ static int merge_group(void *prev, void *next)
 		h = reallocarray(p->holders, p->nholders + g->nholders,
 				 sizeof(*h));
 		if (!h) {
-			ibmcg_group_clear(g);
+			ibmcg__group_clear(g);
 			return -ENOMEM;
 		}
 		memcpy(h + p->nholders, g->holders, g->nholders * sizeof(*h));
 		p->holders = h;
 		p->nholders += g->nholders;
 	}
-	ibmcg_group_clear(g);
+	ibmcg__group_clear(g);
 	return 1;
 }
 
@@ -1167,24 +1167,24 @@ static int dump(struct ibmcg *h, uint8_t cmd, const char *dev,
 	clear_errmsg(h);
 	h->dump_intr = false;
 	if (h->family < 0)
-		return ibmcg_set_errmsg(h, -ENOTCONN, "not connected");
+		return ibmcg__set_errmsg(h, -ENOTCONN, "not connected");
 	err = dev ? check_dev(h, dev) : 0;
 	if (err)
 		return err;
 	if (port && !dev)
-		return ibmcg_set_errmsg(h, -EINVAL,
+		return ibmcg__set_errmsg(h, -EINVAL,
 					"a port filter needs a device");
 
 	for (tries = 1;; tries++) {
 		req_init(h, &q, cmd, NLM_F_DUMP);
 		if (dev)
-			ibmcg_req_put_str(&q, IB_MCG_A_DEV_NAME, dev);
+			ibmcg__req_put_str(&q, IB_MCG_A_DEV_NAME, dev);
 		if (port)
 			ibmcg_req_put_u32(&q, IB_MCG_A_PORT, port);
 		if (mgid)
-			ibmcg_req_put(&q, IB_MCG_A_MGID, mgid, IBMCG_GID_LEN);
+			ibmcg__req_put(&q, IB_MCG_A_MGID, mgid, IBMCG_GID_LEN);
 		if (c->brief && h->maxattr >= IB_MCG_A_LIST_BRIEF)
-			ibmcg_req_put(&q, IB_MCG_A_LIST_BRIEF, NULL, 0);
+			ibmcg__req_put(&q, IB_MCG_A_LIST_BRIEF, NULL, 0);
 		err = req_transact(h, &q, dump_cb, c);
 		if (err != IBMCG_DUMP_INTR) {
 			if (err)
@@ -1212,13 +1212,13 @@ static int group_get_dump(struct ibmcg *h, const char *dev, uint32_t port,
 
 	memset(out, 0, sizeof(*out));
 	if (!dev)
-		return ibmcg_set_errmsg(h, -EINVAL, "device name required");
+		return ibmcg__set_errmsg(h, -EINVAL, "device name required");
 	err = dump(h, IB_MCG_CMD_GROUP_GET, dev, port, mgid, &c);
 	if (err)
 		return err;
 	if (c.n != 1) {
 		dump_release(&c);
-		return ibmcg_set_errmsg(h, -EPROTO,
+		return ibmcg__set_errmsg(h, -EPROTO,
 					"the kernel sent %s group for one MGID",
 					c.n ? "more than one" : "no");
 	}
@@ -1231,7 +1231,7 @@ static int group_get_dump(struct ibmcg *h, const char *dev, uint32_t port,
  * @brief: the list view (IB_MCG_A_LIST_BRIEF), where the kernel knows it;
  * a kernel before it sends everything, a superset.
  */
-int ibmcg_group_dump_rec(struct ibmcg *h, const char *dev, uint32_t port,
+int ibmcg__group_dump_rec(struct ibmcg *h, const char *dev, uint32_t port,
 			 bool brief, struct ibmcg_group **groups, size_t *n)
 {
 	struct dump_ctx c = {
@@ -1251,7 +1251,7 @@ int ibmcg_group_dump_rec(struct ibmcg *h, const char *dev, uint32_t port,
 	return 0;
 }
 
-int ibmcg_port_dump_rec(struct ibmcg *h, const char *dev,
+int ibmcg__port_dump_rec(struct ibmcg *h, const char *dev,
 		    struct ibmcg_port **ports, size_t *n)
 {
 	struct dump_ctx c = {
@@ -1275,15 +1275,15 @@ int ibmcg_event_subscribe(struct ibmcg *h)
 
 	clear_errmsg(h);
 	if (h->family < 0)
-		return ibmcg_set_errmsg(h, -ENOTCONN, "not connected");
+		return ibmcg__set_errmsg(h, -ENOTCONN, "not connected");
 	if (h->ev_fd >= 0)
 		return 0;
-	fd = ibmcg_nl_open_events(h->events_grp, false);
+	fd = ibmcg__nl_open_events(h->events_grp, false);
 	if (fd == -EPERM)
-		return ibmcg_set_errmsg(h, fd,
+		return ibmcg__set_errmsg(h, fd,
 					"cannot subscribe to ib_mcgroups events: the events name their owners: listening needs CAP_NET_ADMIN");
 	if (fd < 0)
-		return ibmcg_set_errmsg(h, fd,
+		return ibmcg__set_errmsg(h, fd,
 					"cannot subscribe to ib_mcgroups events: %s",
 					strerror(-fd));
 	h->ev_fd = fd;
@@ -1303,7 +1303,7 @@ static bool is_port_event(uint8_t cmd)
 }
 
 /* Pass each notification in buf[0..len) to cb; see ibmcg_event_recv(). */
-int ibmcg_parse_events(struct ibmcg *h, void *buf, int len,
+int ibmcg__parse_events(struct ibmcg *h, void *buf, int len,
 		       ibmcg_event_cb cb, void *arg)
 {
 	struct ibmcg_event ev;
@@ -1314,7 +1314,7 @@ int ibmcg_parse_events(struct ibmcg *h, void *buf, int len,
 
 	for (nlh = buf; ibmcg_nlmsg_ok(nlh, len);
 	     nlh = ibmcg_nlmsg_next(nlh, &len)) {
-		const struct genlmsghdr *gh = ibmcg_genl_hdr(nlh, NULL, NULL);
+		const struct genlmsghdr *gh = ibmcg__genl_hdr(nlh, NULL, NULL);
 
 		if (nlh->nlmsg_type != h->family || !gh)
 			continue;
@@ -1323,17 +1323,17 @@ int ibmcg_parse_events(struct ibmcg *h, void *buf, int len,
 		if (is_port_event(ev.cmd)) {
 			ev.group = NULL;
 			ev.port = &p;
-			ret = ibmcg_parse_port(nlh, &p);
+			ret = ibmcg__parse_port(nlh, &p);
 		} else {
 			ev.group = &g;
 			ev.port = NULL;
-			ret = ibmcg_parse_group(nlh, &g);
+			ret = ibmcg__parse_group(nlh, &g);
 		}
 		if (ret)
-			return ibmcg_set_errmsg(h, ret,
+			return ibmcg__set_errmsg(h, ret,
 						"malformed ib_mcgroups event");
 		ret = cb(&ev, arg);
-		ibmcg_group_clear(&g);
+		ibmcg__group_clear(&g);
 		if (ret)
 			return ret;
 		count++;
@@ -1347,14 +1347,14 @@ int ibmcg_event_recv(struct ibmcg *h, ibmcg_event_cb cb, void *arg)
 
 	clear_errmsg(h);
 	if (h->ev_fd < 0)
-		return ibmcg_set_errmsg(h, -ENOTCONN, "not subscribed");
-	len = ibmcg_recv_dgram(h, h->ev_fd, false);
+		return ibmcg__set_errmsg(h, -ENOTCONN, "not subscribed");
+	len = ibmcg__recv_dgram(h, h->ev_fd, false);
 	if (len == -ENOBUFS)
-		return ibmcg_set_errmsg(h, -ENOBUFS,
+		return ibmcg__set_errmsg(h, -ENOBUFS,
 					"event queue overrun, events were lost");
 	if (len < 0)
 		return len;
 	if (len > INT32_MAX)
 		return -EMSGSIZE;
-	return ibmcg_parse_events(h, h->rxbuf, len, cb, arg);
+	return ibmcg__parse_events(h, h->rxbuf, len, cb, arg);
 }

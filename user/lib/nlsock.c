@@ -13,7 +13,7 @@
 #define SOL_NETLINK	270
 #endif
 
-struct nlattr *ibmcg_nla_find(const struct nlattr *head, int len, int type)
+struct nlattr *ibmcg__nla_find(const struct nlattr *head, int len, int type)
 {
 	struct nlattr *a;
 	int rem;
@@ -24,7 +24,7 @@ struct nlattr *ibmcg_nla_find(const struct nlattr *head, int len, int type)
 	return NULL;
 }
 
-int ibmcg_nla_get_u64(const struct nlattr *a, uint64_t *v)
+int ibmcg__nla_get_u64(const struct nlattr *a, uint64_t *v)
 {
 	if (!a || ibmcg_nla_len(a) != sizeof(*v))
 		return -EPROTO;
@@ -32,7 +32,7 @@ int ibmcg_nla_get_u64(const struct nlattr *a, uint64_t *v)
 	return 0;
 }
 
-const struct genlmsghdr *ibmcg_genl_hdr(const struct nlmsghdr *nlh,
+const struct genlmsghdr *ibmcg__genl_hdr(const struct nlmsghdr *nlh,
 					const struct nlattr **head, int *len)
 {
 	if (nlh->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN))
@@ -45,7 +45,7 @@ const struct genlmsghdr *ibmcg_genl_hdr(const struct nlmsghdr *nlh,
 	return NLMSG_DATA(nlh);
 }
 
-void ibmcg_req_init(struct ibmcg_req *q, uint16_t type, uint16_t flags,
+void ibmcg__req_init(struct ibmcg_req *q, uint16_t type, uint16_t flags,
 		    uint8_t cmd, uint8_t version)
 {
 	struct genlmsghdr *g = (struct genlmsghdr *)(q->buf + NLMSG_HDRLEN);
@@ -59,7 +59,7 @@ void ibmcg_req_init(struct ibmcg_req *q, uint16_t type, uint16_t flags,
 	q->overflow = false;
 }
 
-void ibmcg_req_put(struct ibmcg_req *q, uint16_t type, const void *data,
+void ibmcg__req_put(struct ibmcg_req *q, uint16_t type, const void *data,
 		   size_t len)
 {
 	size_t off = NLMSG_ALIGN(q->nlh.nlmsg_len);
@@ -78,9 +78,9 @@ void ibmcg_req_put(struct ibmcg_req *q, uint16_t type, const void *data,
 	q->nlh.nlmsg_len = off + NLA_ALIGN(a->nla_len);
 }
 
-void ibmcg_req_put_str(struct ibmcg_req *q, uint16_t type, const char *s)
+void ibmcg__req_put_str(struct ibmcg_req *q, uint16_t type, const char *s)
 {
-	ibmcg_req_put(q, type, s, strlen(s) + 1);
+	ibmcg__req_put(q, type, s, strlen(s) + 1);
 }
 
 /*
@@ -90,7 +90,7 @@ void ibmcg_req_put_str(struct ibmcg_req *q, uint16_t type, const char *s)
  */
 #define SOCK_BUF	32768
 
-int ibmcg_nl_open(bool nonblock, uint32_t *portid)
+int ibmcg__nl_open(bool nonblock, uint32_t *portid)
 {
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
 	socklen_t salen = sizeof(sa);
@@ -118,7 +118,7 @@ int ibmcg_nl_open(bool nonblock, uint32_t *portid)
 	return fd;
 }
 
-int ibmcg_nl_add_membership(int fd, unsigned int grp)
+int ibmcg__nl_add_membership(int fd, unsigned int grp)
 {
 	if (setsockopt(fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &grp,
 		       sizeof(grp)))
@@ -126,14 +126,14 @@ int ibmcg_nl_add_membership(int fd, unsigned int grp)
 	return 0;
 }
 
-int ibmcg_nl_open_events(unsigned int grp, bool nonblock)
+int ibmcg__nl_open_events(unsigned int grp, bool nonblock)
 {
 	int rcvbuf = 1 << 20, fd, err;
 
-	fd = ibmcg_nl_open(nonblock, NULL);
+	fd = ibmcg__nl_open(nonblock, NULL);
 	if (fd < 0)
 		return fd;
-	err = ibmcg_nl_add_membership(fd, grp);
+	err = ibmcg__nl_add_membership(fd, grp);
 	if (err) {
 		close(fd);
 		return err;
@@ -148,9 +148,9 @@ static int mcast_grp_id(const struct nlattr *grp, const char *name)
 	const struct nlattr *n, *id;
 	int len;
 
-	n = ibmcg_nla_find(ibmcg_nla_data(grp), ibmcg_nla_len(grp),
+	n = ibmcg__nla_find(ibmcg_nla_data(grp), ibmcg_nla_len(grp),
 			   CTRL_ATTR_MCAST_GRP_NAME);
-	id = ibmcg_nla_find(ibmcg_nla_data(grp), ibmcg_nla_len(grp),
+	id = ibmcg__nla_find(ibmcg_nla_data(grp), ibmcg_nla_len(grp),
 			    CTRL_ATTR_MCAST_GRP_ID);
 	if (!n || !id || ibmcg_nla_len(id) != sizeof(uint32_t))
 		return -1;
@@ -175,7 +175,7 @@ static int get_u32(const struct nlattr *a, int *v)
 	return 0;
 }
 
-int ibmcg_parse_family(const struct nlmsghdr *nlh, const char *grp_name,
+int ibmcg__parse_family(const struct nlmsghdr *nlh, const char *grp_name,
 		       struct ibmcg_family *fi)
 {
 	const struct nlattr *head, *a, *id = NULL, *ver = NULL, *max = NULL;
@@ -188,7 +188,7 @@ int ibmcg_parse_family(const struct nlmsghdr *nlh, const char *grp_name,
 	fi->version = 1;
 	fi->maxattr = 0;
 	fi->events_grp = -1;
-	if (!ibmcg_genl_hdr(nlh, &head, &len))
+	if (!ibmcg__genl_hdr(nlh, &head, &len))
 		return -EPROTO;
 	ibmcg_nla_for_each(a, (struct nlattr *)head, len, rem) {
 		switch (a->nla_type & NLA_TYPE_MASK) {

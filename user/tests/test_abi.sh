@@ -28,6 +28,7 @@ pc="$D/usr/lib/pkgconfig/libibmcg.pc"
 sed "s|^prefix=/usr|prefix=$D/usr|; s|=/usr/|=$D/usr/|" "$pc" >"$D/libibmcg.pc"
 flags=$(PKG_CONFIG_PATH="$D" pkg-config --cflags --libs libibmcg 2>"$D/log")
 ok $? "pkg-config --cflags --libs libibmcg"
+# shellcheck disable=SC2086 # $flags: the words pkg-config printed
 $CC -std=c11 -Wall -Wextra -Werror -o "$D/app" tests/abi_app.c $flags \
 	-Wl,-rpath,"$D/usr/lib" >"$D/log" 2>&1
 r=$?
@@ -79,6 +80,7 @@ ok $? "libibmcg.so.1 needs no library but libc ($(tr '\n' ' ' <"$D/needed"))"
 ok $? "libibmcg.pc requires no other package"
 
 # A binary of the 0.2.0 ABI
+# shellcheck disable=SC2046 # the words pkg-config prints
 $CC -std=gnu11 -Wall -Werror -D_GNU_SOURCE -Ilib -I../include/uapi \
 	$(pkg-config --cflags libnl-3.0) -o "$D/v1" tests/abi_v1.c \
 	-Llib -l:libibmcg.so.1 -Wl,-rpath,"$PWD/lib" >"$D/log" 2>&1

@@ -80,7 +80,7 @@ static void linger_values(void)
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		ms = 12345;
 		why = NULL;
-		if (parse_linger(cases[i].in, &ms, &why) || ms != cases[i].ms) {
+		if (ibmcg__parse_linger(cases[i].in, &ms, &why) || ms != cases[i].ms) {
 			ktap_case_ok = false;
 			printf("# \"%s\": got %u, want %u\n", cases[i].in, ms,
 			       cases[i].ms);
@@ -108,7 +108,7 @@ static void linger_rejects(void)
 	for (i = 0; i < ARRAY_SIZE(malformed); i++) {
 		ms = 12345;
 		why = NULL;
-		if (parse_linger(malformed[i], &ms, &why) != -EINVAL ||
+		if (ibmcg__parse_linger(malformed[i], &ms, &why) != -EINVAL ||
 		    ms != 12345 || !why || !strstr(why, "unit")) {
 			ktap_case_ok = false;
 			printf("# accepted \"%s\"\n", malformed[i]);
@@ -117,15 +117,15 @@ static void linger_rejects(void)
 	for (i = 0; i < ARRAY_SIZE(too_long); i++) {
 		ms = 12345;
 		why = NULL;
-		if (parse_linger(too_long[i], &ms, &why) != -EINVAL ||
+		if (ibmcg__parse_linger(too_long[i], &ms, &why) != -EINVAL ||
 		    ms != 12345 || !why || !strstr(why, "one day")) {
 			ktap_case_ok = false;
 			printf("# accepted \"%s\"\n", too_long[i]);
 		}
 	}
-	parse_linger("10h", &ms, &why);
+	ibmcg__parse_linger("10h", &ms, &why);
 	EXPECT_STR(why, "expected whole milliseconds, or a whole number with unit ms, s or m (500ms, 30s, 2m)");
-	parse_linger("86401s", &ms, &why);
+	ibmcg__parse_linger("86401s", &ms, &why);
 	EXPECT_STR(why, "longer than one day (86400000 ms)");
 }
 

@@ -17,10 +17,10 @@ cp -r ../include/uapi "$D/include/" && cp ../VERSION "$D/" &&
 	cp -r ./* "$D/user/" && make -s -C "$D/user" clean
 
 echo "TAP version 13"
-echo "1..11"
+echo "1..12"
 # build NAME MAKEARGS...: libibmcg and mcctl from scratch, warning-free
 build() {
-	local name=$1
+	name=$1
 	shift
 	make -s -C "$D/user" clean >/dev/null 2>&1
 	make -s -j2 -C "$D/user" WERROR=1 "$@" all >"$D/log" 2>&1 &&
@@ -42,13 +42,25 @@ objdump -p "$D/user/mcctl" | awk '$1 == "NEEDED" {print $2}' >"$D/needed"
 ok $? "mcctl needs no library but libc ($(tr '\n' ' ' <"$D/needed"))"
 
 # Without WERROR from the caller: "make check" at the top level exports it.
-env -u WERROR -u MAKEFLAGS -u MFLAGS make -s -C "$D/user" -n -B mcctl.o 2>/dev/null |
+! env -u WERROR -u MAKEFLAGS -u MFLAGS make -s -C "$D/user" -n -B mcctl.o 2>/dev/null |
 	grep -q -- '-Werror'
-[ $? -ne 0 ]
 ok $? "no -Werror by default"
 make -s -C "$D/user" -n -B WERROR=1 mcctl.o 2>/dev/null | grep -q -- '-Wall -Wextra -Werror'
 ok $? "-Werror with WERROR=1"
 make -s -C "$D/user" -n -B check 2>/dev/null | grep -- '-c -o mcctl.o mcctl.c' |
 	grep -q -- '-Werror'
 ok $? "-Werror in make check (make -n check compiles with it)"
+# rdma-core's warnings, on every object of libibmcg and mcctl: the builds
+# above fail on any of them.
+flags=$(make -s -C "$D/user" -n -B lib/conf.o mcctl.o 2>/dev/null)
+missing=
+for w in -Wmissing-prototypes -Wmissing-declarations -Wwrite-strings \
+	-Wformat=2 -Wredundant-decls -Wshadow -Wstrict-prototypes; do
+	[ "$(printf '%s\n' "$flags" | grep -c -- " $w ")" = 2 ] ||
+		missing="$missing $w"
+done
+[ -z "$missing" ]
+r=$?
+[ $r = 0 ] || echo "# missing:$missing"
+ok $r "rdma-core's warning set on libibmcg and mcctl"
 ktap_done

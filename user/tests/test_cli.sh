@@ -34,7 +34,7 @@ ok $r "mcctl -V: the version in VERSION, and the protocol"
 for c in join leave list show stats monitor apply diag fabric; do
 	for h in help -h --help; do
 		run $M $c $h
-		[ "$rc" = 0 ] && has "Usage: mcctl $c" "$out" && [ -z "$err" ] || {
+		{ [ "$rc" = 0 ] && has "Usage: mcctl $c" "$out" && [ -z "$err" ]; } || {
 			show $M $c $h
 			bad=1
 		}
@@ -104,8 +104,8 @@ ok $r "apply --check with --dry-run: usage error"
 for name in o ow owner s sl a all b h help c flow_label; do
 	printf 'pool %s all 239.1.1.1\n' "$name" >"$D/kw.conf"
 	run $M -c "$D/kw.conf" apply --check
-	[ "$rc" = 2 ] && has "mcctl: $D/kw.conf:1: name '$name'" "$err" &&
-		has "keyword" "$err" || { show "pool $name"; kbad=1; }
+	{ [ "$rc" = 2 ] && has "mcctl: $D/kw.conf:1: name '$name'" "$err" &&
+		has "keyword" "$err"; } || { show "pool $name"; kbad=1; }
 done
 ok "${kbad:-0}" "a pool named like a keyword or its abbreviation is refused"
 for name in own1 g ownerx d0 e helpdesk; do

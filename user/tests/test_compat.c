@@ -92,7 +92,7 @@ static void group_converted(void)
 	g.holders[0].age_ms = 99;
 	strcpy(g.holders[1].owner, "admin");
 
-	EXPECT(ibmcg_group_to_v1(&g, &o) == 0);
+	EXPECT(ibmcg__group_to_v1(&g, &o) == 0);
 	EXPECT(!g.holders && !g.nholders);	/* emptied */
 	EXPECT_STR(o.dev_name, "mlx5_0");
 	EXPECT(o.dev_index == 3 && o.port == 2);
@@ -160,7 +160,7 @@ static void port_converted(void)
 	for (i = 0; i < sizeof(u64) / sizeof(u64[0]); i++)
 		*u64[i] = (1ULL << 40) + i;
 	ibmcg_attr_set(p.present, IB_MCG_A_LID);
-	ibmcg_port_to_v1(&p, &o);
+	ibmcg__port_to_v1(&p, &o);
 	EXPECT_STR(o.dev_name, "rxe0");
 	EXPECT_STR(o.netdev, "veth0");
 	EXPECT(o.link_layer == 2 && o.port_state == 4 && o.backend == 1);

@@ -67,7 +67,7 @@ static void parse_all_forms(void)
 	EXPECT(c.n == 5);
 	EXPECT_STR(c.owner, "boot");
 
-	e = conf_find(&c, "mgmt");
+	e = ibmcg__conf_find(&c, "mgmt");
 	EXPECT(e && e->kind == CONF_GROUP && e->target == TARGET_PORT);
 	EXPECT(e && !strcmp(e->dev, "mlx5_0") && e->port == 1 &&
 	       e->line == 3);
@@ -77,28 +77,28 @@ static void parse_all_forms(void)
 	       e->join.args.qkey == 0x1b && e->join.args.set_mtu &&
 	       e->join.args.mtu == 4 && e->join.args.linger_ms == 30000);
 	EXPECT(e && !e->join.owner_set);
-	EXPECT_STR(e ? conf_entry_owner(&c, e) : NULL, "boot");
+	EXPECT_STR(e ? ibmcg__conf_entry_owner(&c, e) : NULL, "boot");
 
-	e = conf_find(&c, "tele");
+	e = ibmcg__conf_find(&c, "tele");
 	EXPECT(e && e->target == TARGET_ALL_IB &&
 	       e->join.args.join_state == IB_MCG_JOIN_SENDONLY_NON_MEMBER);
-	e = conf_find(&c, "jobs0");
+	e = ibmcg__conf_find(&c, "jobs0");
 	EXPECT(e && e->kind == CONF_POOL && e->target == TARGET_ALL_ROCE &&
 	       e->join.args.linger_ms == 300000);
-	e = conf_find(&c, "dev");
+	e = ibmcg__conf_find(&c, "dev");
 	EXPECT(e && e->target == TARGET_DEV && !strcmp(e->dev, "mlx5_1") &&
 	       e->port == 0);
-	EXPECT_STR(e ? conf_entry_owner(&c, e) : NULL, "admin");
-	e = conf_find(&c, "every");
+	EXPECT_STR(e ? ibmcg__conf_entry_owner(&c, e) : NULL, "admin");
+	e = ibmcg__conf_find(&c, "every");
 	EXPECT(e && e->target == TARGET_ALL && e->line == 7 &&
 	       e->join.args.set_pkey && e->join.args.pkey == 0x8001);
-	EXPECT(!conf_find(&c, "nope"));
-	conf_free(&c);
+	EXPECT(!ibmcg__conf_find(&c, "nope"));
+	ibmcg__conf_free(&c);
 
 	EXPECT(parse("# nothing\n\n", &c) == 0);
 	EXPECT(c.n == 0);
-	EXPECT_STR(c.owner, MCCTL_CONF_OWNER);
-	conf_free(&c);
+	EXPECT_STR(c.owner, IBMCG__CONF_OWNER);
+	ibmcg__conf_free(&c);
 }
 
 static void parse_errors(void)
@@ -158,14 +158,27 @@ static void parse_errors(void)
 		if (parse(cases[i].text, &c) != EXIT_USAGE) {
 			ktap_case_ok = false;
 			printf("# case %zu accepted\n", i);
-			conf_free(&c);
+			ibmcg__conf_free(&c);
 			continue;
 		}
 		EXPECT(c.n == 0 && !c.entries);
 		EXPECT_STR(errbuf, cases[i].msg);
 	}
 	/* Messages outside the file carry no location afterwards. */
-	EXPECT(usage_where == NULL);
+	{
+		char bogus[] = "bogus", *argv[] = { bogus, NULL };
+		FILE *saved = stderr;
+		struct join_cmd j = { 0 };
+
+		free(errbuf);
+		errbuf = NULL;
+		stderr = open_memstream(&errbuf, &errlen);
+		EXPECT(parse_join_opts(1, argv, &j) == EXIT_USAGE);
+		fclose(stderr);
+		stderr = saved;
+		EXPECT_STR(errbuf,
+			   "mcctl: unknown parameter 'bogus'; try \"mcctl help\"\n");
+	}
 }
 
 #define PORT(d, n, ll, be) \
@@ -210,12 +223,12 @@ static void covers(void)
 			continue;
 		}
 		for (p = 0; p < ARRAY_SIZE(ports); p++)
-			if (conf_covers(&c.entries[0], &ports[p]) !=
+			if (ibmcg__conf_covers(&c.entries[0], &ports[p]) !=
 			    (cases[i].covered[p] == 'y')) {
 				ktap_case_ok = false;
 				printf("# case %zu, port %zu\n", i, p);
 			}
-		conf_free(&c);
+		ibmcg__conf_free(&c);
 	}
 }
 
@@ -242,7 +255,7 @@ static void describe(const struct plan_action *a, char *buf, size_t len)
 {
 	char g[IBMCG_MGID_STRLEN], js[IBMCG_JOIN_STATE_STRLEN];
 
-	snprintf(buf, len, "%s %s %s/%u %s %s %s", plan_op_name(a->op),
+	snprintf(buf, len, "%s %s %s/%u %s %s %s", ibmcg__plan_op_name(a->op),
 		 a->entry ? a->entry->name : "-", a->dev, a->port,
 		 ibmcg_mgid_format(a->mgid, g, sizeof(g)), a->owner,
 		 ibmcg_join_state_format(a->join_state, js, sizeof(js)));
@@ -278,7 +291,7 @@ static void expect_plan(const struct conf *c, const struct ibmcg_group *gs,
 	char buf[256];
 	size_t i, n;
 
-	if (conf_plan(c, port_list(), ARRAY_SIZE(ports), group_list(gs, ng),
+	if (ibmcg__conf_plan(c, port_list(), ARRAY_SIZE(ports), group_list(gs, ng),
 		      ng, &acts, &n)) {
 		ktap_case_ok = false;
 		printf("# conf_plan failed\n");
@@ -324,7 +337,7 @@ static void plan_from_nothing(void)
 
 	EXPECT(parse(plan_conf, &c) == 0);
 	expect_plan(&c, NULL, 0, want, ARRAY_SIZE(want));
-	conf_free(&c);
+	ibmcg__conf_free(&c);
 }
 
 static void plan_keeps_updates_leaves(void)
@@ -377,13 +390,13 @@ static void plan_keeps_updates_leaves(void)
 
 	EXPECT(parse(plan_conf, &c) == 0);
 	expect_plan(&c, gs, ARRAY_SIZE(gs), want, ARRAY_SIZE(want));
-	EXPECT(conf_plan(&c, port_list(), ARRAY_SIZE(ports),
+	EXPECT(ibmcg__conf_plan(&c, port_list(), ARRAY_SIZE(ports),
 			 group_list(gs, ARRAY_SIZE(gs)), ARRAY_SIZE(gs),
 			 &acts, &n) == 0);
 	EXPECT(n > 0 && acts[0].op == PLAN_UPDATE && acts[0].linger_was == 5000 &&
 	       acts[0].args.linger_ms == 10000 && acts[0].args.create);
 	free(acts);
-	conf_free(&c);
+	ibmcg__conf_free(&c);
 }
 
 static void plan_lingering_and_duplicates(void)
@@ -405,7 +418,7 @@ static void plan_lingering_and_duplicates(void)
 
 	EXPECT(parse(text, &c) == 0);
 	expect_plan(&c, gs, ARRAY_SIZE(gs), want, ARRAY_SIZE(want));
-	conf_free(&c);
+	ibmcg__conf_free(&c);
 }
 
 static void plan_empty_file_releases_own_holds(void)
@@ -425,7 +438,7 @@ static void plan_empty_file_releases_own_holds(void)
 
 	EXPECT(parse("# nothing declared\n", &c) == 0);
 	expect_plan(&c, gs, ARRAY_SIZE(gs), want, ARRAY_SIZE(want));
-	conf_free(&c);
+	ibmcg__conf_free(&c);
 }
 
 /* The installed example, with its commented-out examples taken in. */
@@ -439,7 +452,7 @@ static void example_file(void)
 	EXPECT(conf_load("ib_mcgroups.conf", &c) == 0);
 	EXPECT(c.n == 0);
 	EXPECT_STR(c.owner, "config");
-	conf_free(&c);
+	ibmcg__conf_free(&c);
 
 	in = fopen("ib_mcgroups.conf", "r");
 	out = open_memstream(&text, &len);
@@ -452,7 +465,7 @@ static void example_file(void)
 	EXPECT(parse(text, &c) == 0);
 	EXPECT_STR(errbuf, "");
 	EXPECT(c.n == 5);
-	conf_free(&c);
+	ibmcg__conf_free(&c);
 	free(text);
 }
 

@@ -109,7 +109,7 @@ static void parse_group_full(void)
 	struct ibmcg_group g;
 	char buf[IBMCG_MGID_STRLEN];
 
-	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == 0);
+	EXPECT(ibmcg__parse_group(nlmsg_hdr(msg), &g) == 0);
 	EXPECT_STR(g.dev_name, "mlx5_0");
 	EXPECT(g.dev_index == 3 && g.port == 1);
 	EXPECT_STR(ibmcg_mgid_format(g.mgid, buf, sizeof(buf)), "239.1.1.1");
@@ -137,7 +137,7 @@ static void parse_group_full(void)
 		EXPECT(g.holders[1].nl_portid == 0);
 		EXPECT(g.holders[1].age_ms == AGE_BIG);
 	}
-	ibmcg_group_clear(&g);
+	ibmcg__group_clear(&g);
 	EXPECT(g.holders == NULL && g.nholders == 0);
 	nlmsg_free(msg);
 }
@@ -147,17 +147,17 @@ static void parse_group_no_record(void)
 	struct nl_msg *msg = group_msg(IB_MCG_CMD_GROUP_GET, 1, false, -1);
 	struct ibmcg_group g;
 
-	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == 0);
+	EXPECT(ibmcg__parse_group(nlmsg_hdr(msg), &g) == 0);
 	EXPECT(!IBMCG_HAS(&g, IB_MCG_A_MLID));
 	EXPECT(!IBMCG_HAS(&g, IB_MCG_A_QKEY));
 	EXPECT(!IBMCG_HAS(&g, IB_MCG_A_HOLDERS));
 	EXPECT(IBMCG_HAS(&g, IB_MCG_A_STATE));
 	EXPECT(g.nholders == 0 && g.holders == NULL);
-	ibmcg_group_clear(&g);
+	ibmcg__group_clear(&g);
 	nlmsg_free(msg);
 
 	msg = group_msg(IB_MCG_CMD_GROUP_GET, 1, false, 0);
-	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == 0);
+	EXPECT(ibmcg__parse_group(nlmsg_hdr(msg), &g) == 0);
 	EXPECT(IBMCG_HAS(&g, IB_MCG_A_HOLDERS));
 	EXPECT(g.nholders == 0 && g.holders == NULL);
 	nlmsg_free(msg);
@@ -171,8 +171,8 @@ static void parse_group_ignores_unknown(void)
 	/* Attributes of a newer kernel are skipped. */
 	nla_put_u32(msg, IB_MCG_A_MAX + 1, 7);
 	nla_put_string(msg, 200, "future");
-	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == 0);
-	ibmcg_group_clear(&g);
+	EXPECT(ibmcg__parse_group(nlmsg_hdr(msg), &g) == 0);
+	ibmcg__group_clear(&g);
 	nlmsg_free(msg);
 }
 
@@ -191,7 +191,7 @@ static void parse_group_lingering(void)
 	nla_put_u32(msg, IB_MCG_A_LINGER_LEFT_MS, 12345);
 	nla_put(msg, IB_MCG_A_HOLDERS | NLA_F_NESTED, 0, NULL);
 
-	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == 0);
+	EXPECT(ibmcg__parse_group(nlmsg_hdr(msg), &g) == 0);
 	EXPECT(g.state == IB_MCG_STATE_LINGERING);
 	EXPECT_STR(ibmcg_state_name(g.state), "lingering");
 	EXPECT(g.reason == IB_MCG_REASON_LEAVE);
@@ -201,22 +201,22 @@ static void parse_group_lingering(void)
 	EXPECT(g.nholders == 0);
 	/* the membership is kept: the record is still there */
 	EXPECT(IBMCG_HAS(&g, IB_MCG_A_QKEY) && g.mlid == 0xc001);
-	ibmcg_group_clear(&g);
+	ibmcg__group_clear(&g);
 	nlmsg_free(msg);
 
 	/* a joined group: its linger time, no time left */
 	msg = group_msg(IB_MCG_CMD_GROUP_GET, 1, false, 1);
 	nla_put_u32(msg, IB_MCG_A_LINGER_MS, 0);
-	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == 0);
+	EXPECT(ibmcg__parse_group(nlmsg_hdr(msg), &g) == 0);
 	EXPECT(IBMCG_HAS(&g, IB_MCG_A_LINGER_MS) && g.linger_ms == 0);
 	EXPECT(!IBMCG_HAS(&g, IB_MCG_A_LINGER_LEFT_MS));
-	ibmcg_group_clear(&g);
+	ibmcg__group_clear(&g);
 	nlmsg_free(msg);
 
 	/* a linger time shorter than a u32 */
 	msg = group_msg(IB_MCG_CMD_GROUP_GET, 1, false, -1);
 	nla_put_u16(msg, IB_MCG_A_LINGER_LEFT_MS, 1);
-	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
+	EXPECT(ibmcg__parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
 	nlmsg_free(msg);
 }
 
@@ -229,17 +229,17 @@ static void parse_group_rejects(void)
 
 	msg = empty_group_msg();
 	nla_put(msg, IB_MCG_A_MGID, 15, "012345678901234");
-	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
+	EXPECT(ibmcg__parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
 	nlmsg_free(msg);
 
 	msg = empty_group_msg();
 	nla_put_u16(msg, IB_MCG_A_PORT, 1);
-	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
+	EXPECT(ibmcg__parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
 	nlmsg_free(msg);
 
 	msg = empty_group_msg();
 	nla_put(msg, IB_MCG_A_DEV_NAME, 6, "mlx5_0");	/* no NUL */
-	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
+	EXPECT(ibmcg__parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
 	nlmsg_free(msg);
 
 	/* a bad second holder: the first one's allocation is released */
@@ -250,13 +250,13 @@ static void parse_group_rejects(void)
 	put_holder(msg, "ok", IB_MCG_JOIN_FULL, 0, 0, 1);
 	put_holder(msg, owner, IB_MCG_JOIN_FULL, 0, 0, 1);
 	nla_nest_end(msg, nest);
-	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
+	EXPECT(ibmcg__parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
 	EXPECT(g.holders == NULL && g.nholders == 0);
 	nlmsg_free(msg);
 
 	/* not even a genetlink header */
 	msg = nlmsg_alloc_simple(FAMILY, 0);
-	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
+	EXPECT(ibmcg__parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
 	nlmsg_free(msg);
 }
 
@@ -283,12 +283,12 @@ static void parse_group_attr_rules(void)
 	nest = nla_nest_start(msg, IB_MCG_A_HOLDERS | NLA_F_NESTED);
 	put_holder(msg, "job:1", IB_MCG_JOIN_FULL, 0, 0, 1);
 	nla_nest_end(msg, nest);
-	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == 0);
+	EXPECT(ibmcg__parse_group(nlmsg_hdr(msg), &g) == 0);
 	EXPECT(g.state == IB_MCG_STATE_JOINED && g.port == 2);
 	EXPECT_STR(g.dev_name, "ab");
 	EXPECT(g.nholders == 1 && !strcmp(g.holders[0].owner, "job:1"));
 	EXPECT(!IBMCG_HAS(&g, IB_MCG_A_MGID));
-	ibmcg_group_clear(&g);
+	ibmcg__group_clear(&g);
 	nlmsg_free(msg);
 
 	/* a device name of the longest length, and one byte more */
@@ -296,21 +296,21 @@ static void parse_group_attr_rules(void)
 	name[IBMCG_DEV_NAME_MAX - 1] = '\0';
 	msg = empty_group_msg();
 	nla_put(msg, IB_MCG_A_DEV_NAME, IBMCG_DEV_NAME_MAX, name);
-	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == 0);
+	EXPECT(ibmcg__parse_group(nlmsg_hdr(msg), &g) == 0);
 	EXPECT(strlen(g.dev_name) == IBMCG_DEV_NAME_MAX - 1);
-	ibmcg_group_clear(&g);
+	ibmcg__group_clear(&g);
 	nlmsg_free(msg);
 	name[IBMCG_DEV_NAME_MAX - 1] = 'd';
 	name[IBMCG_DEV_NAME_MAX] = '\0';
 	msg = empty_group_msg();
 	nla_put(msg, IB_MCG_A_DEV_NAME, IBMCG_DEV_NAME_MAX + 1, name);
-	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
+	EXPECT(ibmcg__parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
 	nlmsg_free(msg);
 
 	/* an empty string has no NUL */
 	msg = empty_group_msg();
 	nla_put(msg, IB_MCG_A_DEV_NAME, 0, NULL);
-	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
+	EXPECT(ibmcg__parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
 	nlmsg_free(msg);
 }
 
@@ -342,7 +342,7 @@ static void parse_port_full(void)
 	nla_put_u32(msg, IB_MCG_A_MAX_GROUPS, 1000);
 	nla_put_u32(msg, IB_MCG_A_MAX_OWNER_HOLDS, 0);
 
-	EXPECT(ibmcg_parse_port(nlmsg_hdr(msg), &p) == 0);
+	EXPECT(ibmcg__parse_port(nlmsg_hdr(msg), &p) == 0);
 	EXPECT_STR(p.dev_name, "rxe0");
 	EXPECT(p.dev_index == 2 && p.port == 1);
 	EXPECT(p.link_layer == IB_MCG_LINK_LAYER_ETHERNET);
@@ -370,7 +370,7 @@ static void parse_port_old_kernel(void)
 	genlmsg_put(msg, 0, 1, FAMILY, 0, 0, IB_MCG_CMD_PORT_GET, 1);
 	nla_put_string(msg, IB_MCG_A_DEV_NAME, "rxe0");
 	nla_put_u32(msg, IB_MCG_A_PORT, 1);
-	EXPECT(ibmcg_parse_port(nlmsg_hdr(msg), &p) == 0);
+	EXPECT(ibmcg__parse_port(nlmsg_hdr(msg), &p) == 0);
 	EXPECT(!IBMCG_HAS(&p, IB_MCG_A_LINGER_HITS));
 	EXPECT(!IBMCG_HAS(&p, IB_MCG_A_MAX_GROUPS));
 	EXPECT(!IBMCG_HAS(&p, IB_MCG_A_MAX_OWNER_HOLDS));
@@ -381,7 +381,7 @@ static void parse_port_old_kernel(void)
 	msg = nlmsg_alloc();
 	genlmsg_put(msg, 0, 1, FAMILY, 0, 0, IB_MCG_CMD_PORT_GET, 1);
 	nla_put_u8(msg, IB_MCG_A_MAX_GROUPS, 1);
-	EXPECT(ibmcg_parse_port(nlmsg_hdr(msg), &p) == -EPROTO);
+	EXPECT(ibmcg__parse_port(nlmsg_hdr(msg), &p) == -EPROTO);
 	nlmsg_free(msg);
 }
 
@@ -433,7 +433,7 @@ static void parse_group_ib(void)
 
 	msg = ib_group_msg(IB_MCG_CMD_GROUP_GET, 1, IB_MCG_STATE_JOINED,
 			   IB_MCG_REASON_JOIN, 0);
-	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == 0);
+	EXPECT(ibmcg__parse_group(nlmsg_hdr(msg), &g) == 0);
 	EXPECT_STR(g.dev_name, "simhca0");
 	EXPECT_STR(ibmcg_mgid_format(g.mgid, buf, sizeof(buf)),
 		   "ff12:a01b:fe80::1:0");
@@ -446,33 +446,33 @@ static void parse_group_ib(void)
 	EXPECT(g.sl == 7 && g.flow_label == 0xfffff);
 	EXPECT(g.tclass == 0xb8 && g.hop_limit == 2);
 	EXPECT(IBMCG_HAS(&g, IB_MCG_A_SGID_INDEX) && g.sgid_index == 0);
-	ibmcg_group_clear(&g);
+	ibmcg__group_clear(&g);
 	nlmsg_free(msg);
 
 	/* the SA did not answer: held, retried, no record yet */
 	msg = ib_group_msg(IB_MCG_CMD_GROUP_STATE_NTF, 0,
 			   IB_MCG_STATE_RETRY_WAIT, IB_MCG_REASON_TIMEOUT,
 			   ETIMEDOUT);
-	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == 0);
+	EXPECT(ibmcg__parse_group(nlmsg_hdr(msg), &g) == 0);
 	EXPECT(g.state == IB_MCG_STATE_RETRY_WAIT);
 	EXPECT_STR(ibmcg_state_name(g.state), "retry-wait");
 	EXPECT(g.reason == IB_MCG_REASON_TIMEOUT);
 	EXPECT_STR(ibmcg_reason_name(g.reason), "timeout");
 	EXPECT(g.error == ETIMEDOUT);
 	EXPECT(!IBMCG_HAS(&g, IB_MCG_A_MLID) && !IBMCG_HAS(&g, IB_MCG_A_MTU));
-	ibmcg_group_clear(&g);
+	ibmcg__group_clear(&g);
 	nlmsg_free(msg);
 
 	/* an empty MTU, or an MLID shorter than a u16, is refused */
 	msg = ib_group_msg(IB_MCG_CMD_GROUP_GET, 1, IB_MCG_STATE_JOINING,
 			   IB_MCG_REASON_JOIN, 0);
 	nla_put(msg, IB_MCG_A_MTU, 0, NULL);
-	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
+	EXPECT(ibmcg__parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
 	nlmsg_free(msg);
 	msg = ib_group_msg(IB_MCG_CMD_GROUP_GET, 1, IB_MCG_STATE_JOINING,
 			   IB_MCG_REASON_JOIN, 0);
 	nla_put_u8(msg, IB_MCG_A_MLID, 4);
-	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
+	EXPECT(ibmcg__parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
 	nlmsg_free(msg);
 }
 
@@ -510,7 +510,7 @@ static void parse_port_ib(void)
 	struct nl_msg *msg = ib_port_msg(IB_MCG_CMD_PORT_GET, 1, true);
 	struct ibmcg_port p;
 
-	EXPECT(ibmcg_parse_port(nlmsg_hdr(msg), &p) == 0);
+	EXPECT(ibmcg__parse_port(nlmsg_hdr(msg), &p) == 0);
 	EXPECT_STR(p.dev_name, "simhca0");
 	EXPECT(p.link_layer == IB_MCG_LINK_LAYER_INFINIBAND);
 	EXPECT(p.backend == IB_MCG_BACKEND_IB_SA);
@@ -527,7 +527,7 @@ static void parse_port_ib(void)
 
 	/* a kernel that sends the LIDs only: the counters are absent */
 	msg = ib_port_msg(IB_MCG_CMD_PORT_GET, 1, false);
-	EXPECT(ibmcg_parse_port(nlmsg_hdr(msg), &p) == 0);
+	EXPECT(ibmcg__parse_port(nlmsg_hdr(msg), &p) == 0);
 	EXPECT(IBMCG_HAS(&p, IB_MCG_A_LID));
 	EXPECT(!IBMCG_HAS(&p, IB_MCG_A_SM_REREGISTERS));
 	EXPECT(!IBMCG_HAS(&p, IB_MCG_A_REJOIN_PENDING));
@@ -539,7 +539,7 @@ static void parse_port_ib(void)
 	genlmsg_put(msg, 0, 1, FAMILY, 0, 0, IB_MCG_CMD_PORT_GET, 1);
 	nla_put_string(msg, IB_MCG_A_DEV_NAME, "rxe0");
 	nla_put_u32(msg, IB_MCG_A_PORT, 1);
-	EXPECT(ibmcg_parse_port(nlmsg_hdr(msg), &p) == 0);
+	EXPECT(ibmcg__parse_port(nlmsg_hdr(msg), &p) == 0);
 	EXPECT(!IBMCG_HAS(&p, IB_MCG_A_LID) && !IBMCG_HAS(&p, IB_MCG_A_SM_LID));
 	EXPECT(p.lid == 0 && p.sm_reregisters == 0);
 	nlmsg_free(msg);
@@ -547,7 +547,7 @@ static void parse_port_ib(void)
 	/* a counter of the wrong size is refused */
 	msg = ib_port_msg(IB_MCG_CMD_PORT_GET, 1, false);
 	nla_put_u32(msg, IB_MCG_A_SA_TIMEOUTS, 1);
-	EXPECT(ibmcg_parse_port(nlmsg_hdr(msg), &p) == -EPROTO);
+	EXPECT(ibmcg__parse_port(nlmsg_hdr(msg), &p) == -EPROTO);
 	nlmsg_free(msg);
 }
 
@@ -614,7 +614,7 @@ static void parse_owner_release(void)
 	struct ibmcg_release_reply r;
 	char buf[IBMCG_MGID_STRLEN];
 
-	EXPECT(ibmcg_parse_owner_release(nlmsg_hdr(msg), &r) == 0);
+	EXPECT(ibmcg__parse_owner_release(nlmsg_hdr(msg), &r) == 0);
 	EXPECT_STR(r.owner, "job:42");
 	EXPECT(r.holds_dropped == 4);
 	EXPECT(r.n == 3);
@@ -644,7 +644,7 @@ static void parse_owner_release_nothing(void)
 	struct nl_msg *msg = release_msg(1, "nobody", 0);
 	struct ibmcg_release_reply r;
 
-	EXPECT(ibmcg_parse_owner_release(nlmsg_hdr(msg), &r) == 0);
+	EXPECT(ibmcg__parse_owner_release(nlmsg_hdr(msg), &r) == 0);
 	EXPECT_STR(r.owner, "nobody");
 	EXPECT(r.holds_dropped == 0);
 	EXPECT(r.n == 0 && r.released == NULL);
@@ -683,14 +683,14 @@ static void parse_group_wrapped_holders(void)
 		nla_nest_end(msg, ho);
 	}
 	end_wrapped_nest(msg, nest);
-	EXPECT(ibmcg_parse_group(nlmsg_hdr(msg), &g) == 0);
+	EXPECT(ibmcg__parse_group(nlmsg_hdr(msg), &g) == 0);
 	EXPECT(g.state == IB_MCG_STATE_JOINED && g.port == 1);
 	EXPECT(g.nholders == 3000);
 	if (g.nholders == 3000) {
 		EXPECT_STR(g.holders[0].owner, "owner-0000");
 		EXPECT_STR(g.holders[2999].owner, "owner-2999");
 	}
-	ibmcg_group_clear(&g);
+	ibmcg__group_clear(&g);
 	nlmsg_free(msg);
 }
 
@@ -714,7 +714,7 @@ static void parse_owner_release_wrapped(void)
 	}
 	end_wrapped_nest(msg, nest);
 	nla_put_u32(msg, IB_MCG_A_HOLDER_COUNT, 1500);
-	EXPECT(ibmcg_parse_owner_release(nlmsg_hdr(msg), &r) == 0);
+	EXPECT(ibmcg__parse_owner_release(nlmsg_hdr(msg), &r) == 0);
 	EXPECT(r.holds_dropped == 1500);
 	EXPECT(r.n == 1500);
 	if (r.n == 1500)
@@ -733,13 +733,13 @@ static void merge_owner_release_parts(void)
 	struct nl_msg *m3 = release_msg(1, "job:42", 0);
 	char buf[IBMCG_MGID_STRLEN];
 
-	EXPECT(ibmcg_parse_owner_release(nlmsg_hdr(m1), &part) == 0);
-	EXPECT(ibmcg_merge_owner_release(&acc, &part) == 0);
+	EXPECT(ibmcg__parse_owner_release(nlmsg_hdr(m1), &part) == 0);
+	EXPECT(ibmcg__merge_owner_release(&acc, &part) == 0);
 	EXPECT(part.n == 0 && part.released == NULL);
-	EXPECT(ibmcg_parse_owner_release(nlmsg_hdr(m2), &part) == 0);
-	EXPECT(ibmcg_merge_owner_release(&acc, &part) == 0);
-	EXPECT(ibmcg_parse_owner_release(nlmsg_hdr(m3), &part) == 0);
-	EXPECT(ibmcg_merge_owner_release(&acc, &part) == 0);
+	EXPECT(ibmcg__parse_owner_release(nlmsg_hdr(m2), &part) == 0);
+	EXPECT(ibmcg__merge_owner_release(&acc, &part) == 0);
+	EXPECT(ibmcg__parse_owner_release(nlmsg_hdr(m3), &part) == 0);
+	EXPECT(ibmcg__merge_owner_release(&acc, &part) == 0);
 	EXPECT_STR(acc.owner, "job:42");
 	EXPECT(acc.n == 5);
 	if (acc.n == 5) {
@@ -771,7 +771,7 @@ static void parse_owner_release_rejects(void)
 	nla_put(msg, IB_MCG_A_MGID, 15, "012345678901234");
 	nla_nest_end(msg, entry);
 	nla_nest_end(msg, nest);
-	EXPECT(ibmcg_parse_owner_release(nlmsg_hdr(msg), &r) == -EPROTO);
+	EXPECT(ibmcg__parse_owner_release(nlmsg_hdr(msg), &r) == -EPROTO);
 	EXPECT(r.released == NULL && r.n == 0);
 	nlmsg_free(msg);
 
@@ -781,7 +781,7 @@ static void parse_owner_release_rejects(void)
 	msg = nlmsg_alloc();
 	genlmsg_put(msg, 0, 1, FAMILY, 0, 0, IB_MCG_CMD_OWNER_RELEASE, 1);
 	nla_put_string(msg, IB_MCG_A_OWNER, owner);
-	EXPECT(ibmcg_parse_owner_release(nlmsg_hdr(msg), &r) == -EPROTO);
+	EXPECT(ibmcg__parse_owner_release(nlmsg_hdr(msg), &r) == -EPROTO);
 	nlmsg_free(msg);
 
 	/* unknown entries in the list are skipped */
@@ -792,7 +792,7 @@ static void parse_owner_release_rejects(void)
 	put_released(msg, "mlx5_0", 3, 1, "239.10.0.1", 1, 5);
 	nla_nest_end(msg, nest);
 	nla_put_u32(msg, IB_MCG_A_HOLDER_COUNT, 1);
-	EXPECT(ibmcg_parse_owner_release(nlmsg_hdr(msg), &r) == 0);
+	EXPECT(ibmcg__parse_owner_release(nlmsg_hdr(msg), &r) == 0);
 	EXPECT(r.n == 1 && r.holds_dropped == 1);
 	free(r.released);
 	nlmsg_free(msg);
@@ -876,7 +876,7 @@ static void ack_extack_capped(void)
 	char buf[1024];
 
 	build_ack(buf, 1, -EINVAL, true, "owner is not printable", 0);
-	EXPECT(ibmcg_parse_ack(h, (struct nlmsghdr *)buf) == -EINVAL);
+	EXPECT(ibmcg__parse_ack(h, (struct nlmsghdr *)buf) == -EINVAL);
 	EXPECT_STR(ibmcg_errmsg(h), "owner is not printable");
 	EXPECT_STR(ibmcg_strerror(h, -EINVAL), "owner is not printable");
 	ibmcg_close(h);
@@ -889,7 +889,7 @@ static void ack_extack_uncapped(void)
 
 	build_ack(buf, 1, -EBUSY, false, "hold is bound to another socket",
 		  0);
-	EXPECT(ibmcg_parse_ack(h, (struct nlmsghdr *)buf) == -EBUSY);
+	EXPECT(ibmcg__parse_ack(h, (struct nlmsghdr *)buf) == -EBUSY);
 	EXPECT_STR(ibmcg_errmsg(h), "hold is bound to another socket");
 	ibmcg_close(h);
 }
@@ -900,11 +900,11 @@ static void ack_missing_attr(void)
 	char buf[1024];
 
 	build_ack(buf, 1, -EINVAL, true, NULL, IB_MCG_A_OWNER);
-	EXPECT(ibmcg_parse_ack(h, (struct nlmsghdr *)buf) == -EINVAL);
+	EXPECT(ibmcg__parse_ack(h, (struct nlmsghdr *)buf) == -EINVAL);
 	EXPECT_STR(ibmcg_errmsg(h), "missing attribute: owner");
 	h->errmsg[0] = '\0';
 	build_ack(buf, 1, -EINVAL, true, NULL, 99);
-	EXPECT(ibmcg_parse_ack(h, (struct nlmsghdr *)buf) == -EINVAL);
+	EXPECT(ibmcg__parse_ack(h, (struct nlmsghdr *)buf) == -EINVAL);
 	EXPECT_STR(ibmcg_errmsg(h), "missing attribute 99");
 	ibmcg_close(h);
 }
@@ -915,15 +915,15 @@ static void ack_plain(void)
 	char buf[1024];
 
 	build_ack(buf, 1, 0, true, NULL, 0);
-	EXPECT(ibmcg_parse_ack(h, (struct nlmsghdr *)buf) == 0);
+	EXPECT(ibmcg__parse_ack(h, (struct nlmsghdr *)buf) == 0);
 	build_ack(buf, 1, -ENODEV, false, NULL, 0);
-	EXPECT(ibmcg_parse_ack(h, (struct nlmsghdr *)buf) == -ENODEV);
+	EXPECT(ibmcg__parse_ack(h, (struct nlmsghdr *)buf) == -ENODEV);
 	EXPECT(ibmcg_errmsg(h) == NULL);
 	EXPECT_STR(ibmcg_strerror(h, -ENODEV), strerror(ENODEV));
 	EXPECT_STR(ibmcg_strerror(NULL, -EPERM), strerror(EPERM));
 	/* truncated: shorter than struct nlmsgerr */
 	((struct nlmsghdr *)buf)->nlmsg_len = NLMSG_HDRLEN + 4;
-	EXPECT(ibmcg_parse_ack(h, (struct nlmsghdr *)buf) == -EPROTO);
+	EXPECT(ibmcg__parse_ack(h, (struct nlmsghdr *)buf) == -EPROTO);
 	ibmcg_close(h);
 }
 
@@ -933,9 +933,9 @@ static void done_with_error(void)
 	char buf[1024];
 
 	build_done(buf, 1, 0, 0, NULL);
-	EXPECT(ibmcg_parse_ack(h, (struct nlmsghdr *)buf) == 0);
+	EXPECT(ibmcg__parse_ack(h, (struct nlmsghdr *)buf) == 0);
 	build_done(buf, 1, -ENODEV, 0, "no device mlx9");
-	EXPECT(ibmcg_parse_ack(h, (struct nlmsghdr *)buf) == -ENODEV);
+	EXPECT(ibmcg__parse_ack(h, (struct nlmsghdr *)buf) == -ENODEV);
 	EXPECT_STR(ibmcg_errmsg(h), "no device mlx9");
 	ibmcg_close(h);
 }
@@ -990,8 +990,8 @@ static int collect_cb(const struct nlmsghdr *nlh, void *arg)
 	c->calls++;
 	if (c->fail_with)
 		return c->fail_with;
-	ibmcg_group_clear(&c->last);
-	return ibmcg_parse_group(nlh, &c->last);
+	ibmcg__group_clear(&c->last);
+	return ibmcg__parse_group(nlh, &c->last);
 }
 
 static struct ibmcg *fake_handle(void)
@@ -1058,7 +1058,7 @@ static void joining_reply(struct ibmcg_group *g)
 }
 
 /*
- * What ibmcg_join_rec() makes of the notifications it waits for: only its
+ * What ibmcg__join_rec() makes of the notifications it waits for: only its
  * group's (by IB_MCG_A_GROUP_ID), the latest one decides, and the outcome
  * keeps the requester's hold from the reply.
  */
@@ -1083,21 +1083,21 @@ static void join_watch_outcome(void)
 		      IB_MCG_STATE_JOINED, IB_MCG_REASON_JOIN, 0);
 	add_group_ntf(buf, &off, IB_MCG_CMD_HOLDER_NEW_NTF, 7,
 		      IB_MCG_STATE_JOINED, IB_MCG_REASON_JOIN, 0);
-	ibmcg_join_watch_feed(h, &w, buf, off);
+	ibmcg__join_watch_feed(h, &w, buf, off);
 	EXPECT(w.seen && w.last.state == IB_MCG_STATE_JOINING);
 
 	/* the SA's answer */
 	off = 0;
 	add_group_ntf(buf, &off, IB_MCG_CMD_GROUP_STATE_NTF, 7,
 		      IB_MCG_STATE_JOINED, IB_MCG_REASON_JOIN, 0);
-	ibmcg_join_watch_feed(h, &w, buf, off);
+	ibmcg__join_watch_feed(h, &w, buf, off);
 	EXPECT(w.seen && w.last.state == IB_MCG_STATE_JOINED);
-	EXPECT(ibmcg_join_watch_result(h, &w, &g) == 0);
+	EXPECT(ibmcg__join_watch_result(h, &w, &g) == 0);
 	EXPECT(g.state == IB_MCG_STATE_JOINED && g.mlid == 0xc004 &&
 	       g.dev_index == 5 && IBMCG_HAS(&g, IB_MCG_A_MLID));
 	EXPECT(g.nholders == 1 && g.holders &&
 	       !strcmp(g.holders[0].owner, "job:42"));
-	ibmcg_group_clear(&g);
+	ibmcg__group_clear(&g);
 
 	/* the SA did not answer: held and retried */
 	joining_reply(&g);
@@ -1105,28 +1105,28 @@ static void join_watch_outcome(void)
 	add_group_ntf(buf, &off, IB_MCG_CMD_GROUP_STATE_NTF, 7,
 		      IB_MCG_STATE_RETRY_WAIT, IB_MCG_REASON_TIMEOUT,
 		      ETIMEDOUT);
-	ibmcg_join_watch_feed(h, &w, buf, off);
-	EXPECT(ibmcg_join_watch_result(h, &w, &g) == 0);
+	ibmcg__join_watch_feed(h, &w, buf, off);
+	EXPECT(ibmcg__join_watch_result(h, &w, &g) == 0);
 	EXPECT(g.state == IB_MCG_STATE_RETRY_WAIT && g.error == ETIMEDOUT &&
 	       g.nholders == 1);
-	ibmcg_group_clear(&g);
+	ibmcg__group_clear(&g);
 
 	/* the SA refused it: the JOIN fails as a version 1 kernel's did */
 	joining_reply(&g);
 	off = 0;
 	add_group_ntf(buf, &off, IB_MCG_CMD_GROUP_DEL_NTF, 7,
 		      IB_MCG_STATE_RELEASED, IB_MCG_REASON_SA_REJECTED, EINVAL);
-	ibmcg_join_watch_feed(h, &w, buf, off);
-	EXPECT(ibmcg_join_watch_result(h, &w, &g) == -EINVAL);
+	ibmcg__join_watch_feed(h, &w, buf, off);
+	EXPECT(ibmcg__join_watch_result(h, &w, &g) == -EINVAL);
 	EXPECT_STR(ibmcg_errmsg(h), "the SA rejected the join: no such group (join it with create parameters to create it), different parameters than the group's, or no MLID left");
 	EXPECT(g.state == IB_MCG_STATE_JOINING);	/* untouched */
-	ibmcg_group_clear(&g);
+	ibmcg__group_clear(&g);
 
 	/* nothing heard before the wait ran out: the reply stands */
 	joining_reply(&g);
-	EXPECT(ibmcg_join_watch_result(h, &w, &g) == 0);
+	EXPECT(ibmcg__join_watch_result(h, &w, &g) == 0);
 	EXPECT(g.state == IB_MCG_STATE_JOINING && g.nholders == 1);
-	ibmcg_group_clear(&g);
+	ibmcg__group_clear(&g);
 	ibmcg_close(h);
 }
 
@@ -1149,28 +1149,28 @@ static void join_watch_refused_hold(void)
 	add_hold_del_ntf(buf, &off, 30, IB_MCG_REASON_SA_REJECTED, EINVAL);
 	add_hold_del_ntf(buf, &off, 0, IB_MCG_REASON_SA_REJECTED, EINVAL);
 	add_hold_del_ntf(buf, &off, 31, IB_MCG_REASON_LEAVE, 0);
-	ibmcg_join_watch_feed(h, &w, buf, off);
+	ibmcg__join_watch_feed(h, &w, buf, off);
 	EXPECT(!w.refused);
 
 	off = 0;
 	add_hold_del_ntf(buf, &off, 31, IB_MCG_REASON_SA_REJECTED, EINVAL);
 	add_group_ntf(buf, &off, IB_MCG_CMD_GROUP_STATE_NTF, 7,
 		      IB_MCG_STATE_JOINED, IB_MCG_REASON_SA_REJECTED, 0);
-	ibmcg_join_watch_feed(h, &w, buf, off);
+	ibmcg__join_watch_feed(h, &w, buf, off);
 	EXPECT(w.refused && w.seen && w.last.state == IB_MCG_STATE_JOINED);
-	EXPECT(ibmcg_join_watch_result(h, &w, &g) == -EINVAL);
+	EXPECT(ibmcg__join_watch_result(h, &w, &g) == -EINVAL);
 	EXPECT_STR(ibmcg_errmsg(h), "the SA rejected the join: no such group (join it with create parameters to create it), different parameters than the group's, or no MLID left");
 	EXPECT(g.state == IB_MCG_STATE_JOINING);	/* untouched */
 	EXPECT(!w.refused && !w.seen);
-	ibmcg_group_clear(&g);
+	ibmcg__group_clear(&g);
 
 	/* an SA-assigned MGID the SA did not answer for */
 	joining_reply(&g);
 	off = 0;
 	add_hold_del_ntf(buf, &off, 31, IB_MCG_REASON_TIMEOUT, ETIMEDOUT);
-	ibmcg_join_watch_feed(h, &w, buf, off);
-	EXPECT(ibmcg_join_watch_result(h, &w, &g) == -ETIMEDOUT);
-	ibmcg_group_clear(&g);
+	ibmcg__join_watch_feed(h, &w, buf, off);
+	EXPECT(ibmcg__join_watch_result(h, &w, &g) == -ETIMEDOUT);
+	ibmcg__group_clear(&g);
 	ibmcg_close(h);
 }
 
@@ -1189,10 +1189,10 @@ static void reply_then_ack(void)
 	wire_add(&w, ack, build_ack(ack, 7, 0, true, NULL, 0));
 	wire_send(&w);
 
-	EXPECT(ibmcg_recv_replies(h, w.sv[0], 7, collect_cb, &c) == 0);
+	EXPECT(ibmcg__recv_replies(h, w.sv[0], 7, collect_cb, &c) == 0);
 	EXPECT(c.calls == 1);
 	EXPECT(c.last.nholders == 1);
-	ibmcg_group_clear(&c.last);
+	ibmcg__group_clear(&c.last);
 	wire_close(&w);
 	ibmcg_close(h);
 }
@@ -1208,7 +1208,7 @@ static void error_ack(void)
 	wire_add(&w, ack, build_ack(ack, 3, -EBUSY, true,
 				    "hold is bound to another socket", 0));
 	wire_send(&w);
-	EXPECT(ibmcg_recv_replies(h, w.sv[0], 3, collect_cb, &c) == -EBUSY);
+	EXPECT(ibmcg__recv_replies(h, w.sv[0], 3, collect_cb, &c) == -EBUSY);
 	EXPECT(c.calls == 0);
 	EXPECT_STR(ibmcg_strerror(h, -EBUSY),
 		   "hold is bound to another socket");
@@ -1230,9 +1230,9 @@ static void dump_complete(void)
 	wire_add_nl(&w, group_msg(IB_MCG_CMD_GROUP_GET, 9, false, 0));
 	wire_add(&w, done, build_done(done, 9, 0, 0, NULL));
 	wire_send(&w);
-	EXPECT(ibmcg_recv_replies(h, w.sv[0], 9, collect_cb, &c) == 0);
+	EXPECT(ibmcg__recv_replies(h, w.sv[0], 9, collect_cb, &c) == 0);
 	EXPECT(c.calls == 3);
-	ibmcg_group_clear(&c.last);
+	ibmcg__group_clear(&c.last);
 	wire_close(&w);
 	ibmcg_close(h);
 }
@@ -1250,7 +1250,7 @@ static void dump_interrupted(void)
 	wire_add_nl(&w, group_msg(IB_MCG_CMD_GROUP_GET, 9, true, 1));
 	wire_add(&w, done, build_done(done, 9, 0, NLM_F_DUMP_INTR, NULL));
 	wire_send(&w);
-	EXPECT(ibmcg_recv_replies(h, w.sv[0], 9, collect_cb, &c) ==
+	EXPECT(ibmcg__recv_replies(h, w.sv[0], 9, collect_cb, &c) ==
 	       IBMCG_DUMP_INTR);
 	EXPECT(c.calls == 1);
 
@@ -1262,10 +1262,10 @@ static void dump_interrupted(void)
 	wire_add_nl(&w, group_msg(IB_MCG_CMD_GROUP_GET, 10, true, 1));
 	wire_add(&w, done, build_done(done, 10, 0, 0, NULL));
 	wire_send(&w);
-	EXPECT(ibmcg_recv_replies(h, w.sv[0], 10, collect_cb, &c) ==
+	EXPECT(ibmcg__recv_replies(h, w.sv[0], 10, collect_cb, &c) ==
 	       IBMCG_DUMP_INTR);
 	EXPECT(c.calls == 2);
-	ibmcg_group_clear(&c.last);
+	ibmcg__group_clear(&c.last);
 	wire_close(&w);
 	ibmcg_close(h);
 }
@@ -1280,7 +1280,7 @@ static void dump_error_in_done(void)
 	wire_open(&w);
 	wire_add(&w, done, build_done(done, 2, -ENODEV, 0, "no such device"));
 	wire_send(&w);
-	EXPECT(ibmcg_recv_replies(h, w.sv[0], 2, collect_cb, &c) == -ENODEV);
+	EXPECT(ibmcg__recv_replies(h, w.sv[0], 2, collect_cb, &c) == -ENODEV);
 	EXPECT_STR(ibmcg_strerror(h, -ENODEV), "no such device");
 	wire_close(&w);
 	ibmcg_close(h);
@@ -1301,7 +1301,7 @@ static void callback_error_drains(void)
 	wire_send(&w);
 	EXPECT(send(w.sv[1], marker, sizeof(marker), 0) == sizeof(marker));
 
-	EXPECT(ibmcg_recv_replies(h, w.sv[0], 4, collect_cb, &c) == -ENOMEM);
+	EXPECT(ibmcg__recv_replies(h, w.sv[0], 4, collect_cb, &c) == -ENOMEM);
 	EXPECT(c.calls == 1);
 	/* the whole dump was consumed: next on the socket is the marker */
 	memset(marker, 0, sizeof(marker));
@@ -1326,7 +1326,7 @@ static void foreign_messages_skipped(void)
 	wire_add_nl(&w, msg);
 	wire_add(&w, ack, build_ack(ack, 5, 0, true, NULL, 0));
 	wire_send(&w);
-	EXPECT(ibmcg_recv_replies(h, w.sv[0], 5, collect_cb, &c) == 0);
+	EXPECT(ibmcg__recv_replies(h, w.sv[0], 5, collect_cb, &c) == 0);
 	EXPECT(c.calls == 0);
 	wire_close(&w);
 	ibmcg_close(h);
@@ -1356,11 +1356,11 @@ static void large_datagram(void)
 	len += NLMSG_ALIGN(nlh->nlmsg_len);
 	EXPECT(send(sv[1], big, len, 0) == (ssize_t)len);
 
-	EXPECT(ibmcg_recv_replies(h, sv[0], 8, collect_cb, &c) == 0);
+	EXPECT(ibmcg__recv_replies(h, sv[0], 8, collect_cb, &c) == 0);
 	EXPECT(c.calls == 1);
 	EXPECT_STR(c.last.dev_name, "mlx5_0");
 	EXPECT(h->rxcap >= len);
-	ibmcg_group_clear(&c.last);
+	ibmcg__group_clear(&c.last);
 	nlmsg_free(msg);
 	free(big);
 	close(sv[0]);
@@ -1404,7 +1404,7 @@ static void events_parsed(void)
 	w.len = 0;
 	wire_add_nl(&w, group_msg(IB_MCG_CMD_HOLDER_NEW_NTF, 0, false, 1));
 	wire_add_nl(&w, group_msg(IB_MCG_CMD_GROUP_STATE_NTF, 0, true, -1));
-	EXPECT(ibmcg_parse_events(h, w.buf, w.len, ev_cb, &log) == 2);
+	EXPECT(ibmcg__parse_events(h, w.buf, w.len, ev_cb, &log) == 2);
 	EXPECT(log.n == 2);
 	EXPECT(log.cmds[0] == IB_MCG_CMD_HOLDER_NEW_NTF);
 	EXPECT(log.cmds[1] == IB_MCG_CMD_GROUP_STATE_NTF);
@@ -1429,7 +1429,7 @@ static void events_rejoin_wave(void)
 				     IB_MCG_STATE_JOINED,
 				     IB_MCG_REASON_NET_RESET, 0));
 	wire_add_nl(&w, ib_port_msg(IB_MCG_CMD_REJOIN_WAVE_END_NTF, 0, true));
-	EXPECT(ibmcg_parse_events(h, w.buf, w.len, ev_cb, &log) == 3);
+	EXPECT(ibmcg__parse_events(h, w.buf, w.len, ev_cb, &log) == 3);
 	EXPECT(log.n == 3);
 	EXPECT(log.cmds[0] == IB_MCG_CMD_REJOIN_WAVE_START_NTF &&
 	       log.is_port[0]);
@@ -1451,7 +1451,7 @@ static void events_rejoin_wave(void)
 	msg = ib_port_msg(IB_MCG_CMD_REJOIN_WAVE_START_NTF, 0, false);
 	nla_put_u8(msg, IB_MCG_A_REJOIN_PENDING, 1);
 	wire_add_nl(&w, msg);
-	EXPECT(ibmcg_parse_events(h, w.buf, w.len, ev_cb, &log) == -EPROTO);
+	EXPECT(ibmcg__parse_events(h, w.buf, w.len, ev_cb, &log) == -EPROTO);
 	EXPECT(log.n == 0);
 	EXPECT_STR(ibmcg_errmsg(h), "malformed ib_mcgroups event");
 	ibmcg_close(h);
@@ -1465,9 +1465,9 @@ static void unconnected_handle(void)
 	uint8_t mgid[16] = { 0xff };
 	size_t n;
 
-	EXPECT(ibmcg_group_dump_rec(h, NULL, 0, false, &groups, &n) == -ENOTCONN);
+	EXPECT(ibmcg__group_dump_rec(h, NULL, 0, false, &groups, &n) == -ENOTCONN);
 	EXPECT_STR(ibmcg_strerror(h, -ENOTCONN), "not connected");
-	EXPECT(ibmcg_group_get_rec(h, "mlx5_0", 1, mgid, &g) == -ENOTCONN);
+	EXPECT(ibmcg__group_get_rec(h, "mlx5_0", 1, mgid, &g) == -ENOTCONN);
 	EXPECT(ibmcg_event_recv(h, ev_cb, NULL) == -ENOTCONN);
 	EXPECT(ibmcg_event_fd(h) == -ENOTCONN);
 	ibmcg_close(h);
@@ -1482,26 +1482,26 @@ static void request_validation(void)
 	char longdev[80];
 	size_t n;
 
-	EXPECT(ibmcg_group_dump_rec(h, NULL, 1, false, &groups, &n) == -EINVAL);
+	EXPECT(ibmcg__group_dump_rec(h, NULL, 1, false, &groups, &n) == -EINVAL);
 	EXPECT_STR(ibmcg_errmsg(h), "a port filter needs a device");
-	EXPECT(ibmcg_join_rec(h, NULL, 1, mgid, &args, NULL) == -EINVAL);
+	EXPECT(ibmcg__join_rec(h, NULL, 1, mgid, &args, NULL) == -EINVAL);
 	EXPECT_STR(ibmcg_errmsg(h), "device name required");
 	memset(longdev, 'd', 70);
 	longdev[70] = '\0';
-	EXPECT(ibmcg_join_rec(h, longdev, 1, mgid, &args, NULL) == -EINVAL);
+	EXPECT(ibmcg__join_rec(h, longdev, 1, mgid, &args, NULL) == -EINVAL);
 	EXPECT_STR(ibmcg_errmsg(h), "device name too long");
 	args.owner = "";
-	EXPECT(ibmcg_join_rec(h, "mlx5_0", 1, mgid, &args, NULL) == -EINVAL);
+	EXPECT(ibmcg__join_rec(h, "mlx5_0", 1, mgid, &args, NULL) == -EINVAL);
 	EXPECT_STR(ibmcg_errmsg(h), "owner must not be empty");
 	args.owner = "x";
 	args.join_state = IB_MCG_JOIN_FULL | IB_MCG_JOIN_NON_MEMBER;
-	EXPECT(ibmcg_join_rec(h, "mlx5_0", 1, mgid, &args, NULL) == -EINVAL);
-	EXPECT(ibmcg_leave_rec(h, "mlx5_0", 1, mgid, "x", 3, NULL) == -EINVAL);
-	EXPECT(ibmcg_leave_rec(h, "mlx5_0", 1, mgid, NULL, 0, NULL) == -EINVAL);
+	EXPECT(ibmcg__join_rec(h, "mlx5_0", 1, mgid, &args, NULL) == -EINVAL);
+	EXPECT(ibmcg__leave_rec(h, "mlx5_0", 1, mgid, "x", 3, NULL) == -EINVAL);
+	EXPECT(ibmcg__leave_rec(h, "mlx5_0", 1, mgid, NULL, 0, NULL) == -EINVAL);
 	args.join_state = 0;
 	args.set_linger = true;
 	args.linger_ms = IB_MCG_LINGER_MAX_MS + 1;
-	EXPECT(ibmcg_join_rec(h, "mlx5_0", 1, mgid, &args, NULL) == -EINVAL);
+	EXPECT(ibmcg__join_rec(h, "mlx5_0", 1, mgid, &args, NULL) == -EINVAL);
 	EXPECT_STR(ibmcg_errmsg(h), "linger time is longer than one day");
 	ibmcg_close(h);
 }
@@ -1514,7 +1514,7 @@ static void request_validation(void)
 									\
 		a_.set_##field = true;					\
 		a_.field = (v);						\
-		EXPECT(ibmcg_join_rec(h, "mlx5_0", 1, m_, &a_, NULL) ==	\
+		EXPECT(ibmcg__join_rec(h, "mlx5_0", 1, m_, &a_, NULL) ==	\
 		       -EINVAL);					\
 		EXPECT_STR(ibmcg_errmsg(h), text);			\
 	} while (0)
@@ -1547,27 +1547,27 @@ static void release_validation(void)
 	uint32_t holds = 7;
 	size_t n = 7;
 
-	EXPECT(ibmcg_owner_release_rec(h, "", NULL, 0, &rel, &n, &holds) ==
+	EXPECT(ibmcg__owner_release_rec(h, "", NULL, 0, &rel, &n, &holds) ==
 	       -EINVAL);
 	EXPECT_STR(ibmcg_errmsg(h), "owner must not be empty");
 	/* outputs are cleared even on failure */
 	EXPECT(rel == NULL && n == 0 && holds == 0);
-	EXPECT(ibmcg_owner_release_rec(h, NULL, NULL, 0, NULL, NULL, NULL) ==
+	EXPECT(ibmcg__owner_release_rec(h, NULL, NULL, 0, NULL, NULL, NULL) ==
 	       -EINVAL);
-	EXPECT(ibmcg_owner_release_rec(h, "job 42", NULL, 0, NULL, NULL,
+	EXPECT(ibmcg__owner_release_rec(h, "job 42", NULL, 0, NULL, NULL,
 				   NULL) == -EINVAL);
-	EXPECT(ibmcg_owner_release_rec(h, "job:42", NULL, 1, NULL, NULL,
+	EXPECT(ibmcg__owner_release_rec(h, "job:42", NULL, 1, NULL, NULL,
 				   NULL) == -EINVAL);
 	EXPECT_STR(ibmcg_errmsg(h), "a port filter needs a device");
-	EXPECT(ibmcg_owner_release_rec(h, "job:42", "", 0, NULL, NULL, NULL) ==
+	EXPECT(ibmcg__owner_release_rec(h, "job:42", "", 0, NULL, NULL, NULL) ==
 	       -EINVAL);
 	EXPECT_STR(ibmcg_errmsg(h), "device name required");
-	EXPECT(ibmcg_owner_release_rec(h, "job:42", "mlx5_0", 0, &rel, NULL,
+	EXPECT(ibmcg__owner_release_rec(h, "job:42", "mlx5_0", 0, &rel, NULL,
 				   NULL) == -EINVAL);
 	ibmcg_close(h);
 
 	h = ibmcg_alloc();
-	EXPECT(ibmcg_owner_release_rec(h, "job:42", NULL, 0, NULL, NULL, NULL) ==
+	EXPECT(ibmcg__owner_release_rec(h, "job:42", NULL, 0, NULL, NULL, NULL) ==
 	       -ENOTCONN);
 	ibmcg_close(h);
 }
@@ -1643,7 +1643,7 @@ static void owner_release_exchange(void)
 	wire_add_nl(&w, release_msg(seq, "job:42", 3));
 	wire_add(&w, ack, build_ack(ack, seq, 0, true, NULL, 0));
 	wire_send(&w);
-	EXPECT(ibmcg_owner_release_rec(h, "job:42", "mlx5_0", 0, &rel, &n,
+	EXPECT(ibmcg__owner_release_rec(h, "job:42", "mlx5_0", 0, &rel, &n,
 				   &holds) == 0);
 	EXPECT(n == 3 && holds == 4);
 	if (n == 3) {
@@ -1665,7 +1665,7 @@ static void owner_release_exchange(void)
 	wire_add(&w, ack, build_ack(ack, seq, 0, true, NULL, 0));
 	wire_send(&w);
 	holds = 99;
-	EXPECT(ibmcg_owner_release_rec(h, "nobody", "mlx5_0", 2, NULL, NULL,
+	EXPECT(ibmcg__owner_release_rec(h, "nobody", "mlx5_0", 2, NULL, NULL,
 				   &holds) == 0);
 	EXPECT(holds == 0);
 	EXPECT(sent_request(peer, buf, sizeof(buf), tb, &cmd) == 0);
@@ -1676,7 +1676,7 @@ static void owner_release_exchange(void)
 	wire_add(&w, ack, build_ack(ack, seq, -EPERM, true, NULL, 0));
 	wire_send(&w);
 	rel = (void *)1;
-	EXPECT(ibmcg_owner_release_rec(h, "job:42", NULL, 0, &rel, &n, NULL) ==
+	EXPECT(ibmcg__owner_release_rec(h, "job:42", NULL, 0, &rel, &n, NULL) ==
 	       -EPERM);
 	EXPECT(rel == NULL && n == 0);
 	EXPECT(sent_request(peer, buf, sizeof(buf), tb, &cmd) == 0);
@@ -1687,7 +1687,7 @@ static void owner_release_exchange(void)
 	seq++;
 	wire_add(&w, ack, build_ack(ack, seq, 0, true, NULL, 0));
 	wire_send(&w);
-	EXPECT(ibmcg_owner_release_rec(h, "job:42", NULL, 0, &rel, &n, NULL) ==
+	EXPECT(ibmcg__owner_release_rec(h, "job:42", NULL, 0, &rel, &n, NULL) ==
 	       -EPROTO);
 	EXPECT(rel == NULL);
 	close(peer);
@@ -1725,8 +1725,8 @@ static void join_linger_exchange(void)
 		wire_send(&w);
 		args.set_linger = cases[i].set;
 		args.linger_ms = cases[i].ms;
-		EXPECT(ibmcg_join_rec(h, "mlx5_0", 1, mgid, &args, &g) == 0);
-		ibmcg_group_clear(&g);
+		EXPECT(ibmcg__join_rec(h, "mlx5_0", 1, mgid, &args, &g) == 0);
+		ibmcg__group_clear(&g);
 		EXPECT(sent_request(peer, buf, sizeof(buf), tb, &cmd) == 0);
 		EXPECT(cmd == IB_MCG_CMD_JOIN);
 		if (cases[i].set)
@@ -1743,7 +1743,7 @@ static void join_linger_exchange(void)
 				    0));
 	wire_send(&w);
 	args.set_linger = false;
-	EXPECT(ibmcg_join_rec(h, "mlx5_0", 1, mgid, &args, NULL) == -ENOSPC);
+	EXPECT(ibmcg__join_rec(h, "mlx5_0", 1, mgid, &args, NULL) == -ENOSPC);
 	EXPECT_STR(ibmcg_strerror(h, -ENOSPC),
 		   "port holds its budget of groups (module parameter max_groups)");
 	close(peer);
@@ -1765,7 +1765,7 @@ static void join_once(struct ibmcg *h, int peer, uint32_t seq,
 				     IB_MCG_REASON_JOIN, 0));
 	wire_add(&w, ack, build_ack(ack, seq, 0, true, NULL, 0));
 	wire_send(&w);
-	EXPECT(ibmcg_join_rec(h, "simhca0", 1, mgid, args, g) == 0);
+	EXPECT(ibmcg__join_rec(h, "simhca0", 1, mgid, args, g) == 0);
 	EXPECT(sent_request(peer, buf, len, tb, &cmd) == 0);
 	EXPECT(cmd == IB_MCG_CMD_JOIN);
 }
@@ -1807,7 +1807,7 @@ static void join_create_exchange(void)
 	args.set_scope = true;
 	args.scope = 5;
 	join_once(h, peer, seq++, zero, &args, &g, buf, sizeof(buf), tb);
-	ibmcg_group_clear(&g);
+	ibmcg__group_clear(&g);
 	EXPECT(tb[IB_MCG_A_MGID] && !memcmp(nla_data(tb[IB_MCG_A_MGID]), zero,
 					     16));
 	EXPECT(tb[IB_MCG_A_PKEY] && nla_len(tb[IB_MCG_A_PKEY]) == 2 &&
@@ -1832,7 +1832,7 @@ static void join_create_exchange(void)
 	args.owner = "job:42";
 	args.create = true;
 	join_once(h, peer, seq++, mgid, &args, &g, buf, sizeof(buf), tb);
-	ibmcg_group_clear(&g);
+	ibmcg__group_clear(&g);
 	EXPECT(tb[IB_MCG_A_QKEY] &&
 	       nla_get_u32(tb[IB_MCG_A_QKEY]) == IB_MCG_DEFAULT_QKEY);
 	EXPECT(!tb[IB_MCG_A_PKEY] && !tb[IB_MCG_A_MTU] && !tb[IB_MCG_A_SCOPE]);
@@ -1841,7 +1841,7 @@ static void join_create_exchange(void)
 	args.set_qkey = true;
 	args.qkey = 0x11111111;
 	join_once(h, peer, seq++, mgid, &args, &g, buf, sizeof(buf), tb);
-	ibmcg_group_clear(&g);
+	ibmcg__group_clear(&g);
 	EXPECT(tb[IB_MCG_A_QKEY] &&
 	       nla_get_u32(tb[IB_MCG_A_QKEY]) == 0x11111111);
 
@@ -1856,7 +1856,7 @@ static void join_create_exchange(void)
 	EXPECT_STR(ibmcg_mgid_format(g.mgid, txt, sizeof(txt)),
 		   "ff12:a01b:fe80::1:0");
 	EXPECT(g.backend == IB_MCG_BACKEND_IB_SA && g.mlid == 0xc004);
-	ibmcg_group_clear(&g);
+	ibmcg__group_clear(&g);
 	close(peer);
 	ibmcg_close(h);
 }
@@ -1881,7 +1881,7 @@ static void kernel_acks(bool cap_ack)
 	struct nl_msg *msg;
 	uint32_t seq;
 
-	h->fd = ibmcg_nl_open(false, &h->portid);
+	h->fd = ibmcg__nl_open(false, &h->portid);
 	if (h->fd < 0) {
 		ktap_skip("no generic netlink here");
 		ibmcg_close(h);
@@ -1905,7 +1905,7 @@ static void kernel_acks(bool cap_ack)
 	nla_put_string(msg, CTRL_ATTR_FAMILY_NAME, name);
 	seq = nlmsg_hdr(msg)->nlmsg_seq = ++h->seq;
 	EXPECT(send(fd, nlmsg_hdr(msg), nlmsg_hdr(msg)->nlmsg_len, 0) > 0);
-	EXPECT(ibmcg_recv_replies(h, fd, seq, count_cb, &calls) == -EINVAL);
+	EXPECT(ibmcg__recv_replies(h, fd, seq, count_cb, &calls) == -EINVAL);
 	EXPECT(ibmcg_errmsg(h) != NULL);
 	if (ibmcg_errmsg(h))
 		printf("# extack: %s\n", ibmcg_errmsg(h));
@@ -1918,7 +1918,7 @@ static void kernel_acks(bool cap_ack)
 		    NLM_F_REQUEST | NLM_F_DUMP, CTRL_CMD_GETFAMILY, 1);
 	seq = nlmsg_hdr(msg)->nlmsg_seq = ++h->seq;
 	EXPECT(send(fd, nlmsg_hdr(msg), nlmsg_hdr(msg)->nlmsg_len, 0) > 0);
-	EXPECT(ibmcg_recv_replies(h, fd, seq, count_cb, &calls) == 0);
+	EXPECT(ibmcg__recv_replies(h, fd, seq, count_cb, &calls) == 0);
 	EXPECT(calls >= 1);	/* at least nlctrl itself */
 	nlmsg_free(msg);
 	ibmcg_close(h);

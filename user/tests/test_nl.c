@@ -28,7 +28,7 @@ static void req_layout(void)
 	struct ibmcg_req q;
 
 	memset(&q, 0xaa, sizeof(q));	/* padding must be written, not left */
-	ibmcg_req_init(&q, 0x1234, NLM_F_ACK, IB_MCG_CMD_JOIN, 2);
+	ibmcg__req_init(&q, 0x1234, NLM_F_ACK, IB_MCG_CMD_JOIN, 2);
 	EXPECT(q.nlh.nlmsg_len == hdr);
 	EXPECT(q.nlh.nlmsg_type == 0x1234);
 	EXPECT(q.nlh.nlmsg_flags == (NLM_F_REQUEST | NLM_F_ACK));
@@ -38,7 +38,7 @@ static void req_layout(void)
 	EXPECT(!q.overflow);
 
 	/* "ab" + NUL: 4 + 3 bytes, padded to 8 */
-	ibmcg_req_put_str(&q, IB_MCG_A_DEV_NAME, "ab");
+	ibmcg__req_put_str(&q, IB_MCG_A_DEV_NAME, "ab");
 	EXPECT(q.nlh.nlmsg_len == hdr + 8);
 	EXPECT(attr_at(&q, hdr)->nla_type == IB_MCG_A_DEV_NAME);
 	EXPECT(attr_at(&q, hdr)->nla_len == NLA_HDRLEN + 3);
@@ -51,8 +51,8 @@ static void req_layout(void)
 
 	ibmcg_req_put_u16(&q, IB_MCG_A_PKEY, 0xffff);
 	ibmcg_req_put_u32(&q, IB_MCG_A_PORT, 1);
-	ibmcg_req_put(&q, IB_MCG_A_MGID, mgid, sizeof(mgid));
-	ibmcg_req_put(&q, IB_MCG_A_REPLY_BRIEF, NULL, 0);	/* a flag */
+	ibmcg__req_put(&q, IB_MCG_A_MGID, mgid, sizeof(mgid));
+	ibmcg__req_put(&q, IB_MCG_A_REPLY_BRIEF, NULL, 0);	/* a flag */
 	EXPECT(q.nlh.nlmsg_len == hdr + 16 + 8 + 8 + 20 + 4);
 	EXPECT(attr_at(&q, hdr + 16)->nla_len == NLA_HDRLEN + 2);
 	EXPECT(attr_at(&q, hdr + 24)->nla_type == IB_MCG_A_PORT);
@@ -71,17 +71,17 @@ static void req_overflow(void)
 
 	memset(big, 'x', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
-	ibmcg_req_init(&q, 0x20, 0, IB_MCG_CMD_JOIN, 2);
+	ibmcg__req_init(&q, 0x20, 0, IB_MCG_CMD_JOIN, 2);
 	for (i = 0; i < 2; i++)
-		ibmcg_req_put_str(&q, IB_MCG_A_OWNER, big);
+		ibmcg__req_put_str(&q, IB_MCG_A_OWNER, big);
 	EXPECT(!q.overflow);
-	ibmcg_req_put_str(&q, IB_MCG_A_OWNER, big);	/* past 512 bytes */
+	ibmcg__req_put_str(&q, IB_MCG_A_OWNER, big);	/* past 512 bytes */
 	EXPECT(q.overflow);
 	EXPECT(q.nlh.nlmsg_len <= sizeof(q.buf));
 	ibmcg_req_put_u8(&q, IB_MCG_A_SL, 1);	/* stays overflowed */
 	EXPECT(q.overflow);
-	ibmcg_req_init(&q, 0x20, 0, IB_MCG_CMD_JOIN, 2);
-	ibmcg_req_put(&q, IB_MCG_A_MGID, big, 1 << 20);
+	ibmcg__req_init(&q, 0x20, 0, IB_MCG_CMD_JOIN, 2);
+	ibmcg__req_put(&q, IB_MCG_A_MGID, big, 1 << 20);
 	EXPECT(q.overflow);
 }
 
@@ -93,25 +93,25 @@ static void attr_find(void)
 	uint64_t v = 0x0102030405060708ULL, got = 0;
 	int len;
 
-	ibmcg_req_init(&q, 0x20, 0, IB_MCG_CMD_JOIN, 2);
+	ibmcg__req_init(&q, 0x20, 0, IB_MCG_CMD_JOIN, 2);
 	ibmcg_req_put_u32(&q, IB_MCG_A_PORT, 2);
-	ibmcg_req_put(&q, IB_MCG_A_GROUP_ID | NLA_F_NET_BYTEORDER, &v,
+	ibmcg__req_put(&q, IB_MCG_A_GROUP_ID | NLA_F_NET_BYTEORDER, &v,
 		      sizeof(v));
 	ibmcg_req_put_u32(&q, IB_MCG_A_QKEY, 9);
-	EXPECT(ibmcg_genl_hdr(&q.nlh, &head, &len) != NULL);
+	EXPECT(ibmcg__genl_hdr(&q.nlh, &head, &len) != NULL);
 	EXPECT(len == 8 + 12 + 8);
-	a = ibmcg_nla_find(head, len, IB_MCG_A_GROUP_ID);	/* flags masked */
-	EXPECT(a && !ibmcg_nla_get_u64(a, &got) && got == v);
-	a = ibmcg_nla_find(head, len, IB_MCG_A_PORT);
-	EXPECT(a && ibmcg_nla_get_u64(a, &got) == -EPROTO);	/* 4 bytes */
-	EXPECT(ibmcg_nla_get_u64(NULL, &got) == -EPROTO);
-	EXPECT(!ibmcg_nla_find(head, len, IB_MCG_A_OWNER));
+	a = ibmcg__nla_find(head, len, IB_MCG_A_GROUP_ID);	/* flags masked */
+	EXPECT(a && !ibmcg__nla_get_u64(a, &got) && got == v);
+	a = ibmcg__nla_find(head, len, IB_MCG_A_PORT);
+	EXPECT(a && ibmcg__nla_get_u64(a, &got) == -EPROTO);	/* 4 bytes */
+	EXPECT(ibmcg__nla_get_u64(NULL, &got) == -EPROTO);
+	EXPECT(!ibmcg__nla_find(head, len, IB_MCG_A_OWNER));
 	/* a length that runs past the end stops the walk */
 	((struct nlattr *)head)->nla_len = 200;
-	EXPECT(!ibmcg_nla_find(head, len, IB_MCG_A_QKEY));
+	EXPECT(!ibmcg__nla_find(head, len, IB_MCG_A_QKEY));
 	/* no room for a genetlink header */
 	q.nlh.nlmsg_len = NLMSG_HDRLEN + 2;
-	EXPECT(ibmcg_genl_hdr(&q.nlh, &head, &len) == NULL);
+	EXPECT(ibmcg__genl_hdr(&q.nlh, &head, &len) == NULL);
 }
 
 /*
@@ -126,10 +126,10 @@ static void family_reply(struct ibmcg_req *q, bool with_id, bool events,
 	uint32_t v;
 	size_t groups, grp;
 
-	ibmcg_req_init(q, GENL_ID_CTRL, 0, CTRL_CMD_NEWFAMILY, 2);
+	ibmcg__req_init(q, GENL_ID_CTRL, 0, CTRL_CMD_NEWFAMILY, 2);
 	if (with_id)
 		ibmcg_req_put_u16(q, CTRL_ATTR_FAMILY_ID, id);
-	ibmcg_req_put_str(q, CTRL_ATTR_FAMILY_NAME, IB_MCG_GENL_NAME);
+	ibmcg__req_put_str(q, CTRL_ATTR_FAMILY_NAME, IB_MCG_GENL_NAME);
 	if (short_version)
 		ibmcg_req_put_u16(q, CTRL_ATTR_VERSION, 2);
 	else
@@ -137,16 +137,16 @@ static void family_reply(struct ibmcg_req *q, bool with_id, bool events,
 	ibmcg_req_put_u32(q, CTRL_ATTR_MAXATTR, IB_MCG_A_MAX);
 	/* the nests: their lengths are fixed up once their items are in */
 	groups = q->nlh.nlmsg_len;
-	ibmcg_req_put(q, CTRL_ATTR_MCAST_GROUPS | NLA_F_NESTED, NULL, 0);
+	ibmcg__req_put(q, CTRL_ATTR_MCAST_GROUPS | NLA_F_NESTED, NULL, 0);
 	grp = q->nlh.nlmsg_len;
-	ibmcg_req_put(q, 1 | NLA_F_NESTED, NULL, 0);
+	ibmcg__req_put(q, 1 | NLA_F_NESTED, NULL, 0);
 	v = 7;
 	ibmcg_req_put_u32(q, CTRL_ATTR_MCAST_GRP_ID, v);
-	ibmcg_req_put_str(q, CTRL_ATTR_MCAST_GRP_NAME, "other");
+	ibmcg__req_put_str(q, CTRL_ATTR_MCAST_GRP_NAME, "other");
 	attr_at(q, grp)->nla_len = q->nlh.nlmsg_len - grp;
 	grp = q->nlh.nlmsg_len;
-	ibmcg_req_put(q, 2 | NLA_F_NESTED, NULL, 0);
-	ibmcg_req_put_str(q, CTRL_ATTR_MCAST_GRP_NAME,
+	ibmcg__req_put(q, 2 | NLA_F_NESTED, NULL, 0);
+	ibmcg__req_put_str(q, CTRL_ATTR_MCAST_GRP_NAME,
 			  events ? IB_MCG_MCGRP_EVENTS : "eventsx");
 	v = 9;
 	ibmcg_req_put_u32(q, CTRL_ATTR_MCAST_GRP_ID, v);
@@ -161,12 +161,12 @@ static void family_parse(void)
 
 	family_reply(&q, true, true, false);
 	EXPECT(!q.overflow);
-	EXPECT(ibmcg_parse_family(&q.nlh, IB_MCG_MCGRP_EVENTS, &fi) == 0);
+	EXPECT(ibmcg__parse_family(&q.nlh, IB_MCG_MCGRP_EVENTS, &fi) == 0);
 	EXPECT(fi.id == 0x1f);
 	EXPECT(fi.version == 2);
 	EXPECT(fi.maxattr == IB_MCG_A_MAX);
 	EXPECT(fi.events_grp == 9);
-	EXPECT(ibmcg_parse_family(&q.nlh, "other", &fi) == 0);
+	EXPECT(ibmcg__parse_family(&q.nlh, "other", &fi) == 0);
 	EXPECT(fi.events_grp == 7);
 }
 
@@ -177,20 +177,20 @@ static void family_parse_rejects(void)
 
 	/* a group whose name only starts with "events" is not it */
 	family_reply(&q, true, false, false);
-	EXPECT(ibmcg_parse_family(&q.nlh, IB_MCG_MCGRP_EVENTS, &fi) == 0);
+	EXPECT(ibmcg__parse_family(&q.nlh, IB_MCG_MCGRP_EVENTS, &fi) == 0);
 	EXPECT(fi.id == 0x1f && fi.events_grp == -1);
 	/* no family id */
 	family_reply(&q, false, true, false);
-	EXPECT(ibmcg_parse_family(&q.nlh, IB_MCG_MCGRP_EVENTS, &fi) ==
+	EXPECT(ibmcg__parse_family(&q.nlh, IB_MCG_MCGRP_EVENTS, &fi) ==
 	       -EPROTO);
 	EXPECT(fi.id == -1);
 	/* a version shorter than its u32 */
 	family_reply(&q, true, true, true);
-	EXPECT(ibmcg_parse_family(&q.nlh, IB_MCG_MCGRP_EVENTS, &fi) ==
+	EXPECT(ibmcg__parse_family(&q.nlh, IB_MCG_MCGRP_EVENTS, &fi) ==
 	       -EPROTO);
 	/* no genetlink header */
 	q.nlh.nlmsg_len = NLMSG_HDRLEN;
-	EXPECT(ibmcg_parse_family(&q.nlh, IB_MCG_MCGRP_EVENTS, &fi) ==
+	EXPECT(ibmcg__parse_family(&q.nlh, IB_MCG_MCGRP_EVENTS, &fi) ==
 	       -EPROTO);
 }
 
@@ -227,7 +227,7 @@ static void kernel_nlctrl(void)
 	int fd, fd2;
 	ssize_t n;
 
-	fd = ibmcg_nl_open(false, &port);
+	fd = ibmcg__nl_open(false, &port);
 	if (fd < 0) {
 		ktap_skip("no generic netlink here");
 		return;
@@ -236,13 +236,13 @@ static void kernel_nlctrl(void)
 	EXPECT(!(fcntl(fd, F_GETFL) & O_NONBLOCK));
 	EXPECT(!getsockname(fd, (struct sockaddr *)&sa, &salen));
 	EXPECT(sa.nl_pid == port && port != 0);
-	fd2 = ibmcg_nl_open(true, &port2);
+	fd2 = ibmcg__nl_open(true, &port2);
 	EXPECT(fd2 >= 0 && port2 != port);
 	EXPECT(fcntl(fd2, F_GETFL) & O_NONBLOCK);
 	EXPECT(recv(fd2, buf, sizeof(buf), 0) < 0 && errno == EAGAIN);
 
-	ibmcg_req_init(&q, GENL_ID_CTRL, 0, CTRL_CMD_GETFAMILY, 1);
-	ibmcg_req_put_str(&q, CTRL_ATTR_FAMILY_NAME, "nlctrl");
+	ibmcg__req_init(&q, GENL_ID_CTRL, 0, CTRL_CMD_GETFAMILY, 1);
+	ibmcg__req_put_str(&q, CTRL_ATTR_FAMILY_NAME, "nlctrl");
 	q.nlh.nlmsg_seq = 42;
 	q.nlh.nlmsg_pid = port;
 	EXPECT(send(fd, q.buf, q.nlh.nlmsg_len, 0) == (ssize_t)q.nlh.nlmsg_len);
@@ -250,13 +250,13 @@ static void kernel_nlctrl(void)
 	EXPECT(ibmcg_nlmsg_ok((struct nlmsghdr *)buf, n));
 	EXPECT(((struct nlmsghdr *)buf)->nlmsg_seq == 42);
 	EXPECT(((struct nlmsghdr *)buf)->nlmsg_type == GENL_ID_CTRL);
-	EXPECT(ibmcg_parse_family((struct nlmsghdr *)buf, "notify", &fi) == 0);
+	EXPECT(ibmcg__parse_family((struct nlmsghdr *)buf, "notify", &fi) == 0);
 	EXPECT(fi.id == GENL_ID_CTRL);
 	EXPECT(fi.events_grp > 0);
 	printf("# nlctrl: version %d maxattr %d notify %d\n", fi.version, fi.maxattr, fi.events_grp);
 	if (fi.events_grp > 0)
-		EXPECT(ibmcg_nl_add_membership(fd2, fi.events_grp) == 0);
-	EXPECT(ibmcg_nl_add_membership(fd2, 0x7fffffff) < 0);
+		EXPECT(ibmcg__nl_add_membership(fd2, fi.events_grp) == 0);
+	EXPECT(ibmcg__nl_add_membership(fd2, 0x7fffffff) < 0);
 	close(fd);
 	if (fd2 >= 0)
 		close(fd2);
