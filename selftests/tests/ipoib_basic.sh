@@ -95,7 +95,8 @@ in_ns sysctl -qw net.ipv4.icmp_echo_ignore_broadcasts=0
 ip route add 224.0.0.0/4 dev "$IB1"
 check_fail "no echo from 239.1.2.3 before anyone joins it" \
 	ping -c 1 -W 2 239.1.2.3
-in_ns mcast_join -I "$IB2" 239.1.2.3 >/tmp/mj.$$ &
+# ip netns exec execs mcast_join: $! is the process to kill
+ip netns exec $NS mcast_join -I "$IB2" 239.1.2.3 >/tmp/mj.$$ &
 mj=$!
 defer kill $mj
 check "a socket joins 239.1.2.3 on $IB2" wait_for -t 5 grep -q joined /tmp/mj.$$
