@@ -862,6 +862,68 @@ out:
 	mutex_unlock(&mcg_lock);
 }
 
+#define SHARED_LIT(f) \
+	f " differs from the group's, which another client of this port holds (IPoIB?)"
+#define SHARED_FMT(f) f " differs from the group's %s (held by another client of this port)"
+
+/*
+ * Another client of the port (IPoIB, rdma_cm) may hold the group: ib_core's
+ * multicast.c merges every join of one port and MGID into one SA
+ * membership, and its cmp_rec() fails a join whose Q_Key, MTU, rate, SL,
+ * P_Key, traffic class or flow label differ from the record it holds with
+ * a bare -EINVAL, without asking the SA. A join that would send them (one
+ * with create parameters or a Q_Key, build_rec()) is compared here first
+ * and refused naming the field and the group's value. Not when the module
+ * holds the group itself: mcg_join() compares with its own record then.
+ * Under mcg_lock.
+ */
+static int ib_check_shared(struct mcg_port *port,
+			   const struct mcg_join_req *req,
+			   struct netlink_ext_ack *extack)
+{
+	const struct mcg_create *c = &req->create;
+	union ib_gid mgid = req->mgid;
+	struct ib_sa_mcmember_rec rec;
+	u32 qkey = req->has_qkey ? req->qkey : IB_MCG_DEFAULT_QKEY;
+	char val[24];
+
+	if (!(c->create || c->qkey || req->has_qkey) ||
+	    mcg_mgid_is_zero(&req->mgid) || mcg_group_find(port, &req->mgid))
+		return 0;
+	/* no record (or none yet: its first join has not been answered) */
+	if (ib_sa_get_mcmember_rec(port->dev->ibdev, port->port_num, &mgid,
+				   &rec) || !rec.mlid)
+		return 0;
+
+	if (be32_to_cpu(rec.qkey) != qkey) {
+		snprintf(val, sizeof(val), "0x%08x", be32_to_cpu(rec.qkey));
+		mcg_extack_fmt(extack, SHARED_LIT("Q_Key"), SHARED_FMT("Q_Key"), val);
+	} else if ((c->has & MCG_HAS_MTU) && rec.mtu != c->mtu) {
+		snprintf(val, sizeof(val), "%d", ib_mtu_enum_to_int(rec.mtu));
+		mcg_extack_fmt(extack, SHARED_LIT("MTU"), SHARED_FMT("MTU"), val);
+	} else if ((c->has & MCG_HAS_RATE) && rec.rate != c->rate) {
+		snprintf(val, sizeof(val), "%d Mb/s", ib_rate_to_mbps(rec.rate));
+		mcg_extack_fmt(extack, SHARED_LIT("rate"), SHARED_FMT("rate"), val);
+	} else if (rec.sl != c->sl) {
+		snprintf(val, sizeof(val), "%u", rec.sl);
+		mcg_extack_fmt(extack, SHARED_LIT("SL"), SHARED_FMT("SL"), val);
+	} else if (be16_to_cpu(rec.pkey) != c->pkey) {
+		snprintf(val, sizeof(val), "0x%04x", be16_to_cpu(rec.pkey));
+		mcg_extack_fmt(extack, SHARED_LIT("P_Key"), SHARED_FMT("P_Key"), val);
+	} else if (rec.traffic_class != c->tclass) {
+		snprintf(val, sizeof(val), "%u", rec.traffic_class);
+		mcg_extack_fmt(extack, SHARED_LIT("traffic class"),
+			       SHARED_FMT("tclass"), val);
+	} else if (be32_to_cpu(rec.flow_label) != c->flow_label) {
+		snprintf(val, sizeof(val), "0x%x", be32_to_cpu(rec.flow_label));
+		mcg_extack_fmt(extack, SHARED_LIT("flow label"),
+			       SHARED_FMT("flow label"), val);
+	} else {
+		return 0;
+	}
+	return -EINVAL;
+}
+
 static int ib_check(struct mcg_port *port, const struct mcg_join_req *req,
 		    struct netlink_ext_ack *extack)
 {
@@ -869,6 +931,9 @@ static int ib_check(struct mcg_port *port, const struct mcg_join_req *req,
 	int err;
 
 	err = mcg_ib_check_mgid(&req->mgid, req->join_state, extack);
+	if (err)
+		return err;
+	err = ib_check_shared(port, req, extack);
 	if (err)
 		return err;
 	if ((req->create.create || req->create.qkey) &&

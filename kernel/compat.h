@@ -57,6 +57,24 @@ struct mcg_ib_client_add_wrapper_of_##fn	/* takes the ';' */
 #endif
 
 /*
+ * An extack message with values in it: NL_SET_ERR_MSG_FMT() since 6.2
+ * (MCG_HAVE_EXTACK_MSG_FMT) formats into the extack's own buffer (79
+ * characters); before, only a literal can be given: @lit, the same
+ * message without the values.
+ */
+#ifdef MCG_HAVE_EXTACK_MSG_FMT
+#define mcg_extack_fmt(extack, lit, fmt, args...) do {	\
+	(void)(lit);						\
+	NL_SET_ERR_MSG_FMT(extack, fmt, ##args);		\
+} while (0)
+#else
+#define mcg_extack_fmt(extack, lit, fmt, args...) do {	\
+	(void)(fmt);						\
+	NL_SET_ERR_MSG(extack, lit);				\
+} while (0)
+#endif
+
+/*
  * A port's immutable data (the GID table length): read through the exported
  * ib_port_immutable_read() since 5.12 (MCG_HAVE_IB_PORT_IMMUTABLE_READ),
  * from the device's port_data[] before.

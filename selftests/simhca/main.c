@@ -31,6 +31,11 @@ module_param_named(internal_sa, simhca_internal_sa, bool, 0444);
 MODULE_PARM_DESC(internal_sa,
 		 "Y (default): simhca's own SM/SA answers on QP1, the ports are ACTIVE with LIDs 1..nports; N: the ports come up in INIT with no LID, the SA is off, and an SM run on a port (OpenSM) configures the fabric through the SMA");
 
+bool simhca_ipoib_bcast;
+module_param_named(ipoib_bcast, simhca_ipoib_bcast, bool, 0444);
+MODULE_PARM_DESC(ipoib_bcast,
+		 "Y: the internal SA creates IPoIB's broadcast group ff12:401b:ffff::ffff:ffff (Q_Key 0x0b1b, MTU 2048, rate 10 Gb/s, P_Key 0xffff) at load and after every wipe, as OpenSM does; N (default): it starts empty");
+
 static struct simhca_dev *simhca_devs[SIMHCA_MAX_DEVS];
 
 void simhca_port_gid(struct simhca_dev *sdev, u32 port, u8 *gid)

@@ -54,7 +54,7 @@ static const char * const method_names[SIMHCA_M_NUM] = {
 };
 
 static const char * const attr_names[SIMHCA_A_NUM] = {
-	"cpi", "mcm", "node", "other",
+	"cpi", "mcm", "node", "path", "other",
 };
 
 static const char * const event_names[] = {
@@ -92,6 +92,8 @@ static int attr_idx(__be16 attr)
 		return SIMHCA_A_MCM;
 	case IB_SA_ATTR_NODE_REC:
 		return SIMHCA_A_NODE;
+	case IB_SA_ATTR_PATH_REC:
+		return SIMHCA_A_PATH;
 	default:
 		return SIMHCA_A_OTHER;
 	}
@@ -132,6 +134,8 @@ static void sa_free_tables(struct simhca_sa *sa)
 	bitmap_free(sa->mft_dirty_map);
 }
 
+static void sa_ipoib_bcast(struct simhca_dev *sdev);
+
 int simhca_sa_init(struct simhca_dev *sdev)
 {
 	struct simhca_sa *sa = &sdev->sa;
@@ -157,6 +161,9 @@ int simhca_sa_init(struct simhca_dev *sdev)
 	INIT_LIST_HEAD(&sa->rmpp);
 	sa->rate_start = jiffies;
 	sa->mgid_counter = 1;
+	mutex_lock(&sa->lock);
+	sa_ipoib_bcast(sdev);
+	mutex_unlock(&sa->lock);
 	return 0;
 }
 
@@ -207,6 +214,7 @@ void simhca_sa_wipe(struct simhca_dev *sdev)
 {
 	mutex_lock(&sdev->sa.lock);
 	sa_wipe_locked(&sdev->sa);
+	sa_ipoib_bcast(sdev);
 	simhca_sa_changed(sdev);
 	mutex_unlock(&sdev->sa.lock);
 }
@@ -231,6 +239,7 @@ void simhca_sa_start_sweep(struct simhca_dev *sdev)
 	mutex_lock(&sa->lock);
 	if (READ_ONCE(sdev->knobs.reregister_wipe)) {
 		sa_wipe_locked(sa);
+		sa_ipoib_bcast(sdev);
 		simhca_sa_changed(sdev);
 	}
 	sa->sweep_end = jiffies +
@@ -523,6 +532,8 @@ static void sa_switch(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
 
 /* --- MCMemberRecord ------------------------------------------------------ */
 
+static struct simhca_port *port_by_gid(struct simhca_dev *sdev, const u8 *gid);
+
 static struct simhca_port *port_by_gid(struct simhca_dev *sdev, const u8 *gid)
 {
 	u32 i;
@@ -814,6 +825,39 @@ static u16 group_create(struct simhca_dev *sdev, const struct simhca_mcmr *rec,
 	return 0;
 }
 
+/*
+ * IPoIB's broadcast group of the default partition, as OpenSM creates it
+ * with no partitions.conf (osm_prtn_add_mcgroup()): MGID
+ * ff12:401b:ffff::ffff:ffff, Q_Key 0x0b1b, MTU 2048, rate 10 Gb/s, SL 0,
+ * P_Key 0xffff, no members, kept when its last member leaves. IPoIB's
+ * join of it carries only the MGID, PortGID, P_Key and JoinState, so
+ * without it no IPoIB interface comes up. With ipoib_bcast=Y, at load
+ * and after every wipe (the SM re-creates it on its sweep). sa.lock held.
+ */
+static void sa_ipoib_bcast(struct simhca_dev *sdev)
+{
+	static const u8 mgid[16] = { 0xff, 0x12, 0x40, 0x1b, 0xff, 0xff,
+				     [12] = 0xff, 0xff, 0xff, 0xff };
+	struct simhca_mcmr rec = {};
+	struct simhca_group *g;
+	ib_sa_comp_mask cm = CREATE_MASK | IB_SA_MCMEMBER_REC_MTU_SELECTOR |
+		IB_SA_MCMEMBER_REC_MTU | IB_SA_MCMEMBER_REC_RATE_SELECTOR |
+		IB_SA_MCMEMBER_REC_RATE | IB_SA_MCMEMBER_REC_SL;
+
+	if (!simhca_ipoib_bcast || !simhca_internal_sa ||
+	    group_by_mgid(&sdev->sa, mgid))
+		return;
+	memcpy(rec.mgid, mgid, 16);
+	rec.qkey = cpu_to_be32(0x0b1b);
+	rec.pkey = cpu_to_be16(0xffff);
+	rec.mtu = (SEL_EQ << 6) | IB_MTU_2048;
+	rec.rate = (SEL_EQ << 6) | IB_RATE_10_GBPS;
+	if (group_create(sdev, &rec, cm, &sdev->port[0], &g))
+		return;
+	g->sm_created = true;
+	mft_mark(&sdev->sa, be16_to_cpu(g->rec.mlid) - SIMHCA_MLID_BASE);
+}
+
 /* The group's values for a record about @m (or the group if NULL). */
 static void group_record(const struct simhca_group *g,
 			 const struct simhca_member *m, struct simhca_mcmr *r)
@@ -966,9 +1010,125 @@ static u16 mcm_leave(struct simhca_dev *sdev, const struct simhca_pkt *pkt,
 	group_record(g, m, out);
 	if (!m->join_state)
 		member_del(m);
-	if (!group_has_full_member(g))
+	if (!group_has_full_member(g) && !g->sm_created)
 		group_free(&sdev->sa, g);
 	return 0;
+}
+
+/* --- PathRecord ---------------------------------------------------------- */
+
+/* PathRecord, IBA 15.2.5.16 */
+struct simhca_path_rec {
+	__be64	service_id;
+	u8	dgid[16];
+	u8	sgid[16];
+	__be16	dlid;
+	__be16	slid;
+	__be32	raw_flow_hop;
+	u8	tclass;
+	u8	rev_numb;
+	__be16	pkey;
+	__be16	qos_sl;
+	u8	mtu;
+	u8	rate;
+	u8	pkt_life;
+	u8	preference;
+	u8	reserved[6];
+} __packed;
+
+#define PR_DGID		IB_SA_COMP_MASK(2)
+#define PR_SGID		IB_SA_COMP_MASK(3)
+#define PR_DLID		IB_SA_COMP_MASK(4)
+#define PR_SLID		IB_SA_COMP_MASK(5)
+#define PR_TCLASS	IB_SA_COMP_MASK(10)
+#define PR_PKEY		IB_SA_COMP_MASK(13)
+#define PR_SL		IB_SA_COMP_MASK(15)
+
+static struct simhca_port *port_by_lid(struct simhca_dev *sdev, u16 lid)
+{
+	u32 i;
+
+	for (i = 0; lid && i < sdev->nports; i++)
+		if (READ_ONCE(sdev->port[i].lid) == lid)
+			return &sdev->port[i];
+	return NULL;
+}
+
+/*
+ * PathRecord Get and GetTable: the one path between two ports of the
+ * device (through the switch, or a port to itself), found by GID or LID,
+ * in the P_Key asked for if both ports have it (else the first P_Key they
+ * share), SL 0, hop limit 0 (no GRH: one subnet), the port MTU and rate.
+ * Enough for IPoIB's path_rec_start(); no multipath, no QoS, no selectors.
+ */
+static void sa_path(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
+{
+	const struct ib_sa_mad *req = (const void *)pkt->mad;
+	const struct simhca_path_rec *q = (const void *)req->data;
+	ib_sa_comp_mask cm = req->sa_hdr.comp_mask;
+	struct simhca_port *sp = NULL, *dp = NULL;
+	struct simhca_path_rec *r;
+	u16 pkey = 0;
+	u32 i, j;
+
+	if (cm & PR_SGID)
+		sp = port_by_gid(sdev, q->sgid);
+	else if (cm & PR_SLID)
+		sp = port_by_lid(sdev, be16_to_cpu(q->slid));
+	if (cm & PR_DGID)
+		dp = port_by_gid(sdev, q->dgid);
+	else if (cm & PR_DLID)
+		dp = port_by_lid(sdev, be16_to_cpu(q->dlid));
+	if ((cm & PR_SLID) && sp && sp->lid != be16_to_cpu(q->slid))
+		sp = NULL;
+	if ((cm & PR_DLID) && dp && dp->lid != be16_to_cpu(q->dlid))
+		dp = NULL;
+	if (sp && dp && (cm & PR_PKEY)) {
+		pkey = be16_to_cpu(q->pkey);
+		if (!simhca_port_has_pkey(sp, pkey) ||
+		    !simhca_port_has_pkey(dp, pkey))
+			pkey = 0;
+	} else if (sp && dp) {
+		for (i = 0; !pkey && i < SIMHCA_PKEY_TBL_LEN; i++)
+			for (j = 0; j < SIMHCA_PKEY_TBL_LEN; j++)
+				if ((sp->pkeys[i] & 0x7fff) &&
+				    (sp->pkeys[i] & 0x7fff) == (dp->pkeys[j] & 0x7fff) &&
+				    ((sp->pkeys[i] | dp->pkeys[j]) & 0x8000)) {
+					pkey = sp->pkeys[i] | 0x8000;
+					break;
+				}
+	}
+	if ((cm & PR_SL) && (be16_to_cpu(q->qos_sl) & 0xf))
+		pkey = 0;
+	if (!sp || !dp || !pkey ||
+	    READ_ONCE(sp->state) != IB_PORT_ACTIVE ||
+	    READ_ONCE(dp->state) != IB_PORT_ACTIVE) {
+		if (req->mad_hdr.method == IB_SA_METHOD_GET_TABLE)
+			sa_reply_table(sdev, pkt, NULL, 0, sizeof(*r));
+		else
+			sa_reply(sdev, pkt, SIMHCA_SA_ERR_NO_RECORDS, NULL, 0);
+		return;
+	}
+
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return;
+	simhca_port_gid(sdev, dp->num, r->dgid);
+	simhca_port_gid(sdev, sp->num, r->sgid);
+	r->dlid = cpu_to_be16(READ_ONCE(dp->lid));
+	r->slid = cpu_to_be16(READ_ONCE(sp->lid));
+	r->tclass = (cm & PR_TCLASS) ? q->tclass : 0;
+	r->rev_numb = 0x80 | 1;
+	r->pkey = cpu_to_be16(pkey);
+	r->mtu = (SEL_EQ << 6) | PORT_MTU;
+	r->rate = (SEL_EQ << 6) | PORT_RATE;
+	r->pkt_life = (SEL_EQ << 6) | PKT_LIFE;
+	if (req->mad_hdr.method == IB_SA_METHOD_GET_TABLE) {
+		sa_reply_table(sdev, pkt, r, 1, sizeof(*r));
+		return;
+	}
+	sa_reply(sdev, pkt, 0, r, sizeof(*r));
+	kfree(r);
 }
 
 struct recbuf {
@@ -1264,6 +1424,13 @@ static void sa_process(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
 		if (method == IB_MGMT_METHOD_GET ||
 		    method == IB_SA_METHOD_GET_TABLE) {
 			sa_node(sdev, pkt);
+			return;
+		}
+		break;
+	case SIMHCA_A_PATH:
+		if (method == IB_MGMT_METHOD_GET ||
+		    method == IB_SA_METHOD_GET_TABLE) {
+			sa_path(sdev, pkt);
 			return;
 		}
 		break;

@@ -50,7 +50,8 @@ extern u64 simhca_subnet_prefix;
 /* UD QPs of kernel consumers: QPNs from 0x10, a few per device */
 #define SIMHCA_MAX_UD_QP	12
 #define SIMHCA_UD_QPN_BASE	0x10
-#define SIMHCA_MAX_MC_ATTACH	8
+/* IPoIB attaches its QP to the broadcast group and every IPv4/IPv6 group */
+#define SIMHCA_MAX_MC_ATTACH	64
 #define SIMHCA_UD_MTU		4096
 
 /* SA status codes, already shifted into the MAD status field */
@@ -206,6 +207,7 @@ struct simhca_dgram {
 	u32 qkey;
 	u16 pkey;
 	u8 sl;
+	u32 dst_qpn;		/* unicast: the QP at the DLID's port */
 	u32 len;
 	u8 data[];
 };
@@ -221,7 +223,8 @@ struct simhca_switch_stats {
 	u64 drop_pkey;
 	u64 drop_rq_empty;
 	u64 drop_no_grh;	/* multicast without a GRH */
-	u64 drop_unicast;	/* unicast UD is not modelled */
+	u64 unicast;		/* unicast datagrams posted */
+	u64 drop_unicast;	/* unicast to no port or no such QP there */
 	u64 mft_programs;
 	u64 sm_ah_creates;	/* create_ah calls for the SM's LID */
 	u64 sm_ah_fails;	/* ... failed by ah_fail_next */
@@ -247,6 +250,7 @@ struct simhca_group {
 	struct simhca_mcmr rec;
 	struct list_head members;
 	struct simhca_member slot[SIMHCA_MAX_PORTS];
+	bool sm_created;	/* the SM's own group: kept with no members */
 };
 
 #define SIMHCA_SA_HASH_BITS	14	/* as many buckets as MLIDs */
@@ -268,7 +272,7 @@ struct simhca_rmpp {
 
 enum { SIMHCA_M_GET, SIMHCA_M_SET, SIMHCA_M_GETTABLE, SIMHCA_M_DELETE,
 	SIMHCA_M_OTHER, SIMHCA_M_NUM };
-enum { SIMHCA_A_CPI, SIMHCA_A_MCM, SIMHCA_A_NODE, SIMHCA_A_OTHER,
+enum { SIMHCA_A_CPI, SIMHCA_A_MCM, SIMHCA_A_NODE, SIMHCA_A_PATH, SIMHCA_A_OTHER,
 	SIMHCA_A_NUM };
 
 struct simhca_stats {
@@ -469,7 +473,10 @@ static inline __be64 simhca_port_guid(struct simhca_dev *sdev, u32 port)
 
 /* main.c: the internal SA answers on QP1 (default); N: an external SM */
 extern bool simhca_internal_sa;
+/* main.c: the multicast table size the devices report (0: one per MLID) */
 extern unsigned int simhca_max_mcast_grp;
+/* main.c: the internal SA creates IPoIB's broadcast group as OpenSM does */
+extern bool simhca_ipoib_bcast;
 
 static inline __be64 simhca_switch_guid(struct simhca_dev *sdev)
 {

@@ -403,6 +403,42 @@ static bool simhca_is_ud(struct simhca_qp *qp)
 	return qp->ibqp.qp_type == IB_QPT_UD;
 }
 
+/*
+ * A QP in the error state completes every receive it holds with
+ * IB_WC_WR_FLUSH_ERR (IBA 10.3.1, 11.4.2.2), and every receive posted
+ * while it stays there. Without them IPoIB's ipoib_ib_dev_stop() waits
+ * 5 s for its ring to empty and warns, on every ifdown and unload. Sends
+ * complete when posted, so none is left to flush.
+ */
+static void simhca_flush_rq(struct simhca_qp *qp)
+{
+	struct simhca_cq *rcq = container_of(qp->ibqp.recv_cq,
+					     struct simhca_cq, ibcq);
+	struct simhca_recv_wqe wqe;
+	unsigned long flags;
+	struct ib_wc wc;
+
+	for (;;) {
+		spin_lock_irqsave(&qp->rq_lock, flags);
+		if (!qp->rq_count) {
+			spin_unlock_irqrestore(&qp->rq_lock, flags);
+			return;
+		}
+		wqe = qp->rq[qp->rq_head];
+		qp->rq_head = (qp->rq_head + 1) % qp->rq_size;
+		qp->rq_count--;
+		spin_unlock_irqrestore(&qp->rq_lock, flags);
+
+		memset(&wc, 0, sizeof(wc));
+		wc.wr_id = wqe.wr_id;
+		wc.status = IB_WC_WR_FLUSH_ERR;
+		wc.opcode = IB_WC_RECV;
+		wc.qp = &qp->ibqp;
+		wc.port_num = qp->port;
+		simhca_cq_add(rcq, &wc);
+	}
+}
+
 /* UD QPs follow the IBA state machine, as ib_modify_qp_is_ok() knows it. */
 static int simhca_modify_ud(struct simhca_qp *qp, struct ib_qp_attr *attr,
 			    int mask)
@@ -434,6 +470,8 @@ static int simhca_modify_ud(struct simhca_qp *qp, struct ib_qp_attr *attr,
 	qp->state = next;
 	spin_unlock_irqrestore(&sdev->lock, flags);
 
+	if (next == IB_QPS_ERR)
+		simhca_flush_rq(qp);
 	/* RESET empties the receive queue (no completions) */
 	if (next == IB_QPS_RESET) {
 		spin_lock_irqsave(&qp->rq_lock, flags);
@@ -560,6 +598,8 @@ static int simhca_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		qp->rq_count++;
 	}
 	spin_unlock_irqrestore(&qp->rq_lock, flags);
+	if (simhca_is_ud(qp) && READ_ONCE(qp->state) == IB_QPS_ERR)
+		simhca_flush_rq(qp);
 	return ret;
 }
 
@@ -607,6 +647,7 @@ static int simhca_post_send_ud(struct simhca_qp *qp,
 			off += wr->sg_list[i].length;
 		}
 		d->len = len;
+		d->dst_qpn = ud->remote_qpn;
 		d->dlid = rdma_ah_get_dlid(&ah->attr);
 		d->sl = rdma_ah_get_sl(&ah->attr);
 		if (rdma_ah_get_ah_flags(&ah->attr) & IB_AH_GRH) {
@@ -995,13 +1036,17 @@ static void simhca_ud_deliver(struct simhca_dev *sdev, struct simhca_qp *qp,
 	} else {
 		struct ib_grh *grh = (struct ib_grh *)(uintptr_t)wqe.addr;
 
+		/* the first 40 bytes: the GRH if it came with one */
 		memset(grh, 0, sizeof(*grh));
-		grh->version_tclass_flow = cpu_to_be32(6 << 28);
-		grh->paylen = cpu_to_be16(d->len);
-		grh->next_hdr = 0x1b;
-		grh->hop_limit = 0;
-		memcpy(grh->sgid.raw, d->sgid, 16);
-		memcpy(grh->dgid.raw, d->dgid, 16);
+		if (d->grh) {
+			grh->version_tclass_flow = cpu_to_be32(6 << 28);
+			grh->paylen = cpu_to_be16(d->len);
+			grh->next_hdr = 0x1b;
+			grh->hop_limit = 0;
+			memcpy(grh->sgid.raw, d->sgid, 16);
+			memcpy(grh->dgid.raw, d->dgid, 16);
+			wc.wc_flags = IB_WC_GRH;
+		}
 		memcpy(grh + 1, d->data, d->len);
 		wc.status = IB_WC_SUCCESS;
 		wc.opcode = IB_WC_RECV;
@@ -1010,11 +1055,52 @@ static void simhca_ud_deliver(struct simhca_dev *sdev, struct simhca_qp *qp,
 		wc.slid = d->slid;
 		wc.sl = d->sl;
 		wc.pkey_index = qp->pkey_index;
-		wc.wc_flags = IB_WC_GRH;
 		sdev->sw.delivered++;
 	}
 	rcq = container_of(qp->ibqp.recv_cq, struct simhca_cq, ibcq);
 	simhca_cq_add(rcq, &wc);
+}
+
+/*
+ * Unicast: the switch forwards @d to the port whose LID is its DLID (with
+ * an external SM, the LID the SM gave it; a port's own LID loops back),
+ * where the UD QP with the destination QPN, in RTR or RTS, receives it if
+ * the Q_Key and P_Key match. The GRH only if the sender's AH had one.
+ */
+static void simhca_switch_unicast(struct simhca_dev *sdev,
+				  const struct simhca_dgram *d)
+{
+	u32 i, q, n;
+
+	lockdep_assert_held(&sdev->lock);
+	sdev->sw.unicast++;
+	for (i = 0; i < sdev->nports; i++) {
+		struct simhca_port *p = &sdev->port[i];
+
+		n = 1U << READ_ONCE(p->lmc);
+		if (p->lid && d->dlid >= p->lid && d->dlid < p->lid + n)
+			break;
+	}
+	if (i == sdev->nports) {
+		sdev->sw.drop_unicast++;
+		return;
+	}
+	if (READ_ONCE(sdev->port[i].state) != IB_PORT_ACTIVE) {
+		sdev->sw.drop_port_down++;
+		return;
+	}
+	for (q = 0; q < SIMHCA_MAX_UD_QP; q++) {
+		struct simhca_qp *qp = sdev->ud[q];
+
+		if (!qp || qp->port != i + 1 ||
+		    qp->ibqp.qp_num != d->dst_qpn)
+			continue;
+		if (qp->state != IB_QPS_RTR && qp->state != IB_QPS_RTS)
+			break;
+		simhca_ud_deliver(sdev, qp, d);
+		return;
+	}
+	sdev->sw.drop_unicast++;
 }
 
 /*
@@ -1030,7 +1116,7 @@ static void simhca_switch_one(struct simhca_dev *sdev,
 
 	lockdep_assert_held(&sdev->lock);
 	if (d->dlid < SIMHCA_MLID_BASE || d->dlid > SIMHCA_MLID_MAX) {
-		sdev->sw.drop_unicast++;
+		simhca_switch_unicast(sdev, d);
 		return;
 	}
 	if (!d->grh) {
@@ -1102,6 +1188,7 @@ void simhca_switch_stats(struct simhca_dev *sdev, struct seq_file *m)
 	seq_printf(m, "ud_drop_pkey %llu\n", st.drop_pkey);
 	seq_printf(m, "ud_drop_rq_empty %llu\n", st.drop_rq_empty);
 	seq_printf(m, "ud_drop_no_grh %llu\n", st.drop_no_grh);
+	seq_printf(m, "ud_unicast %llu\n", st.unicast);
 	seq_printf(m, "ud_drop_unicast %llu\n", st.drop_unicast);
 	seq_printf(m, "mft_programs %llu\n", st.mft_programs);
 	seq_printf(m, "sm_ah_creates %llu\n", st.sm_ah_creates);

@@ -248,8 +248,9 @@ fi
 # Optional: team registers a generic netlink family (ib_join.sh loads it);
 # crc32_generic, the crypto API's crc32, which rdma_rxe used up to 6.13
 # (mcg_load_rxe in lib.sh); ipv6, a module (or built in) until IPv6 became
-# a bool option, which the newest kernels build in with no module name.
-for m in team crc32_generic ipv6; do
+# a bool option, which the newest kernels build in with no module name;
+# ib_ipoib, the kernel's IPoIB, for the ipoib_* tests (they skip without).
+for m in team crc32_generic ipv6 ib_ipoib; do
 	modprobe ${MODROOT:+-d "$MODROOT"} -S "$KVER" --show-depends "$m" \
 		>/dev/null 2>&1 && MODS+=" $m"
 done
