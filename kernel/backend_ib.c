@@ -567,6 +567,24 @@ static void ib_done_work(struct work_struct *work)
  * another order, and the address handles and attaches made with the old
  * MLID keep reaching the group. Where it is taken, the SA gives another.
  */
+/*
+ * Whether a creator's re-create asks for the group's previous MLID: not
+ * when another client of the port (IPoIB) holds the group now with
+ * another MLID, which its join after a wipe got from the SA; multicast.c
+ * refuses a join of its group whose MLID differs (cmp_rec(): -EINVAL),
+ * and would refuse every retry. The group's MLID is then the SA's anyway.
+ */
+static bool ask_mlid(struct mcg_group *g)
+{
+	struct mcg_port *port = g->port;
+	struct ib_sa_mcmember_rec cur;
+
+	if (ib_sa_get_mcmember_rec(port->dev->ibdev, port->port_num, &g->mgid,
+				   &cur) || !cur.mlid)
+		return true;	/* no other record on the port (yet) */
+	return be16_to_cpu(cur.mlid) == g->rec.mlid;
+}
+
 static ib_sa_comp_mask build_rec(struct mcg_group *g, struct mcg_ib_memb *m,
 				 struct ib_sa_mcmember_rec *rec)
 {
@@ -589,7 +607,6 @@ static ib_sa_comp_mask build_rec(struct mcg_group *g, struct mcg_ib_memb *m,
 		 * After a re-register the SA may have forgotten the group:
 		 * ask for it exactly as it was, so that it is created again.
 		 */
-		rec->mlid = cpu_to_be16(g->rec.mlid);
 		rec->qkey = cpu_to_be32(g->rec.qkey);
 		rec->pkey = cpu_to_be16(g->rec.pkey);
 		rec->sl = g->rec.sl;
@@ -600,7 +617,12 @@ static ib_sa_comp_mask build_rec(struct mcg_group *g, struct mcg_ib_memb *m,
 		rec->rate_selector = IB_SA_EQ;
 		rec->rate = g->rec.rate;
 		rec->hop_limit = g->rec.hop_limit;
-		return mask | IB_SA_MCMEMBER_REC_MLID |
+		/* (OpenSM reads a nonzero MLID without its component too) */
+		if (ask_mlid(g)) {
+			rec->mlid = cpu_to_be16(g->rec.mlid);
+			mask |= IB_SA_MCMEMBER_REC_MLID;
+		}
+		return mask |
 		       IB_SA_MCMEMBER_REC_QKEY | IB_SA_MCMEMBER_REC_PKEY |
 		       IB_SA_MCMEMBER_REC_SL |
 		       IB_SA_MCMEMBER_REC_TRAFFIC_CLASS |
