@@ -366,8 +366,9 @@ done
 # --- one make run for all probes, with -k; the cache; no needless rewrite ----
 k=$T/kdir-v6.1
 check_eq "one make invocation for all probes" 1 "$(wc -l <"$k/make.log")"
+goals=$(cd "$TOP/kernel/compat/probes" && LC_ALL=C ls -- *.c | sed 's/\.c$/.o/' | xargs)
 check "it builds every probe object" \
-	grep -q 'goals=\[genl_info_dump.o genl_mcast_cap_net_admin.o genl_resv_start_op.o genl_split_ops.o ib_client_add_int.o ib_device_get_netdev.o ib_port_immutable_read.o ib_port_u32.o kobject_const_ktype.o sanity.o\]' "$k/make.log"
+	grep -qF "goals=[$goals]" "$k/make.log"
 check "it runs with -k" grep -qE 'flags=\[[^] ]*k' "$k/make.log"
 touch -d '2000-01-01' "$T/v6.1.h"
 probe "$k" "$T/v6.1.h"
