@@ -567,24 +567,6 @@ static void ib_done_work(struct work_struct *work)
  * another order, and the address handles and attaches made with the old
  * MLID keep reaching the group. Where it is taken, the SA gives another.
  */
-/*
- * Whether a creator's re-create asks for the group's previous MLID: not
- * when another client of the port (IPoIB) holds the group now with
- * another MLID, which its join after a wipe got from the SA; multicast.c
- * refuses a join of its group whose MLID differs (cmp_rec(): -EINVAL),
- * and would refuse every retry. The group's MLID is then the SA's anyway.
- */
-static bool ask_mlid(struct mcg_group *g)
-{
-	struct mcg_port *port = g->port;
-	struct ib_sa_mcmember_rec cur;
-
-	if (ib_sa_get_mcmember_rec(port->dev->ibdev, port->port_num, &g->mgid,
-				   &cur) || !cur.mlid)
-		return true;	/* no other record on the port (yet) */
-	return be16_to_cpu(cur.mlid) == g->rec.mlid;
-}
-
 static ib_sa_comp_mask build_rec(struct mcg_group *g, struct mcg_ib_memb *m,
 				 struct ib_sa_mcmember_rec *rec)
 {
@@ -617,11 +599,14 @@ static ib_sa_comp_mask build_rec(struct mcg_group *g, struct mcg_ib_memb *m,
 		rec->rate_selector = IB_SA_EQ;
 		rec->rate = g->rec.rate;
 		rec->hop_limit = g->rec.hop_limit;
-		/* (OpenSM reads a nonzero MLID without its component too) */
-		if (ask_mlid(g)) {
-			rec->mlid = cpu_to_be16(g->rec.mlid);
-			mask |= IB_SA_MCMEMBER_REC_MLID;
-		}
+		/*
+		 * Its MLID as a wish, without the MLID component: OpenSM
+		 * reads a nonzero MLID either way, and multicast.c compares
+		 * a component MLID with the record of its group on the port,
+		 * which another client (IPoIB) may have re-created already
+		 * with another MLID: every retry would be refused (cmp_rec()).
+		 */
+		rec->mlid = cpu_to_be16(g->rec.mlid);
 		return mask |
 		       IB_SA_MCMEMBER_REC_QKEY | IB_SA_MCMEMBER_REC_PKEY |
 		       IB_SA_MCMEMBER_REC_SL |

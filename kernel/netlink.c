@@ -816,8 +816,8 @@ static int mcg_nl_join(struct sk_buff *skb, struct genl_info *info)
 		},
 		.unpriv		= !who.admin,
 		.uid		= who.uid,
-		.charge_uid	= mcg_charge_uid(sk_user_ns(NETLINK_CB(skb).sk),
-						 who.uid),
+		/* the sender's namespace: a doit runs in its task */
+		.charge_uid	= mcg_charge_uid(current_user_ns(), who.uid),
 	};
 	struct mcg_holder *h;
 	struct mcg_group *g;

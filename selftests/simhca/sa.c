@@ -735,8 +735,7 @@ static bool mgid_is_zero(const u8 *mgid)
 	return !memchr_inv(mgid, 0, 16);
 }
 
-static u16 mlid_alloc(struct simhca_dev *sdev, const struct simhca_mcmr *rec,
-		      ib_sa_comp_mask cm)
+static u16 mlid_alloc(struct simhca_dev *sdev, const struct simhca_mcmr *rec)
 {
 	u32 cap = min_t(u32, READ_ONCE(sdev->knobs.mlid_capacity),
 			SIMHCA_MLID_NUM);
@@ -745,8 +744,12 @@ static u16 mlid_alloc(struct simhca_dev *sdev, const struct simhca_mcmr *rec,
 
 	if (!cap)
 		return 0;
-	/* the requested MLID if it is free, else the lowest free one */
-	if ((cm & IB_SA_MCMEMBER_REC_MLID) && want >= SIMHCA_MLID_BASE &&
+	/*
+	 * the requested MLID if it is free, else the lowest free one; as
+	 * OpenSM's get_new_mlid(), a nonzero MLID is read whether or not the
+	 * request has its component (selftests/simhca/README.md)
+	 */
+	if (want >= SIMHCA_MLID_BASE &&
 	    want - SIMHCA_MLID_BASE < cap &&
 	    !test_bit(want - SIMHCA_MLID_BASE, used))
 		bit = want - SIMHCA_MLID_BASE;
@@ -794,7 +797,7 @@ static u16 group_create(struct simhca_dev *sdev, const struct simhca_mcmr *rec,
 		return SIMHCA_SA_ERR_REQ_INVALID;
 	if (!group_realizable(&n, rec, cm))
 		return SIMHCA_SA_ERR_REQ_INVALID;
-	mlid = mlid_alloc(sdev, rec, cm);
+	mlid = mlid_alloc(sdev, rec);
 	if (!mlid)
 		return SIMHCA_SA_ERR_NO_RESOURCES;
 
