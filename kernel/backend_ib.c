@@ -871,7 +871,8 @@ out:
 
 #define SHARED_LIT(f) \
 	f " differs from the group's, which another client of this port holds (IPoIB?)"
-#define SHARED_FMT(f) f " differs from the group's %s (held by another client of this port)"
+/* (at most 80 bytes, NETLINK_MAX_FMTMSG_LEN: "flow label ... 0xfffff" is 68) */
+#define SHARED_FMT(f) f " differs from the group's %s (held by another client)"
 
 /*
  * Another client of the port (IPoIB, rdma_cm) may hold the group: ib_core's
