@@ -810,16 +810,14 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 
 	lockdep_assert_held(&mcg_lock);
 
-	err = port->backend->check(port, req, extack);
-	if (err)
-		return err;
-
 	/* An all-zero MGID always asks the SA for a new group. */
 	g = mcg_mgid_is_zero(&req->mgid) ? NULL :
 					   mcg_group_find(port, &req->mgid);
 	/*
 	 * A user never gives a group its parameters: it may repeat those of
-	 * a group root holds (or left lingering), nothing else.
+	 * a group root holds (or left lingering), nothing else. Refused
+	 * before the backend compares them with another client's group,
+	 * whose values a refusal would name.
 	 */
 	if (req->unpriv && (req->has_qkey || req->create.create) &&
 	    (!g || g->provisional)) {
@@ -827,6 +825,9 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 			       "without CAP_NET_ADMIN a join cannot give a group its parameters (Q_Key, create parameters, an SA-assigned MGID): join without them, or root must hold the group with them first");
 		return -EPERM;
 	}
+	err = port->backend->check(port, req, extack);
+	if (err)
+		return err;
 	/*
 	 * Root's first hold of a group only users held gives it root's
 	 * Q_Key where the Q_Key is ours (RoCE), or is not known yet.

@@ -41,7 +41,7 @@ no_join1() { [ -z "$(join1 "$1")" ]; }
 join1_is() { [ "$(join1 "$1")" = "$2" ]; }
 in_ns() { ip netns exec $NS "$@"; }
 
-ktap_plan 23
+ktap_plan 24
 check "load simhca with IPoIB's broadcast group" \
 	modprobe simhca nports=2 ipoib_bcast=1 || ktap_skip_all "no simhca"
 defer mcg_unload_simhca
@@ -74,6 +74,13 @@ if [ -n "$(mcctl join "$P" $BCAST owner bad create qkey 0x1234 2>&1 | grep -o "0
 	ktap_ok "the message has the group's Q_Key 0x00000b1b"
 else
 	ktap_skip "the message has the group's Q_Key # no NL_SET_ERR_MSG_FMT (before 6.2)"
+fi
+err=$(run_unpriv mcctl hold "$P" $BCAST qkey 0x1234 -- true 2>&1)
+if [ $? -ne 0 ] && [[ $err == *"without CAP_NET_ADMIN"* ]] && [[ $err != *0x00000b1b* ]]; then
+	ktap_ok "a user giving a Q_Key is refused without learning IPoIB's"
+else
+	ktap_fail "a user giving a Q_Key is refused without learning IPoIB's"
+	ktap_diag "$err"
 fi
 
 # IPoIB's parameters: one SA membership, shared
