@@ -260,6 +260,8 @@ int mcg_cache_init(void)
 
 void mcg_cache_exit(void)
 {
+	/* Every hold was dropped, so every user's count with it. */
+	WARN_ON(mcg_unpriv_holds || !hash_empty(mcg_ucounts));
 	kmem_cache_destroy(mcg_holder_cache);
 	kmem_cache_destroy(mcg_roce_group_cache);
 	kmem_cache_destroy(mcg_ib_group_cache);
