@@ -413,6 +413,21 @@ mcg_unload_simhca() {
 declare -gA MCG_OSM_PID=()
 __mcg_osm_deferred=
 
+# The OpenSM tests run on simhca0 (internal_sa=N): mcg_port_state N is
+# port N's state (ACTIVE, INIT, ...), mcg_ports_active whether both ports
+# are ACTIVE, mcg_sa_up [PORT] whether OpenSM's SA answers saquery from
+# PORT (default 2), mcg_sa_members MGID "PORTGID SCOPESTATE" of each of its
+# members in OpenSM's SA, sorted.
+mcg_port_state() { sed 's/^[0-9]*: *//' /sys/class/infiniband/simhca0/ports/"$1"/state; }
+mcg_ports_active() { [ "$(mcg_port_state 1)" = ACTIVE ] && [ "$(mcg_port_state 2)" = ACTIVE ]; }
+mcg_sa_up() { saquery -C simhca0 -P "${1:-2}" >/dev/null 2>&1; }
+mcg_sa_members() {
+	saquery -C simhca0 -P 2 --smkey 1 -m | awk -v g="$1" '
+		/MGID\./ {sub(/.*\.\.\./, ""); m = $0}
+		/PortGid\./ {sub(/.*\.\.\./, ""); p = $0}
+		/ScopeState\./ {sub(/.*\.\.\./, ""); if (m == g) print p, $0}' |
+		sort
+}
 mcg_opensm_log() { echo "/tmp/opensm-$1.log"; }
 mcg_opensm_cache() { echo "/var/cache/opensm-$1"; }
 
@@ -622,6 +637,60 @@ refused() {
 	ktap_diag "expected message containing: $want"
 	ktap_diag "$files: $before -> $after"
 	return 1
+}
+
+# --- simhca's UD test helper (debugfs "ud") and IPoIB --------------------------
+# mcg_ud_field PORT FIELD: FIELD (received, bad, qpn) of PORT's helper QP
+mcg_ud_field() {
+	awk -v p="$1" -v f="$2" '$1 == "port" && $2 == p { for (i = 3; i < NF; i += 2) if ($i == f) print $(i + 1) }' "$D/ud"
+}
+
+# mcg_ud_traffic HELD COUNT: COUNT datagrams from port 1 to each "MGID MLID"
+# line of stdin; prints what port 2 received for the first HELD lines and
+# for the others: "held other"
+mcg_ud_traffic() {
+	local mgid mlid i=0 held=0 other=0 r
+
+	while read -r mgid mlid; do
+		echo clear >"$D/ud"
+		echo "send 1 $mgid $mlid $2" >"$D/ud"
+		r=$(mcg_ud_field 2 received)
+		if [ $i -lt "$1" ]; then
+			held=$((held + r))
+		else
+			other=$((other + r))
+		fi
+		i=$((i + 1))
+	done
+	echo "$held $other"
+}
+
+# mcg_ipoib_dev PORT: the IPoIB netdev of simhca0's port PORT (IPoIB sets
+# dev_port to port - 1), not a child
+mcg_ipoib_dev() {
+	local n
+
+	for n in /sys/class/net/*; do
+		[ -e "$n/pkey" ] && [ "$(cat "$n/dev_port")" = $(($1 - 1)) ] &&
+			[ ! -e "$n/parent" ] && { basename "$n"; return; }
+	done
+	return 1
+}
+# mcg_carrier DEV: DEV (in whichever netns) has carrier
+mcg_carrier() { [ "$(__dev_exec "$1" cat /sys/class/net/"$1"/carrier 2>/dev/null)" = 1 ]; }
+# mcg_ms CMD...: run CMD, print how many milliseconds it took (and fail as it)
+mcg_ms() {
+	local t0=${EPOCHREALTIME/./} rc
+
+	"$@" >/dev/null 2>&1
+	rc=$?
+	echo $(( (${EPOCHREALTIME/./} - t0) / 1000 ))
+	return $rc
+}
+# mcg_ipoib_dmesg_clean: the kernel log has no warning and no IPoIB stall
+# (5 s wait for unflushed work) since dmesg -c >/dev/null
+mcg_ipoib_dmesg_clean() {
+	! dmesg | grep -E 'WARNING:|Call Trace|not completed|timing out|BUG:'
 }
 
 # --- re-join wave pictures ---------------------------------------------------

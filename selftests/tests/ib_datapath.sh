@@ -33,17 +33,14 @@ mlid_of_g() {
 mft_of_g() { grep "^mlid=$MLID " $D/mft; }
 waves_are() { [ "$(cat $SYS1/rejoin_waves) $(cat $SYS2/rejoin_waves)" = "$1" ]; }
 stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
-# ud_field PORT FIELD: the helper's counter on PORT (received, bad)
-ud_field() {
-	awk -v p="$1" -v f="$2" '$1 == "port" && $2 == p { for (i = 3; i < NF; i += 2) if ($i == f) print $(i + 1) }' $D/ud
-}
+# mcg_ud_field PORT FIELD: the helper's counter on PORT (received, bad)
 
 # received: COUNT datagrams from port 1's QP to G; how many port 2's QP
 # got. The helper's send returns once the switch has handled them all.
 received() {
 	echo clear >$D/ud
 	echo "send 1 $G $MLID $COUNT" >$D/ud || { echo send-failed; return; }
-	ud_field 2 received
+	mcg_ud_field 2 received
 }
 
 ktap_plan 42
@@ -125,6 +122,6 @@ wait $pid 2>/dev/null
 check "kill -9 of the holder: the SA loses the member" wait_for -t 10 no_member
 check_eq "and nothing arrives: 0" 0 "$(received)"
 
-check_eq "port 2's QP never got a bad datagram" 0 "$(ud_field 2 bad)"
+check_eq "port 2's QP never got a bad datagram" 0 "$(mcg_ud_field 2 bad)"
 ktap_diag "$(grep -e '^ud_' -e '^mft_' $D/stats | xargs)"
 ktap_finish

@@ -32,27 +32,6 @@ settled() {
 }
 # "MGID MLID" of every group of port 1
 mlids() { mcctl -j list $P | jq -r '.[] | "\(.group) \(.mlid)"' | sort; }
-ud_received() {
-	awk '$1 == "port" && $2 == 2 { for (i = 3; i < NF; i += 2) if ($i == "received") print $(i + 1) }' $D/ud
-}
-# send COUNT to each group with its first MLID; what port 2 received for
-# the held groups and for the others
-traffic() {
-	local mgid mlid i=0 held=0 other=0 r
-
-	while read -r mgid mlid; do
-		echo clear >$D/ud
-		echo "send 1 $mgid $mlid $COUNT" >$D/ud
-		r=$(ud_received)
-		if [ $i -lt $HELD ]; then
-			held=$((held + r))
-		else
-			other=$((other + r))
-		fi
-		i=$((i + 1))
-	done <<<"$M0"
-	echo "$held $other"
-}
 
 ktap_plan $((5 + 3 * ROUNDS))
 modprobe ib_umad
@@ -71,7 +50,7 @@ head -n $HELD <<<"$M0" | while read -r mgid mlid; do
 	echo "attach 2 $mgid $mlid" >$D/ud
 done
 check_eq "traffic: all to the $HELD held groups reach port 2, none of the others" \
-	"$((HELD * COUNT)) 0" "$(traffic)"
+	"$((HELD * COUNT)) 0" "$(mcg_ud_traffic $HELD $COUNT <<<"$M0")"
 
 for r in $(seq $ROUNDS); do
 	w1=$(waves)
@@ -87,7 +66,7 @@ for r in $(seq $ROUNDS); do
 	check_eq "round $r: every group has its first MLID" "$(sort <<<"$M0")" "$(mlids)" ||
 		ktap_diag "first: $(tr '\n' ' ' <<<"$M0")"
 	check_eq "round $r: traffic reaches exactly the held groups again" \
-		"$((HELD * COUNT)) 0" "$(traffic)"
+		"$((HELD * COUNT)) 0" "$(mcg_ud_traffic $HELD $COUNT <<<"$M0")"
 done
 ktap_diag "group_rejoins $(cat $SYS/group_rejoins), rejoin_failures $(cat $SYS/rejoin_failures)"
 check "rmmod with the groups held" mcg_unload

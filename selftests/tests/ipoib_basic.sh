@@ -18,34 +18,10 @@ BCAST=ff12:401b:ffff::ffff:ffff
 G4=ff12:401b:ffff::f01:203
 GID2=fe80::53:494d:4843:4102
 
-# the IPoIB netdev of simhca0's port $1 (IPoIB sets dev_port to port - 1)
-ipoib_dev() {
-	local n
-
-	for n in /sys/class/net/*; do
-		[ -e "$n/pkey" ] && [ "$(cat "$n/dev_port")" = $(($1 - 1)) ] &&
-			[ ! -e "$n/parent" ] && { basename "$n"; return; }
-	done
-	return 1
-}
 group_line() { grep "^group mgid=$1 " $D/sa_db; }
 member_join() {
 	awk -v m="mgid=$1" -v gid="gid=$2" \
 		'$1 == "member" && $2 == m && $4 == gid { sub("join=", "", $5); print $5 }' $D/sa_db
-}
-carrier() { [ "$(__dev_exec "$1" cat /sys/class/net/"$1"/carrier 2>/dev/null)" = 1 ]; }
-# ms CMD...: run CMD, print how many milliseconds it took (and fail as it)
-ms() {
-	local t0=${EPOCHREALTIME/./} rc
-
-	"$@" >/dev/null 2>&1
-	rc=$?
-	echo $(( (${EPOCHREALTIME/./} - t0) / 1000 ))
-	return $rc
-}
-# the kernel log has no warning and no IPoIB stall since dmesg -c >/dev/null
-dmesg_clean() {
-	! dmesg | grep -E 'WARNING:|Call Trace|not completed|timing out|BUG:'
 }
 stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
 
@@ -63,9 +39,9 @@ check_eq "the SA has the broadcast group with OpenSM's parameters" \
 	"$(group_line $BCAST | awk '{print $3, $4, $5, $6, $7, $8}')"
 
 check "load ib_ipoib" modprobe ib_ipoib
-wait_for -t 10 ipoib_dev 2
-IB1=$(ipoib_dev 1)
-IB2=$(ipoib_dev 2)
+wait_for -t 10 mcg_ipoib_dev 2
+IB1=$(mcg_ipoib_dev 1)
+IB2=$(mcg_ipoib_dev 2)
 check "an IPoIB interface on each port" test -n "$IB1" -a -n "$IB2"
 ip netns add $NS
 ip link set "$IB2" netns $NS
@@ -78,8 +54,8 @@ in_ns ip addr add 10.77.0.2/24 dev "$IB2"
 in_ns ip addr add fd77::2/64 dev "$IB2" nodad
 in_ns ip link set "$IB2" up
 
-check "$IB1 has carrier (joined the broadcast group)" wait_for -t 20 carrier "$IB1"
-check "$IB2 (in a netns) has carrier" wait_for -t 20 carrier "$IB2"
+check "$IB1 has carrier (joined the broadcast group)" wait_for -t 20 mcg_carrier "$IB1"
+check "$IB2 (in a netns) has carrier" wait_for -t 20 mcg_carrier "$IB2"
 check_eq "port 2 is a full member of the broadcast group" 0x1 \
 	"$(member_join $BCAST $GID2)"
 check "ping $IB1 -> $IB2" ping -c 3 -W 5 10.77.0.2
@@ -112,10 +88,10 @@ check "the leave: port 2 no longer a member of $G4" \
 	wait_for -t 10 sh -c "! grep -q 'member mgid=$G4 .*gid=$GID2 ' $D/sa_db"
 
 # no 5 s stall: the receives of a QP in ERR complete (flushed)
-took=$(ms ip link set "$IB1" down); rc=$?
+took=$(mcg_ms ip link set "$IB1" down); rc=$?
 check "ifdown $IB1 (${took} ms; a flush stall would show in dmesg)" test $rc = 0
 ip link set "$IB1" up
-check "ifup: carrier again" wait_for -t 20 carrier "$IB1"
+check "ifup: carrier again" wait_for -t 20 mcg_carrier "$IB1"
 check "ping again" ping -c 2 -W 5 10.77.0.2
 
 # a P_Key child: the port gets P_Key 0x8001 (PKEY_CHANGE), a child
@@ -125,14 +101,14 @@ check "child interface with P_Key 0x8001" \
 	ip link add link "$IB1" name "$IB1.8001" type ipoib pkey 0x8001
 ip link set "$IB1.8001" up
 sleep 1
-took=$(ms ip link del "$IB1.8001"); rc=$?
+took=$(mcg_ms ip link del "$IB1.8001"); rc=$?
 check "deleting the child (${took} ms; a flush stall would show in dmesg)" test $rc = 0
 check "the parent still pings after the P_Key change" \
 	ping -c 2 -W 5 10.77.0.2
 
-took=$(ms rmmod ib_ipoib); rc=$?
+took=$(mcg_ms rmmod ib_ipoib); rc=$?
 check "rmmod ib_ipoib (${took} ms; a flush stall would show in dmesg)" test $rc = 0
 check_eq "the broadcast group stays without members" "members=0" \
 	"$(group_line $BCAST | awk '{print $NF}')"
-check "no kernel warning or IPoIB stall in dmesg" dmesg_clean
+check "no kernel warning or IPoIB stall in dmesg" mcg_ipoib_dmesg_clean
 ktap_finish

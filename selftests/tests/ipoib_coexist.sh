@@ -19,16 +19,6 @@ G4=ff12:401b:ffff::f01:203	# IPoIB's MGID of 239.1.2.3, P_Key 0xffff
 GID1=fe80::53:494d:4843:4101
 IPOIB_PARAMS="create qkey 0x0b1b pkey 0xffff mtu 2048 rate 10 sl 0"
 
-ipoib_dev() {
-	local n
-
-	for n in /sys/class/net/*; do
-		[ -e "$n/pkey" ] && [ "$(cat "$n/dev_port")" = $(($1 - 1)) ] &&
-			[ ! -e "$n/parent" ] && { basename "$n"; return; }
-	done
-	return 1
-}
-carrier() { [ "$(__dev_exec "$1" cat /sys/class/net/"$1"/carrier 2>/dev/null)" = 1 ]; }
 # the SA's JoinState for port 1 on MGID $1 ("" if none), and its count
 join1() {
 	awk -v m="mgid=$1" -v gid="gid=$GID1" \
@@ -50,16 +40,16 @@ defer ip netns del $NS
 modinfo ib_ipoib >/dev/null 2>&1 || ktap_skip_all "no ib_ipoib module"
 check "load ib_mcgroups" mcg_load settle_ms=300 backoff_base_ms=200
 check "load ib_ipoib" modprobe ib_ipoib
-wait_for -t 10 ipoib_dev 2
-IB1=$(ipoib_dev 1)
-IB2=$(ipoib_dev 2)
+wait_for -t 10 mcg_ipoib_dev 2
+IB1=$(mcg_ipoib_dev 1)
+IB2=$(mcg_ipoib_dev 2)
 ip netns add $NS
 ip link set "$IB2" netns $NS
 ip addr add 10.78.0.1/24 dev "$IB1"
 ip link set "$IB1" up
 in_ns ip addr add 10.78.0.2/24 dev "$IB2"
 in_ns ip link set "$IB2" up
-both_up() { carrier "$IB1" && carrier "$IB2"; }
+both_up() { mcg_carrier "$IB1" && mcg_carrier "$IB2"; }
 check "both IPoIB interfaces up (broadcast group joined)" wait_for -t 20 both_up
 check "IPoIB pings" ping -c 2 -W 5 10.78.0.2
 
@@ -104,7 +94,7 @@ ip link set "$IB1" down
 check "ip link set $IB1 down: our hold stays joined, and at the SA" \
 	sh -c "sleep 2; [ \"\$(mcctl -j show $P $BCAST | jq -r .state)\" = joined ] && grep -q 'member mgid=$BCAST .*gid=$GID1 join=0x1' $D/sa_db"
 ip link set "$IB1" up
-wait_for -t 20 carrier "$IB1"
+wait_for -t 20 mcg_carrier "$IB1"
 
 echo 1 >$D/client_reregister
 check "after a client reregister that wiped the SA: port 1 back in both groups" \

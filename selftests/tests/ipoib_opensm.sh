@@ -16,53 +16,13 @@ for b in opensm saquery; do
 	command -v $b >/dev/null || ktap_skip_all "$b not installed (make deps)"
 done
 modinfo ib_ipoib >/dev/null 2>&1 || ktap_skip_all "no ib_ipoib module"
-S=/sys/class/infiniband/simhca0/ports
 G1=0x0053494d48434101
-OSM_LOG=/tmp/opensm.log
 NS=ipoibo$$
 BCAST=ff12:401b:ffff::ffff:ffff
 PARAM=/sys/module/ib_mcgroups/parameters
 
-osm_stop() {
-	[ -n "${OSM_PID:-}" ] || return 0
-	kill "$OSM_PID" 2>/dev/null
-	wait "$OSM_PID" 2>/dev/null
-	OSM_PID=
-}
-state() { sed 's/^[0-9]*: *//' $S/"$1"/state; }
-both_active() { [ "$(state 1)" = ACTIVE ] && [ "$(state 2)" = ACTIVE ]; }
-sa_up() { saquery -C simhca0 -P 2 >/dev/null 2>&1; }
-# "PORTGID SCOPESTATE" per member (ScopeState: scope 2, JoinState) of MGID $1 in OpenSM's SA, sorted
-sq_members() {
-	saquery -C simhca0 -P 2 --smkey 1 -m | awk -v g="$1" '
-		/MGID\./ {sub(/.*\.\.\./, ""); m = $0}
-		/PortGid\./ {sub(/.*\.\.\./, ""); p = $0}
-		/ScopeState\./ {sub(/.*\.\.\./, ""); if (m == g) print p, $0}' |
-		sort
-}
-ipoib_dev() {
-	local n
-
-	for n in /sys/class/net/*; do
-		[ -e "$n/pkey" ] && [ "$(cat "$n/dev_port")" = $(($1 - 1)) ] &&
-			[ ! -e "$n/parent" ] && { basename "$n"; return; }
-	done
-	return 1
-}
-carrier() { [ "$(__dev_exec "$1" cat /sys/class/net/"$1"/carrier 2>/dev/null)" = 1 ]; }
-both_up() { carrier "$IB1" && carrier "$IB2"; }
+both_up() { mcg_carrier "$IB1" && mcg_carrier "$IB2"; }
 in_ns() { ip netns exec $NS "$@"; }
-ms() {
-	local t0=${EPOCHREALTIME/./} rc
-
-	"$@" >/dev/null 2>&1
-	rc=$?
-	echo $(( (${EPOCHREALTIME/./} - t0) / 1000 ))
-	return $rc
-}
-dmesg_clean() {
-	! dmesg | grep -E 'WARNING:|Call Trace|not completed|timing out|BUG:'
-}
 
 ktap_plan 15
 modprobe ib_umad
@@ -70,27 +30,17 @@ mcg_unload_simhca
 check "load simhca with 2 ports, internal_sa=N" \
 	modprobe simhca nports=2 internal_sa=0 || ktap_skip_all "no simhca"
 defer mcg_unload_simhca
-defer osm_stop
 defer rmmod ib_ipoib
 defer ip netns del $NS
 dmesg -c >/dev/null
-mkdir -p /var/cache/opensm /var/log
-if [ ! -S /dev/log ] && command -v syslogd >/dev/null; then
-	syslogd -n -O /tmp/messages &
-	SYSLOGD_PID=$!
-	defer kill $SYSLOGD_PID
-	wait_for test -S /dev/log
-fi
-rm -f $OSM_LOG
-opensm -g $G1 -s 2 -f $OSM_LOG >/dev/null 2>&1 &
-OSM_PID=$!
-check "OpenSM brings both ports to ACTIVE" wait_for -t 90 both_active
-check "OpenSM's SA answers" wait_for -t 60 sa_up
+mcg_opensm_start sm $G1
+check "OpenSM brings both ports to ACTIVE" wait_for -t 90 mcg_ports_active
+check "OpenSM's SA answers" wait_for -t 60 mcg_sa_up
 
 check "load ib_ipoib" modprobe ib_ipoib
-wait_for -t 10 ipoib_dev 2
-IB1=$(ipoib_dev 1)
-IB2=$(ipoib_dev 2)
+wait_for -t 10 mcg_ipoib_dev 2
+IB1=$(mcg_ipoib_dev 1)
+IB2=$(mcg_ipoib_dev 2)
 ip netns add $NS
 ip link set "$IB2" netns $NS
 ip addr add 10.79.0.1/24 dev "$IB1"
@@ -121,13 +71,13 @@ check "hold the broadcast group with IPoIB's parameters" \
 	mcctl join simhca0/1 $BCAST owner co create qkey 0x0b1b pkey 0xffff mtu 2048 rate 10 sl 0
 check_eq "saquery -m: one member per port, full" \
 	"fe80::53:494d:4843:4101 0x21
-fe80::53:494d:4843:4102 0x21" "$(sq_members $BCAST)"
+fe80::53:494d:4843:4102 0x21" "$(mcg_sa_members $BCAST)"
 mcctl leave simhca0/1 $BCAST owner co
 
-took=$(ms ip link set "$IB1" down); rc=$?
+took=$(mcg_ms ip link set "$IB1" down); rc=$?
 check "ifdown (${took} ms; a flush stall would show in dmesg)" test $rc = 0
 kill $mj 2>/dev/null
-took=$(ms rmmod ib_ipoib); rc=$?
+took=$(mcg_ms rmmod ib_ipoib); rc=$?
 check "rmmod ib_ipoib (${took} ms; a flush stall would show in dmesg)" test $rc = 0
-check "no kernel warning or IPoIB stall in dmesg" dmesg_clean
+check "no kernel warning or IPoIB stall in dmesg" mcg_ipoib_dmesg_clean
 ktap_finish

@@ -34,8 +34,6 @@ G=${PFX}2000			# the data path's group (see below)
 COUNT=20
 export MCG_BULK_SIGNATURE=$SIG
 
-state() { sed 's/^[0-9]*: *//' $S/"$1"/state; }
-both_active() { [ "$(state 1)" = ACTIVE ] && [ "$(state 2)" = ACTIVE ]; }
 lid() { printf %d "$(cat $S/"$1"/lid)"; }
 sm_lid() { printf %d "$(cat $S/"$1"/sm_lid)"; }
 # the SMInfo state of the SM at LID $2, asked from port $1 (LID routed)
@@ -43,7 +41,6 @@ sm_state() {
 	sminfo -C simhca0 -P "$1" "$2" 2>/dev/null | grep -o 'SMINFO_[A-Z]*'
 }
 is_state() { [ "$(sm_state "$1" "$2")" = "$3" ]; }
-sa_up() { saquery -C simhca0 -P "$1" >/dev/null 2>&1; }
 # members of our N groups in the SA of the master, as saquery -m shows them
 sa_members() {
 	saquery -C simhca0 -P 2 --smkey 1 -m 2>/dev/null |
@@ -63,9 +60,6 @@ waves_done() { [ "$(waves)" = "$1" ]; }
 mlids() { mcctl -j list simhca0/1 | jq -r '.[] | "\(.group) \(.mlid)"' | sort; }
 moved() { grep -cvxF -f <(mlids) <<<"$1"; }
 mlid_of() { printf '0x%04x' "$(mcctl -j show simhca0/1 $G | jq -r .mlid)"; }
-ud_field() {
-	awk -v p="$1" -v f="$2" '$1 == "port" && $2 == p { for (i = 3; i < NF; i += 2) if ($i == f) print $(i + 1) }' $D/ud
-}
 # attach port 2's UD QP to $G at its current MLID, send COUNT from port 1
 received() {
 	local mlid
@@ -74,7 +68,7 @@ received() {
 	echo clear >$D/ud
 	echo "attach 2 $G $mlid" >$D/ud || { echo attach-failed; return; }
 	echo "send 1 $G $mlid $COUNT" >$D/ud || { echo send-failed; return; }
-	ud_field 2 received
+	mcg_ud_field 2 received
 	echo "detach 2 $G $mlid" >$D/ud
 }
 osm_diag() {
@@ -103,11 +97,11 @@ defer mcg_unload_simhca
 # --- A master, B standby -----------------------------------------------------
 osm a $G1 10
 check "OpenSM A (port 1, priority 10) brings both ports to ACTIVE" \
-	wait_for -t 120 both_active || osm_diag
+	wait_for -t 120 mcg_ports_active || osm_diag
 L1=$(lid 1)
 L2=$(lid 2)
 check "A is MASTER (sminfo)" wait_for -t 60 is_state 1 "$L1" SMINFO_MASTER
-check "its SA answers" wait_for -t 60 sa_up 2 || osm_diag
+check "its SA answers" wait_for -t 60 mcg_sa_up 2 || osm_diag
 osm b $G2 5
 check "OpenSM B (port 2, priority 5) goes STANDBY (SMInfo between the SMs)" \
 	wait_for -t 120 is_state 1 "$L2" SMINFO_STANDBY || osm_diag

@@ -18,7 +18,6 @@ mcg_require_simhca
 for b in opensm saquery mcg_bulk; do
 	command -v $b >/dev/null || ktap_skip_all "$b not installed (make deps)"
 done
-S=/sys/class/infiniband/simhca0/ports
 K=/sys/kernel/ib_mcgroups/simhca0
 G1=0x0053494d48434101
 N=10
@@ -27,9 +26,6 @@ COUNT=10
 ROUNDS=3
 export MCG_BULK_SIGNATURE=0x1234	# OpenSM creates these with any Q_Key
 
-state() { sed 's/^[0-9]*: *//' $S/"$1"/state; }
-both_active() { [ "$(state 1)" = ACTIVE ] && [ "$(state 2)" = ACTIVE ]; }
-sa_up() { saquery -C simhca0 -P 2 >/dev/null 2>&1; }
 joined() {
 	mcctl -j list simhca0/"$1" |
 		jq "[.[] | select(.state == \"joined\")] | length"
@@ -46,28 +42,7 @@ back() {
 }
 # "MGID MLID" of every group of port 1
 mlids() { mcctl -j list $P | jq -r '.[] | "\(.group) \(.mlid)"' | sort; }
-ud_received() {
-	awk '$1 == "port" && $2 == 2 { for (i = 3; i < NF; i += 2) if ($i == "received") print $(i + 1) }' $D/ud
-}
-# send COUNT to each group with its first MLID: what port 2 received for
-# the held groups and for the others
-traffic() {
-	local mgid mlid i=0 held=0 other=0 r
-
-	while read -r mgid mlid; do
-		echo clear >$D/ud
-		echo "send 1 $mgid $mlid $COUNT" >$D/ud
-		r=$(ud_received)
-		if [ $i -lt $HELD ]; then
-			held=$((held + r))
-		else
-			other=$((other + r))
-		fi
-		i=$((i + 1))
-	done <<<"$M0"
-	echo "$held $other"
-}
-osm_up() { wait_for -t 120 both_active && wait_for -t 60 sa_up; }
+osm_up() { wait_for -t 120 mcg_ports_active && wait_for -t 60 mcg_sa_up; }
 osm_diag() {
 	ktap_diag "opensm log (errors):"
 	grep ERR "$(mcg_opensm_log sm)" 2>/dev/null | tail -n 10 |
@@ -94,7 +69,7 @@ head -n $HELD <<<"$M0" | while read -r mgid mlid; do
 	echo "attach 2 $mgid $mlid" >$D/ud
 done
 check_eq "traffic: all to the $HELD held groups reach port 2, none of the others" \
-	"$((HELD * COUNT)) 0" "$(traffic)"
+	"$((HELD * COUNT)) 0" "$(mcg_ud_traffic $HELD $COUNT <<<"$M0")"
 
 for r in $(seq $ROUNDS); do
 	w=$(waves)
@@ -105,7 +80,7 @@ for r in $(seq $ROUNDS); do
 	check_eq "restart $r: every group has its first MLID" "$(sort <<<"$M0")" "$(mlids)" ||
 		ktap_diag "first: $(tr '\n' ' ' <<<"$M0")"
 	check_eq "restart $r: traffic reaches exactly the held groups again" \
-		"$((HELD * COUNT)) 0" "$(traffic)"
+		"$((HELD * COUNT)) 0" "$(mcg_ud_traffic $HELD $COUNT <<<"$M0")"
 done
 ktap_diag "group_rejoins $(cat $K/1/group_rejoins) $(cat $K/2/group_rejoins)," \
 	"rejoin_failures $(cat $K/1/rejoin_failures) $(cat $K/2/rejoin_failures)"

@@ -12,15 +12,11 @@ modinfo simhca >/dev/null 2>&1 || ktap_skip_all "simhca.ko not built"
 for b in opensm osmtest saquery; do
 	command -v $b >/dev/null || ktap_skip_all "$b not installed (make deps)"
 done
-S=/sys/class/infiniband/simhca0/ports
 G1=0x0053494d48434101
 G2=0x0053494d48434102
 INV=/tmp/osmtest.dat
 
 unload() { [ -d /sys/module/simhca ] && rmmod simhca; return 0; }
-state() { sed 's/^[0-9]*: *//' $S/"$1"/state; }
-both_active() { [ "$(state 1)" = ACTIVE ] && [ "$(state 2)" = ACTIVE ]; }
-sa_up() { saquery -C simhca0 -P 2 >/dev/null 2>&1; }
 # osmtest FLOW NAME: run the flow from port 2; it passes if osmtest says so
 osmt() {
 	local out rc=0
@@ -44,8 +40,8 @@ check "load simhca with 2 ports, internal_sa=N" \
 defer unload
 rm -f $INV
 mcg_opensm_start sm $G1
-check "OpenSM brings both ports to ACTIVE" wait_for -t 90 both_active
-check "its SA answers port 2" wait_for -t 60 sa_up
+check "OpenSM brings both ports to ACTIVE" wait_for -t 90 mcg_ports_active
+check "its SA answers port 2" wait_for -t 60 mcg_sa_up
 check "osmtest -f c: inventory" osmt c "Create Inventory"
 check "osmtest -f a: all validations" osmt a "All Validations"
 check "osmtest -f m: the multicast flow" osmt m "Multicast"

@@ -16,7 +16,6 @@ mcg_require_simhca
 for b in opensm saquery ibroute; do
 	command -v $b >/dev/null || ktap_skip_all "$b not installed (make deps)"
 done
-S=/sys/class/infiniband/simhca0/ports
 PARAM=/sys/module/ib_mcgroups/parameters
 G1=0x0053494d48434101
 GSW=0x0053494d48434108
@@ -30,30 +29,16 @@ osm_diag() {
 	grep ERR $OSM_LOG 2>/dev/null | tail -n 10 |
 		while read -r l; do ktap_diag "  $l"; done
 }
-state() { sed 's/^[0-9]*: *//' $S/"$1"/state; }
-both_active() { [ "$(state 1)" = ACTIVE ] && [ "$(state 2)" = ACTIVE ]; }
-sa_up() { saquery -C simhca0 -P 2 >/dev/null 2>&1; }
 sma() { awk -v k="$1" '$1 == k {print $2}' $D/sma; }
-# "PORTGID SCOPESTATE" per member of MGID $1 in OpenSM's SA, sorted
-sq_members() {
-	saquery -C simhca0 -P 2 --smkey 1 -m | awk -v g="$1" '
-		/MGID\./ {sub(/.*\.\.\./, ""); m = $0}
-		/PortGid\./ {sub(/.*\.\.\./, ""); p = $0}
-		/ScopeState\./ {sub(/.*\.\.\./, ""); if (m == g) print p, $0}' |
-		sort
-}
 # the MLID ibroute -M shows with the number of ports it forwards to
 ib_mft() {
 	ibroute -C simhca0 -P 1 -M "$LSW" |
 		awk -v l="$1" 'tolower($1) == l {print $1, gsub(/x/, "x")}'
 }
-ud_field() {
-	awk -v p="$1" -v f="$2" '$1 == "port" && $2 == p { for (i = 3; i < NF; i += 2) if ($i == f) print $(i + 1) }' $D/ud
-}
 received() {
 	echo clear >$D/ud
 	echo "send 1 $G $MLID $COUNT" >$D/ud || { echo send-failed; return; }
-	ud_field 2 received
+	mcg_ud_field 2 received
 }
 
 ktap_plan 18
@@ -63,8 +48,8 @@ check "load simhca with 2 ports, internal_sa=N" \
 	modprobe simhca nports=2 internal_sa=0 || ktap_skip_all "no simhca"
 defer mcg_unload_simhca
 mcg_opensm_start sm $G1
-check "OpenSM brings both ports to ACTIVE" wait_for -t 90 both_active
-check "OpenSM's SA answers port 2 (saquery)" wait_for -t 60 sa_up || osm_diag
+check "OpenSM brings both ports to ACTIVE" wait_for -t 90 mcg_ports_active
+check "OpenSM's SA answers port 2 (saquery)" wait_for -t 60 mcg_sa_up || osm_diag
 LSW=$(printf %d "$(awk -v g=$GSW '($1 "") == g {print $2}' "$(mcg_opensm_cache sm)/guid2lid")")
 check_eq "its NodeRecords: both CA ports and the switch" 3 \
 	"$(saquery -C simhca0 -P 2 | grep -c 'NodeRecord dump')"
@@ -89,7 +74,7 @@ check_eq "port 2 joins it (full), same MLID" "joined $MLID" \
 	"$(jq -r .state <<<"$out" 2>/dev/null) $(printf '0x%04x' "$(jq -r .mlid <<<"$out" 2>/dev/null)")"
 check_eq "saquery -m: both ports, send-only full and full" \
 	"fe80::53:494d:4843:4101 0x8
-fe80::53:494d:4843:4102 0x1" "$(sq_members $G)"
+fe80::53:494d:4843:4102 0x1" "$(mcg_sa_members $G)"
 # OpenSM's full MFT rebuild puts every member's port in the tree, the
 # send-only port 1 too (simhca's internal SA leaves it out): the switch
 # never sends a datagram back out of its ingress port either way.
@@ -101,7 +86,7 @@ echo "attach 2 $G $MLID" >$D/ud
 check_eq "all $COUNT datagrams from port 1 reach port 2" $COUNT "$(received)"
 
 check "port 2 leaves" mcctl leave simhca0/2 $G owner r
-check_eq "saquery -m: port 1 only" "fe80::53:494d:4843:4101 0x8" "$(sq_members $G)"
+check_eq "saquery -m: port 1 only" "fe80::53:494d:4843:4101 0x8" "$(mcg_sa_members $G)"
 check "OpenSM removes $MLID from the MFT" \
 	wait_for -t 20 sh -c "! grep -q '^mlid=$MLID ' $D/mft"
 check_eq "no datagram reaches port 2" 0 "$(received)"

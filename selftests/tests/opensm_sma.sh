@@ -32,7 +32,6 @@ osm_diag() {
 	tail -n 30 $OSM_LOG 2>/dev/null | while read -r l; do ktap_diag "  $l"; done
 	while read -r l; do ktap_diag "  sma: $l"; done <$D/sma
 }
-state() { sed 's/^[0-9]*: *//' $S/"$1"/state; }
 stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
 # smpquery FIELD of ATTR at directed route PATH: the value after the dots
 smp() {
@@ -52,7 +51,6 @@ cabled() {
 	grep -q "^\[1\][[:space:]]*\"H-${GCA#0x}\"\[1\]" <<<"$1" &&
 		grep -q "^\[2\][[:space:]]*\"H-${GCA#0x}\"\[2\]" <<<"$1"
 }
-both_active() { [ "$(state 1)" = ACTIVE ] && [ "$(state 2)" = ACTIVE ]; }
 # the LID OpenSM recorded for GUID in its cache
 osm_lid() {
 	printf %d "$(awk -v g="$1" '($1 "") == g {print $2; exit}' $OSM_CACHE/guid2lid)"
@@ -66,7 +64,7 @@ check "load simhca with 2 ports, internal_sa=N" \
 defer unload
 
 check_eq "ports start in INIT with no LID" "INIT INIT 0x0 0x0" \
-	"$(state 1) $(state 2) $(cat $S/1/lid) $(cat $S/2/lid)"
+	"$(mcg_port_state 1) $(mcg_port_state 2) $(cat $S/1/lid) $(cat $S/2/lid)"
 
 # --- the SMA, before any SM ---------------------------------------------------
 net=$(ibnetdiscover -C simhca0 -P 1 2>&1)
@@ -98,7 +96,7 @@ t0=$(date +%s.%N)
 mcg_opensm_start sm $G1
 check "OpenSM becomes MASTER (sminfo on port 1)" wait_for -t 90 sminfo_master 1 ||
 	osm_diag
-check "both ports go ACTIVE" wait_for -t 90 both_active || osm_diag
+check "both ports go ACTIVE" wait_for -t 90 mcg_ports_active || osm_diag
 ktap_diag "opensm start to both ports ACTIVE: $(awk -v a="$t0" -v b="$(date +%s.%N)" \
 	'BEGIN {printf "%.1f", b - a}') s"
 check "sminfo from port 2 (LID routed through the LFT)" sminfo_master 2
@@ -136,9 +134,9 @@ pe=$(stat event_port_err)
 echo down >$D/port2/state
 echo up >$D/port2/state
 check_eq "port 2 comes back in INIT, PORT_ERR raised" "INIT $((pe + 1))" \
-	"$(state 2) $(stat event_port_err)"
+	"$(mcg_port_state 2) $(stat event_port_err)"
 port2_back() {
-	[ "$(state 2)" = ACTIVE ] && [ "$(stat event_port_active)" -gt "$pa" ]
+	[ "$(mcg_port_state 2)" = ACTIVE ] && [ "$(stat event_port_active)" -gt "$pa" ]
 }
 check "OpenSM brings port 2 to ACTIVE again (PORT_ACTIVE)" \
 	wait_for -t 60 port2_back
