@@ -87,6 +87,30 @@ osm() {
 		sminfo_polling_timeout $POLL_MS polling_retry_number $POLL_RETRIES
 }
 
+# recovered WHO LID KPORT: after the new master WHO (at LID) took over,
+# the checks every SM change must pass: one wave per port, every member
+# back in saquery, 0 lost, counted, MLIDs kept, the SM LID the module saw
+# (ib_mcgroups' last_sm_lid of port KPORT), datagrams; t_full is the time
+# from $t0 to full membership
+recovered() {
+	check "the module re-joins on both ports (one wave each)" \
+		wait_for -t 180 waves_done "$(plus $w0 1)" || osm_diag
+	check "saquery -m shows every member again ($1's SA)" \
+		wait_for -t 60 all_members
+	t_full=$(since "$t0")
+	check_eq "0 lost: all $N groups joined on both ports" "$N $N" \
+		"$(joined 1) $(joined 2)"
+	check_eq "counted: one reregister and $N group re-joins per port" \
+		"$(plus $r0 1) $(plus $j0 "$N")" \
+		"$(counter sm_reregisters) $(counter group_rejoins)"
+	check_eq "every group has its MLID again (asked for on re-create)" 0 \
+		"$(moved "$m0")"
+	check_eq "both ports' SM LID is $1's port: $2" "$2 $2 $2" \
+		"$(sm_lid 1) $(sm_lid 2) $(cat $K/"$3"/last_sm_lid)"
+	check_eq "datagrams reach port 2 again ($G, MLID $(mlid_of))" $COUNT \
+		"$(received)"
+}
+
 ktap_plan 30
 modprobe ib_umad
 mcg_unload_simhca
@@ -138,22 +162,7 @@ mcg_opensm_stop a KILL
 check "kill -9 A: B becomes MASTER" \
 	wait_for -t 120 is_state 2 "$L2" SMINFO_MASTER || osm_diag
 t_master=$(since "$t0")
-check "the module re-joins on both ports (one wave each)" \
-	wait_for -t 180 waves_done "$(plus $w0 1)" || osm_diag
-check "saquery -m shows every member again (B's SA)" \
-	wait_for -t 60 all_members
-t_full=$(since "$t0")
-check_eq "0 lost: all $N groups joined on both ports" "$N $N" \
-	"$(joined 1) $(joined 2)"
-check_eq "counted: one reregister and $N group re-joins per port" \
-	"$(plus $r0 1) $(plus $j0 "$N")" \
-	"$(counter sm_reregisters) $(counter group_rejoins)"
-check_eq "every group has its MLID again (asked for on re-create)" 0 \
-	"$(moved "$m0")"
-check_eq "both ports' SM LID is B's port: $L2" "$L2 $L2 $L2" \
-	"$(sm_lid 1) $(sm_lid 2) $(cat $K/1/last_sm_lid)"
-check_eq "datagrams reach port 2 again ($G, MLID $(mlid_of))" $COUNT \
-	"$(received)"
+recovered B "$L2" 1
 ktap_diag "failover: A killed -> B MASTER ${t_master} s, -> full membership ${t_full} s;" \
 	"OpenSM's detection time sminfo_polling_timeout x polling_retry_number" \
 	"= $((POLL_MS * POLL_RETRIES / 1000)) s; waves $(counter last_rejoin_wave_ms) ms" \
@@ -170,22 +179,7 @@ check "A returns: B hands over, A is MASTER" \
 	wait_for -t 180 is_state 1 "$L1" SMINFO_MASTER || osm_diag
 t_master=$(since "$t0")
 check "B is STANDBY again" wait_for -t 60 is_state 1 "$L2" SMINFO_STANDBY
-check "the module re-joins on both ports (one wave each)" \
-	wait_for -t 180 waves_done "$(plus $w0 1)" || osm_diag
-check "saquery -m shows every member again (A's SA)" \
-	wait_for -t 60 all_members
-t_full=$(since "$t0")
-check_eq "0 lost: all $N groups joined on both ports" "$N $N" \
-	"$(joined 1) $(joined 2)"
-check_eq "counted: one reregister and $N group re-joins per port" \
-	"$(plus $r0 1) $(plus $j0 "$N")" \
-	"$(counter sm_reregisters) $(counter group_rejoins)"
-check_eq "every group has its MLID again (asked for on re-create)" 0 \
-	"$(moved "$m0")"
-check_eq "both ports' SM LID is A's port: $L1" "$L1 $L1 $L1" \
-	"$(sm_lid 1) $(sm_lid 2) $(cat $K/2/last_sm_lid)"
-check_eq "datagrams reach port 2 again ($G, MLID $(mlid_of))" $COUNT \
-	"$(received)"
+recovered A "$L1" 2
 states=$(grep -o 'Entering [A-Z]* state' "$(mcg_opensm_log a)" | awk '{print $2}' | xargs)
 check "A's states: STANDBY, then MASTER (handed over by the live B)" \
 	grep -q "STANDBY MASTER" <<<"$states" || ktap_diag "A: $states"

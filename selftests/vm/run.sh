@@ -494,38 +494,41 @@ read -r passed failed skipped < <(awk '
 		prev = ind; nres++
 	}
 	END { printf "%d %d %d\n", p, f, s }' "$O/ktap.log")
-# Host checks of the saved files: promtool (Debian's prometheus package)
-# on the Prometheus expositions (*.prom), which the VM does not have.
-for f in "$O"/out/*.prom; do
-	[ -f "$f" ] || continue
-	if ! command -v promtool >/dev/null 2>&1; then
-		echo "ok - host: promtool check metrics ${f##*/} # SKIP promtool not installed (apt-get install prometheus)"
+# Host checks of the saved files, with programs the VM does not have.
+# host_check TOOL HINT WHAT LOG CMD...: skipped without TOOL (HINT says how
+# to install it), else ok if CMD succeeds; its output goes to LOG, shown
+# when it fails.
+host_check() {
+	local tool=$1 hint=$2 what=$3 log=$4
+
+	shift 4
+	if ! command -v "$tool" >/dev/null 2>&1; then
+		echo "ok - host: $what # SKIP $tool not installed ($hint)"
 		skipped=$((skipped + 1))
-	elif promtool check metrics <"$f" >"$f.promtool" 2>&1; then
-		echo "ok - host: promtool check metrics ${f##*/}"
+	elif "$@" >"$log" 2>&1; then
+		echo "ok - host: $what"
 		passed=$((passed + 1))
 	else
-		echo "not ok - host: promtool check metrics ${f##*/}"
-		sed 's/^/#   /' "$f.promtool"
+		echo "not ok - host: $what"
+		sed 's/^/#   /' "$log"
 		failed=$((failed + 1))
 	fi
+}
+prom_check() { promtool check metrics <"$1"; }
+wave_svg() { "$VM_DIR/plot-wave.sh" "$1" "$2" && grep -q '<svg' "$2"; }
+# promtool (Debian's prometheus package) on the Prometheus expositions
+for f in "$O"/out/*.prom; do
+	[ -f "$f" ] || continue
+	host_check promtool "apt-get install prometheus" \
+		"promtool check metrics ${f##*/}" "$f.promtool" prom_check "$f"
 done
 # Re-join waves the tests recorded (mcg_wave_record, *.wave): rendered as
 # SVG pictures next to them with gnuplot (plot-wave.sh).
 for f in "$O"/out/*.wave; do
 	[ -f "$f" ] || continue
-	if ! command -v gnuplot >/dev/null 2>&1; then
-		echo "ok - host: plot-wave.sh ${f##*/} # SKIP gnuplot not installed (apt-get install gnuplot-nox)"
-		skipped=$((skipped + 1))
-	elif "$VM_DIR/plot-wave.sh" "$f" "${f%.wave}.svg" >"$f.log" 2>&1 &&
-	     grep -q '<svg' "${f%.wave}.svg"; then
-		echo "ok - host: plot-wave.sh ${f##*/} -> ${f%.wave}.svg"
-		passed=$((passed + 1))
-	else
-		echo "not ok - host: plot-wave.sh ${f##*/}"
-		sed 's/^/#   /' "$f.log"
-		failed=$((failed + 1))
-	fi
+	host_check gnuplot "apt-get install gnuplot-nox" \
+		"plot-wave.sh ${f##*/} -> ${f%.wave}.svg" "$f.log" \
+		wave_svg "$f" "${f%.wave}.svg"
 done
 failed=$((failed + extra_fail))
 
