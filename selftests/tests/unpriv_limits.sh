@@ -22,40 +22,35 @@ TMP=/tmp/unpriv_limits.$$
 holders_are() { [ "$(cat "$SYS/holders")" = "$1" ]; }
 REFUSED_COUNTERS="groups holders joins leaves"
 
-# as UID CMD...: run CMD as UID without capabilities (exec'ed: a
-# background "as ... &" is CMD's own pid)
+# as UID CMD...: exec CMD as UID without capabilities; in_ns UID CMD...:
+# exec CMD as UID of uid 1000's user namespace. Both replace the shell they
+# run in: call them in a subshell of their own, "$(...)" (refused does)
+# or "... &", whose $! is then CMD's own process.
 as() {
 	local u=$1
 
 	shift
-	(exec setpriv --reuid="$u" --regid="$u" --clear-groups --no-new-privs \
-		--inh-caps=-all -- "$@")
+	exec setpriv --reuid="$u" --regid="$u" --clear-groups --no-new-privs \
+		--inh-caps=-all -- "$@"
 }
-# hold_as UID GROUP: a background bound hold of GROUP by UID (pid in
-# $hold_pid; not in a subshell such as check's); held: the port has one
-# holder more than before it
-hold_as() {
-	n_before=$(cat "$SYS/holders")
-	(exec setpriv --reuid="$1" --regid="$1" --clear-groups --no-new-privs \
-		--inh-caps=-all -- mcctl hold "$P" "$2" -- sleep 600) >>$TMP 2>&1 &
-	hold_pid=$!
-	defer kill $hold_pid
-}
-held() { wait_for -t 10 holders_are $((n_before + 1)); }
-# in_ns UID CMD...: run CMD as UID of uid 1000's user namespace
 in_ns() {
 	local u=$1
 
 	shift
-	(exec nsenter -t "$NS_PID" -U -S "$u" -G "$u" -- "$@")
+	exec nsenter -t "$NS_PID" -U -S "$u" -G "$u" -- "$@"
 }
-hold_in_ns() {
+# hold_as UID GROUP, hold_in_ns UID GROUP: a background bound hold of GROUP
+# by UID (pid in $hold_pid; not in a subshell such as check's); held: the
+# port has one holder more than before it
+hold_with() {
 	n_before=$(cat "$SYS/holders")
-	(exec nsenter -t "$NS_PID" -U -S "$1" -G "$1" -- \
-		mcctl hold "$P" "$2" -- sleep 600) >>$TMP 2>&1 &
+	"$1" "$2" mcctl hold "$P" "$3" -- sleep 600 >>$TMP 2>&1 &
 	hold_pid=$!
 	defer kill $hold_pid
 }
+hold_as() { hold_with as "$@"; }
+hold_in_ns() { hold_with in_ns "$@"; }
+held() { wait_for -t 10 holders_are $((n_before + 1)); }
 
 ktap_plan 18
 check "set up rxe0 <-> rxe1" mcg_setup_rxe || ktap_skip_all "no rxe devices"
@@ -84,8 +79,7 @@ echo 4096 >$PARAM/user_max_holds_total
 # --- a user namespace's owner ----------------------------------------------------
 echo 2 >$PARAM/user_max_holds
 # (busybox unshare execs sleep in the new namespace: $! is its process)
-(exec setpriv --reuid=1000 --regid=1000 --clear-groups --no-new-privs \
-	--inh-caps=-all -- unshare -U sleep 600) &
+as 1000 unshare -U sleep 600 &
 NS_PID=$!
 defer kill $NS_PID
 sleep 0.5
