@@ -24,7 +24,7 @@ MODULE_PARM_DESC(sm_lid, "initial SM LID (default: the LID after the last port's
 unsigned int simhca_max_mcast_grp;
 module_param_named(max_mcast_grp, simhca_max_mcast_grp, uint, 0444);
 MODULE_PARM_DESC(max_mcast_grp,
-		 "the multicast table size each device reports (max_mcast_grp; 0, the default: one entry per MLID the SA has)");
+		 "the multicast table size each device reports (max_mcast_grp; 0, the default: every MLID the SA can assign)");
 
 bool simhca_internal_sa = true;
 module_param_named(internal_sa, simhca_internal_sa, bool, 0444);
