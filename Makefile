@@ -201,12 +201,15 @@ dkms-uninstall:
 	rm -rf $(DKMS_SRC)
 
 # A source-only tarball in the layout of "dkms mktarball --source-only"
-# (dkms_source_tree/), for "dkms ldtarball FILE".
+# (dkms_source_tree/), for "dkms ldtarball FILE". Built in a directory of
+# its own and renamed into place, so runs at the same time (make check's
+# DKMS tests) never see each other's half-written tarball.
 dkms-tarball:
-	rm -rf build/dkms-tarball
-	$(MAKE) --no-print-directory dkms-source DESTDIR= DKMS_SRC=build/dkms-tarball/dkms_source_tree
-	tar -C build/dkms-tarball -czf $(DKMS_TARBALL) --owner=0 --group=0 dkms_source_tree
-	rm -rf build/dkms-tarball
+	@mkdir -p build
+	t=$$(mktemp -d build/dkms-tarball.XXXXXX) && \
+	$(MAKE) --no-print-directory dkms-source DESTDIR= DKMS_SRC=$$t/dkms_source_tree && \
+	tar -C $$t -czf $$t/tarball.tar.gz --owner=0 --group=0 dkms_source_tree && \
+	mv -f $$t/tarball.tar.gz $(DKMS_TARBALL); rc=$$?; rm -rf $$t; exit $$rc
 	@echo "$(DKMS_TARBALL)"
 
 # install-module: the module built against KDIR, by kbuild's modules_install,

@@ -7,20 +7,22 @@
 # each installed Debian 12 kernel, the VM tests and the DKMS install VM test
 # (see KVERS below); the static checks of the modules against every kernel
 # (style.sh); the core set and the DKMS test on the kernels of other Debian
-# releases, built here (LANES below: 5.10 and the newest); last the debug
+# releases, built here (LANES below: 5.10 and the newest); and the debug
 # lane: the VM tests on a debug kernel (KASAN, lockdep, kmemleak; see
 # DEBUG_TESTS below). The kernels built here are built in the background
-# meanwhile. Each part prints KTAP and its own tally (shown here as a
-# "# part: ..." comment); a per-kernel breakdown follows, and the last line
-# is the total: "N passed, M failed[, K skipped]". Exits non-zero if
-# anything failed.
+# meanwhile. The parts run as jobs, two at a time (CHECK_JOBS below). Each
+# part prints KTAP and its own tally (shown here as a "# part: ..."
+# comment); a per-kernel breakdown follows, and the last line is the total:
+# "N passed, M failed[, K skipped]". Exits non-zero if anything failed.
 #
 #   selftests/check.sh [TEST...]     TEST...: only these VM tests (no DKMS),
 #                                    on the built kernels too
 #   KVER=X selftests/check.sh        only kernel X (no built kernels)
 #   DEBUG_LANE=0 selftests/check.sh  without the debug lane
 #   LANES= selftests/check.sh        without the 5.10 and newest lanes
+#   CHECK_JOBS=1 selftests/check.sh  one part at a time
 set -u
+trap 'trap - INT TERM; kill 0' INT TERM
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 LOG=$TOP/build/check
@@ -29,32 +31,130 @@ passed=0
 failed=0
 skipped=0
 
-# part NAME CMD...: run CMD, show its output, add its tally to the total.
-part() {
-	local name=$1 rc line p f s
-	local t0=$SECONDS
-	shift
+# The parts run as jobs, CHECK_JOBS at a time (default 2: a TCG guest
+# keeps about 0.75 of a core busy, since most tests wait on timers, the SA
+# or the guest's network stack). A job's output goes to
+# build/check/NAME.log and is shown whole when it ends, with its tally
+# (as a "# NAME: ..." comment) and its time; a job that needs a kernel
+# built here waits in the queue until it is built (need_met), so it never
+# holds a slot while the build runs. Jobs that would share files run one
+# after the other (a lane's DKMS test after its VM tests).
+CHECK_JOBS=${CHECK_JOBS:-2}
+declare -a jobs=()		# in the order they are started when free
+declare -A job_cmd job_need job_pid job_t0 job_p job_f
 
-	echo "# ==== $name: $*"
-	"$@" 2>&1 | tee "$LOG/$name.log" | sed -E 's/^([0-9]+ passed, [0-9]+ failed.*)$/# '"$name"': \1/'
-	rc=${PIPESTATUS[0]}
-	echo "# $name: $((SECONDS - t0)) s"
+# job NAME NEED CMD...: queue CMD as part NAME once NEED is met (NEED: "" or
+# kernel:TAG (built; see kbuilds) or job:NAME (ended)).
+job() {
+	local name=$1 need=$2
+
+	shift 2
+	jobs+=("$name")
+	job_need[$name]=$need
+	job_cmd[$name]=$(printf '%q ' "$@")
+}
+
+need_met() {
+	case $1 in
+	"") return 0 ;;
+	kernel:*) [ -f "$LOG/kernel-${1#kernel:}.done" ] ;;
+	job:*) [ -n "${job_p[${1#job:}]:-}" ] ;;
+	esac
+}
+
+job_start() {
+	local name=$1
+
+	echo "# ==== $name: started (${job_cmd[$name]% })"
+	rm -f "$LOG/$name.rc"
+	job_t0[$name]=$SECONDS
+	(
+		eval "${job_cmd[$name]}" </dev/null >"$LOG/$name.log" 2>&1
+		echo $? >"$LOG/$name.rc"
+	) &
+	job_pid[$name]=$!
+}
+
+# job_end NAME: show NAME's output and add its tally to the total.
+job_end() {
+	local name=$1 rc line p f s
+
+	wait "${job_pid[$name]}"
+	rc=$(cat "$LOG/$name.rc" 2>/dev/null || echo 1)
+	unset "job_pid[$name]"
+	echo "# ==== $name: ${job_cmd[$name]% }"
+	sed -E 's/^([0-9]+ passed, [0-9]+ failed.*)$/# '"$name"': \1/' "$LOG/$name.log"
+	echo "# $name: $((SECONDS - job_t0[$name])) s"
 	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$LOG/$name.log" | tail -n1)
 	if [ -z "$line" ]; then
 		echo "# $name: no result line (exit $rc); counted as one failure"
-		failed=$((failed + 1))
-		return
+		p=0 f=1 s=0
+	else
+		p=$(sed -E 's/^([0-9]+) passed.*/\1/' <<<"$line")
+		f=$(sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/' <<<"$line")
+		s=$(sed -nE 's/.*, ([0-9]+) skipped.*/\1/p' <<<"$line")
+		if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+			echo "# $name: exit $rc without a failed test; counted as one failure"
+			f=1
+		fi
 	fi
-	p=$(sed -E 's/^([0-9]+) passed.*/\1/' <<<"$line")
-	f=$(sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/' <<<"$line")
-	s=$(sed -nE 's/.*, ([0-9]+) skipped.*/\1/p' <<<"$line")
-	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-		echo "# $name: exit $rc without a failed test; counted as one failure"
-		f=1
-	fi
+	job_p[$name]=$p job_f[$name]=$f
 	passed=$((passed + p))
 	failed=$((failed + f))
 	skipped=$((skipped + ${s:-0}))
+}
+
+# run_jobs: every queued job, CHECK_JOBS at a time, in queue order among
+# those whose need is met.
+run_jobs() {
+	local name left running started
+
+	while :; do
+		running=0 left=0
+		for name in "${jobs[@]}"; do
+			if [ -n "${job_pid[$name]:-}" ]; then
+				if [ -f "$LOG/$name.rc" ]; then
+					job_end "$name"
+				else
+					running=$((running + 1))
+				fi
+			elif [ -z "${job_p[$name]:-}" ]; then
+				left=$((left + 1))
+			fi
+		done
+		[ $((running + left)) -gt 0 ] || return 0
+		started=0
+		for name in "${jobs[@]}"; do
+			[ "$running" -lt "$CHECK_JOBS" ] || break
+			[ -z "${job_pid[$name]:-}" ] && [ -z "${job_p[$name]:-}" ] || continue
+			need_met "${job_need[$name]}" || continue
+			job_start "$name"
+			running=$((running + 1)) started=1
+		done
+		if [ "$running" -eq 0 ] && [ "$started" -eq 0 ] && ! kbuild_running; then
+			for name in "${jobs[@]}"; do
+				[ -z "${job_p[$name]:-}" ] || continue
+				echo "# ==== $name: never started (${job_need[$name]} not met)"
+				echo "# $name: counted as one failure"
+				job_p[$name]=0 job_f[$name]=1
+				failed=$((failed + 1))
+			done
+			return 0
+		fi
+		sleep 2
+	done
+}
+
+kbuild_running() { [ -n "$kbuild_pid" ] && kill -0 "$kbuild_pid" 2>/dev/null; }
+
+# tally NAME...: "N passed, M failed" of these jobs together (breakdown)
+tally() {
+	local n p=0 f=0
+
+	for n in "$@"; do
+		p=$((p + ${job_p[$n]:-0})) f=$((f + ${job_f[$n]:-0}))
+	done
+	echo "$p passed, $f failed"
 }
 
 # The kernels: KVER alone if given, else every series installed (kver.sh
@@ -95,7 +195,6 @@ DEBUG_TESTS=${DEBUG_TESTS-roce_membership ib_join ib_failover ib_churn concurren
 FAILSLAB_SWEEPS=${FAILSLAB_SWEEPS-join4 leaveall dump}
 DEBUG_KERNEL=${DEBUG_KERNEL:-6.12}
 DEBUG_LANE=${DEBUG_LANE:-1}
-debug_k=
 if [ -n "${KVER:-}" ]; then
 	echo "# debug lane: not run (KVER=$KVER: that kernel only; make check-debug runs it)"
 	DEBUG_LANE=0
@@ -108,15 +207,17 @@ fi
 # /var/cache/ib_mcgroups): the debug lane's and the other releases' lanes'.
 # On a fresh machine they are built one after the other in the background,
 # at nice 19, while the host checks and the VM tests on Debian 12's kernels
-# run: TCG guests leave much of the CPU idle while tests wait, and the
-# build takes only what they leave. Whatever needs a kernel waits for it
-# (build-kernel.sh returns at once if it is built, else waits for the
-# cache's lock). Each build's messages: build/check/kernel-*.log.
+# run: the build takes only what they leave. A job that needs one of
+# these kernels is queued until its build has ended (build/check/
+# kernel-TAG.done, written whether it built or not: a kernel that does
+# not build fails the jobs that need it). Each build's messages:
+# build/check/kernel-TAG.log.
 kbuilds=()
 [ "$DEBUG_LANE" = 0 ] || kbuilds+=("debug:$DEBUG_KERNEL")
 for l in $LANES; do
 	kbuilds+=("plain:$l")
 done
+rm -f "$LOG"/kernel-*.done "$LOG"/*.rc
 kbuild_pid=
 if [ ${#kbuilds[@]} -gt 0 ]; then
 	echo "# ==== kernels to build, in the background: ${kbuilds[*]}"
@@ -126,14 +227,11 @@ if [ ${#kbuilds[@]} -gt 0 ]; then
 			KFLAVOUR=${b%%:*} DEBUG_KERNEL=${b#*:} KSERIES=${b#*:} \
 				"$TOP/selftests/kernels/build-kernel.sh" >/dev/null 2>"$LOG/kernel-${b/:/-}.log"
 			echo "build-kernel: exit $? after $((SECONDS - t0)) s" >>"$LOG/kernel-${b/:/-}.log"
+			: >"$LOG/kernel-${b/:/-}.done"
 		done
 	) </dev/null &
 	kbuild_pid=$!
 fi
-
-part unit make -s -C "$TOP/user" check
-part build "$TOP/selftests/host/build_test.sh"
-part pkg "$TOP/selftests/host/pkg_test.sh"
 
 # vm_part KVER TEST...: the modules built for KVER, then the VM tests on it.
 vm_part() {
@@ -148,89 +246,118 @@ vm_part() {
 		O=$TOP/build/vm/$k "$TOP/selftests/vm/run.sh" "$@"
 }
 
+# style_part: style.sh, which checks the KUnit module against the debug
+# kernel too (KUNIT_KDIR).
+style_part() {
+	local k
+
+	if [ "$DEBUG_LANE" != 0 ]; then
+		if k=$(KFLAVOUR=debug DEBUG_KERNEL=$DEBUG_KERNEL "$TOP/selftests/kernels/build-kernel.sh"); then
+			echo "# debug kernel for KUnit: $(cat "$k/kernel.release") in $k"
+			export KUNIT_KDIR=$k/build
+		else
+			echo "# debug kernel: build failed (build/check/kernel-debug-$DEBUG_KERNEL.log)"
+		fi
+	fi
+	"$TOP/selftests/style.sh"
+}
+
+# debug_part TEST...: the debug lane (its kernel's release is written to
+# build/check/debug.release for the breakdown).
+debug_part() {
+	local k
+
+	if ! k=$(KFLAVOUR=debug DEBUG_KERNEL=$DEBUG_KERNEL "$TOP/selftests/kernels/build-kernel.sh"); then
+		echo "# no debug kernel: its build failed (build/check/kernel-debug-$DEBUG_KERNEL.log)"
+		echo "0 passed, 1 failed"
+		return 1
+	fi
+	echo "# debug kernel: $(cat "$k/kernel.release") in $k (built in $(cat "$k/build-time") s)"
+	cat "$k/kernel.release" >"$LOG/debug.release"
+	export DEBUG_KERNEL FAILSLAB_SWEEPS	# (in the job's own shell)
+	O=$TOP/build/vm/debug-$DEBUG_KERNEL "$TOP/selftests/debug/check-debug.sh" "$@"
+}
+
 # Tests of how the module works with the programs a cluster runs (Slurm,
 # Prometheus): they test the programs and our scripts, not the kernel, and
 # take minutes each, so they run on the first (newest) generic kernel only.
 ONE_KERNEL_TESTS=${ONE_KERNEL_TESTS-slurm_cluster prom_scrape}
 one_kernel_done=
 
-breakdown=()
+# The queue, longest first among what can start (a full suite lane takes
+# 10-15 min, a core set 4-5, a DKMS test 1.5, a host part 0.5-1.5).
 if [ -z "$KVERS" ]; then
 	echo "# no kernel with an image and headers (make deps): no VM tests"
 	failed=$((failed + 1))
 fi
+kjobs=()	# "KVER vm-job [dkms-job]" for the breakdown
+dkms_jobs=()
 for k in $KVERS; do
-	b0=$passed f0=$failed
 	if "$TOP/selftests/vm/kver.sh" --rt "$k" && [ $# -eq 0 ]; then
 		# shellcheck disable=SC2086  # a list of test names
-		part "vm-$k" vm_part "$k" $RT_TESTS
+		job "vm-$k" "" vm_part "$k" $RT_TESTS
+		kjobs+=("$k vm-$k")
 	elif [ $# -eq 0 ] && [ -n "$one_kernel_done" ]; then
-		echo "# vm-$k: $ONE_KERNEL_TESTS ran on $one_kernel_done only"
-		SKIP_TESTS=$ONE_KERNEL_TESTS part "vm-$k" vm_part "$k"
-		part "dkms-$k" env KVER="$k" O="$TOP/build/dkms/$k" \
-			"$TOP/selftests/dkms/dkms_vm.sh"
+		echo "# vm-$k: $ONE_KERNEL_TESTS run on $one_kernel_done only"
+		job "vm-$k" "" SKIP_TESTS="$ONE_KERNEL_TESTS" vm_part "$k"
+		kjobs+=("$k vm-$k dkms-$k")
+		dkms_jobs+=("$k")
 	else
 		one_kernel_done=$k
-		part "vm-$k" vm_part "$k" "$@"
-		[ $# -gt 0 ] || part "dkms-$k" env KVER="$k" O="$TOP/build/dkms/$k" \
-			"$TOP/selftests/dkms/dkms_vm.sh"
+		job "vm-$k" "" vm_part "$k" "$@"
+		if [ $# -eq 0 ]; then
+			kjobs+=("$k vm-$k dkms-$k")
+			dkms_jobs+=("$k")
+		else
+			kjobs+=("$k vm-$k")
+		fi
 	fi
-	breakdown+=("# kernel $k: $((passed - b0)) passed, $((failed - f0)) failed")
 done
-
-# style.sh checks the KUnit module against the debug kernel too.
+job unit "" make -s -C "$TOP/user" check
+job build "" "$TOP/selftests/host/build_test.sh"
+job pkg "" "$TOP/selftests/host/pkg_test.sh"
+for k in "${dkms_jobs[@]}"; do
+	job "dkms-$k" "" env KVER="$k" O="$TOP/build/dkms/$k" "$TOP/selftests/dkms/dkms_vm.sh"
+done
 if [ "$DEBUG_LANE" != 0 ]; then
-	echo "# ==== debug kernel: KFLAVOUR=debug DEBUG_KERNEL=$DEBUG_KERNEL selftests/kernels/build-kernel.sh"
-	t0=$SECONDS
-	if debug_k=$(KFLAVOUR=debug DEBUG_KERNEL=$DEBUG_KERNEL "$TOP/selftests/kernels/build-kernel.sh"); then
-		echo "# debug kernel: $(cat "$debug_k/kernel.release") in $debug_k (built in $(cat "$debug_k/build-time") s; waited $((SECONDS - t0)) s for it)"
-		export KUNIT_KDIR=$debug_k/build
-	else
-		echo "# debug kernel: build failed; the debug lane fails"
-		debug_k=
-	fi
+	debug_tests=("$@")
+	# shellcheck disable=SC2206  # a list of test names
+	[ $# -gt 0 ] || debug_tests=($DEBUG_TESTS)
+	job "debug-$DEBUG_KERNEL" "kernel:debug-$DEBUG_KERNEL" debug_part "${debug_tests[@]}"
+	job style "kernel:debug-$DEBUG_KERNEL" style_part
+else
+	job style "" style_part
 fi
-part style "$TOP/selftests/style.sh"
-
 for l in $LANES; do
-	b0=$passed f0=$failed
 	if [ $# -eq 0 ]; then
 		# shellcheck disable=SC2086  # a list of test names
-		part "vm-$l" "$TOP/selftests/kernels/lane.sh" "$l" vm $CORE_TESTS
-		part "dkms-$l" "$TOP/selftests/kernels/lane.sh" "$l" dkms
+		job "vm-$l" "kernel:plain-$l" "$TOP/selftests/kernels/lane.sh" "$l" vm $CORE_TESTS
+		job "dkms-$l" "job:vm-$l" "$TOP/selftests/kernels/lane.sh" "$l" dkms
 	else
-		part "vm-$l" "$TOP/selftests/kernels/lane.sh" "$l" vm "$@"
+		job "vm-$l" "kernel:plain-$l" "$TOP/selftests/kernels/lane.sh" "$l" vm "$@"
 	fi
-	rel=$(sed -nE 's/^# kernel ([^ ]+) .*/\1/p' "$LOG/vm-$l.log" | head -n1)
-	breakdown+=("# kernel ${rel:-?} ($l, built from its linux-source; core set): $((passed - b0)) passed, $((failed - f0)) failed")
 done
 
-if [ "$DEBUG_LANE" != 0 ]; then
-	b0=$passed f0=$failed
-	# shellcheck disable=SC2086  # a list of test names
-	[ $# -gt 0 ] || set -- $DEBUG_TESTS
-	if [ -n "$debug_k" ]; then
-		part "debug-$DEBUG_KERNEL" env DEBUG_KERNEL="$DEBUG_KERNEL" \
-			FAILSLAB_SWEEPS="$FAILSLAB_SWEEPS" O="$TOP/build/vm/debug-$DEBUG_KERNEL" \
-			"$TOP/selftests/debug/check-debug.sh" "$@"
-		rel=$(cat "$debug_k/kernel.release")
-	else
-		echo "# debug-$DEBUG_KERNEL: no debug kernel (its build failed, above); counted as one failure"
-		failed=$((failed + 1))
-		rel=$DEBUG_KERNEL
-	fi
-	breakdown+=("# kernel $rel debug (KASAN, lockdep, kmemleak): $((passed - b0)) passed, $((failed - f0)) failed")
-fi
-
+run_jobs
 [ -z "$kbuild_pid" ] || wait "$kbuild_pid"
-echo "# ==== summary ($((SECONDS / 60)) min $((SECONDS % 60)) s)"
+echo "# ==== summary ($((SECONDS / 60)) min $((SECONDS % 60)) s, $CHECK_JOBS jobs at a time)"
 for b in "${kbuilds[@]}"; do
 	[ -f "$LOG/kernel-${b/:/-}.log" ] &&
 		echo "# kernel build $b: $(grep -E '^build-kernel: (built|cached|exit)' "$LOG/kernel-${b/:/-}.log" | tr '\n' ' ')"
 done
-for line in "${breakdown[@]}"; do
-	echo "$line"
+for kj in "${kjobs[@]}"; do
+	read -r k names <<<"$kj"
+	# shellcheck disable=SC2086  # job names
+	echo "# kernel $k: $(tally $names)"
 done
+for l in $LANES; do
+	rel=$(sed -nE 's/^# kernel ([^ ]+) .*/\1/p' "$LOG/vm-$l.log" 2>/dev/null | head -n1)
+	echo "# kernel ${rel:-?} ($l, built from its linux-source; core set): $(tally "vm-$l" "dkms-$l")"
+done
+if [ "$DEBUG_LANE" != 0 ]; then
+	rel=$(cat "$LOG/debug.release" 2>/dev/null || echo "$DEBUG_KERNEL")
+	echo "# kernel $rel debug (KASAN, lockdep, kmemleak): $(tally "debug-$DEBUG_KERNEL")"
+fi
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"
 else
