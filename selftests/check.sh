@@ -284,18 +284,19 @@ debug_part() {
 ONE_KERNEL_TESTS=${ONE_KERNEL_TESTS-slurm_cluster prom_scrape}
 one_kernel_done=
 
-# The queue, longest first among what can start (a full suite lane takes
-# 10-15 min, a core set 4-5, a DKMS test 1.5, a host part 0.5-1.5).
+# The queue, longest first among what can start: the full suites (10-15
+# min each), the debug lane (8), the static checks (7), the core sets (4-5),
+# the packages and DKMS tests (1.5 each), the unit and build tests (1).
 if [ -z "$KVERS" ]; then
 	echo "# no kernel with an image and headers (make deps): no VM tests"
 	failed=$((failed + 1))
 fi
 kjobs=()	# "KVER vm-job [dkms-job]" for the breakdown
 dkms_jobs=()
+rt_kvers=()
 for k in $KVERS; do
 	if "$TOP/selftests/vm/kver.sh" --rt "$k" && [ $# -eq 0 ]; then
-		# shellcheck disable=SC2086  # a list of test names
-		job "vm-$k" "" vm_part "$k" $RT_TESTS
+		rt_kvers+=("$k")
 		kjobs+=("$k vm-$k")
 	elif [ $# -eq 0 ] && [ -n "$one_kernel_done" ]; then
 		echo "# vm-$k: $ONE_KERNEL_TESTS run on $one_kernel_done only"
@@ -313,12 +314,6 @@ for k in $KVERS; do
 		fi
 	fi
 done
-job unit "" make -s -C "$TOP/user" check
-job build "" "$TOP/selftests/host/build_test.sh"
-job pkg "" "$TOP/selftests/host/pkg_test.sh"
-for k in "${dkms_jobs[@]}"; do
-	job "dkms-$k" "" env KVER="$k" O="$TOP/build/dkms/$k" "$TOP/selftests/dkms/dkms_vm.sh"
-done
 if [ "$DEBUG_LANE" != 0 ]; then
 	debug_tests=("$@")
 	# shellcheck disable=SC2206  # a list of test names
@@ -328,15 +323,27 @@ if [ "$DEBUG_LANE" != 0 ]; then
 else
 	job style "" style_part
 fi
+for k in "${rt_kvers[@]}"; do
+	# shellcheck disable=SC2086  # a list of test names
+	job "vm-$k" "" vm_part "$k" $RT_TESTS
+done
 for l in $LANES; do
 	if [ $# -eq 0 ]; then
 		# shellcheck disable=SC2086  # a list of test names
 		job "vm-$l" "kernel:plain-$l" "$TOP/selftests/kernels/lane.sh" "$l" vm $CORE_TESTS
-		job "dkms-$l" "job:vm-$l" "$TOP/selftests/kernels/lane.sh" "$l" dkms
 	else
 		job "vm-$l" "kernel:plain-$l" "$TOP/selftests/kernels/lane.sh" "$l" vm "$@"
 	fi
 done
+job pkg "" "$TOP/selftests/host/pkg_test.sh"
+for k in "${dkms_jobs[@]}"; do
+	job "dkms-$k" "" env KVER="$k" O="$TOP/build/dkms/$k" "$TOP/selftests/dkms/dkms_vm.sh"
+done
+[ $# -gt 0 ] || for l in $LANES; do
+	job "dkms-$l" "job:vm-$l" "$TOP/selftests/kernels/lane.sh" "$l" dkms
+done
+job unit "" make -s -C "$TOP/user" check
+job build "" "$TOP/selftests/host/build_test.sh"
 
 run_jobs
 [ -z "$kbuild_pid" ] || wait "$kbuild_pid"
