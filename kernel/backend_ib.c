@@ -1205,6 +1205,16 @@ const struct mcg_backend_ops mcg_ib_backend = {
 	.group_fini	= ib_group_fini,
 };
 
+/**
+ * mcg_ib_init() - set up the InfiniBand backend at module load
+ *
+ * Creates the slab cache of SA memberships (struct mcg_ib_memb) and
+ * registers the module as an SA client. Called by mcg_device_init()
+ * before the IB client is registered, so before any port exists.
+ *
+ * Context: process context, may sleep; no lock held.
+ * Return: 0, or -ENOMEM if the cache cannot be created.
+ */
 int mcg_ib_init(void)
 {
 	mcg_ib_memb_cache = kmem_cache_create("mcg_ib_memb",
@@ -1216,6 +1226,15 @@ int mcg_ib_init(void)
 	return 0;
 }
 
+/**
+ * mcg_ib_exit() - tear down what mcg_ib_init() set up
+ *
+ * Unregisters the SA client and destroys the membership cache. Called
+ * after the IB client is unregistered (every port and group is gone), or
+ * when mcg_device_init() fails after mcg_ib_init().
+ *
+ * Context: process context, may sleep; no lock held.
+ */
 void mcg_ib_exit(void)
 {
 	ib_sa_unregister_client(&mcg_sa_client);
