@@ -55,8 +55,8 @@
  * request and the pacer would wait a jiffy for the next. A longer pause
  * is not made up: at the start of a wave, multicast.c reports the lost
  * groups one at a time on its ordered workqueue, and the first re-joins
- * queue behind the rest of those reports (5-40 ms for a thousand groups
- * under qemu, 0.2-1.4 s for 16k); that time is lost to the wave.
+ * queue behind the rest of those reports (how long that took: see
+ * Documentation/design-notes.rst); that time is lost to the wave.
  *
  * All three together have a limited number of requests unanswered: a
  * join until its callback, a leave until multicast.c has dropped its
@@ -69,11 +69,12 @@
  * mcg_srtt_update(), and joins may have twice rejoin_rate x that
  * unanswered (what keeps the rate going, and as much again for answers
  * late now and then), at least 8 and at most rejoin_inflight
- * (mcg_inflight_limit()): 8 joins against a 2 ms round trip allowed
- * 4,000/s at most. A slow SA raises the limit only up to rejoin_inflight,
- * and never the rate: the SA never has more than rejoin_inflight of the
- * port's requests, and no more than rejoin_rate per second (plus the
- * catch-up) - no storm against a fresh SM. Leaves keep the minimum, 8 at
+ * (mcg_inflight_limit()): a fixed limit caps the rate at that many joins
+ * per round trip (measured: Documentation/design-notes.rst). A slow SA
+ * raises the limit only up to rejoin_inflight, and never the rate: the
+ * SA never has more than rejoin_inflight of the port's requests, and no
+ * more than rejoin_rate per second (plus the catch-up) - no storm
+ * against a fresh SM. Leaves keep the minimum, 8 at
  * most with joins and leaves counted together: their answers are not
  * seen, only noticed at the next run. join_work runs
  * when a request is due: a JOIN, a group's retry time, the next token,
