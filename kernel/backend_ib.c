@@ -55,8 +55,8 @@
  * request and the pacer would wait a jiffy for the next. A longer pause
  * is not made up: at the start of a wave, multicast.c reports the lost
  * groups one at a time on its ordered workqueue, and the first re-joins
- * queue behind the rest of those reports (5-40 ms for a thousand groups
- * under qemu, 0.2-1.4 s for 16k); that time is lost to the wave.
+ * queue behind the rest of those reports (how long that took: see
+ * Documentation/design-notes.rst); that time is lost to the wave.
  *
  * All three together have a limited number of requests unanswered: a
  * join until its callback, a leave until multicast.c has dropped its
@@ -69,11 +69,12 @@
  * mcg_srtt_update(), and joins may have twice rejoin_rate x that
  * unanswered (what keeps the rate going, and as much again for answers
  * late now and then), at least 8 and at most rejoin_inflight
- * (mcg_inflight_limit()): 8 joins against a 2 ms round trip allowed
- * 4,000/s at most. A slow SA raises the limit only up to rejoin_inflight,
- * and never the rate: the SA never has more than rejoin_inflight of the
- * port's requests, and no more than rejoin_rate per second (plus the
- * catch-up) - no storm against a fresh SM. Leaves keep the minimum, 8 at
+ * (mcg_inflight_limit()): a fixed limit caps the rate at that many joins
+ * per round trip (measured: Documentation/design-notes.rst). A slow SA
+ * raises the limit only up to rejoin_inflight, and never the rate: the
+ * SA never has more than rejoin_inflight of the port's requests, and no
+ * more than rejoin_rate per second (plus the catch-up) - no storm
+ * against a fresh SM. Leaves keep the minimum, 8 at
  * most with joins and leaves counted together: their answers are not
  * seen, only noticed at the next run. join_work runs
  * when a request is due: a JOIN, a group's retry time, the next token,
@@ -1205,6 +1206,16 @@ const struct mcg_backend_ops mcg_ib_backend = {
 	.group_fini	= ib_group_fini,
 };
 
+/**
+ * mcg_ib_init() - set up the InfiniBand backend at module load
+ *
+ * Creates the slab cache of SA memberships (struct mcg_ib_memb) and
+ * registers the module as an SA client. Called by mcg_device_init()
+ * before the IB client is registered, so before any port exists.
+ *
+ * Context: process context, may sleep; no lock held.
+ * Return: 0, or -ENOMEM if the cache cannot be created.
+ */
 int mcg_ib_init(void)
 {
 	mcg_ib_memb_cache = kmem_cache_create("mcg_ib_memb",
@@ -1216,6 +1227,15 @@ int mcg_ib_init(void)
 	return 0;
 }
 
+/**
+ * mcg_ib_exit() - tear down what mcg_ib_init() set up
+ *
+ * Unregisters the SA client and destroys the membership cache. Called
+ * after the IB client is unregistered (every port and group is gone), or
+ * when mcg_device_init() fails after mcg_ib_init().
+ *
+ * Context: process context, may sleep; no lock held.
+ */
 void mcg_ib_exit(void)
 {
 	ib_sa_unregister_client(&mcg_sa_client);

@@ -386,11 +386,25 @@ static struct notifier_block mcg_roce_netdev_nb = {
 	.notifier_call = mcg_roce_netdev_event,
 };
 
+/**
+ * mcg_roce_init() - set up the RoCE backend at module load
+ *
+ * Registers the netdevice notifier that follows the netdevs of RoCE
+ * ports. Called by mcg_device_init() before the IB client is registered.
+ *
+ * Context: process context, may sleep; takes RTNL; mcg_lock not held.
+ * Return: 0, or the error of register_netdevice_notifier().
+ */
 int mcg_roce_init(void)
 {
 	return register_netdevice_notifier(&mcg_roce_netdev_nb);
 }
 
+/**
+ * mcg_roce_exit() - unregister the netdevice notifier of mcg_roce_init()
+ *
+ * Context: process context, may sleep; takes RTNL; mcg_lock not held.
+ */
 void mcg_roce_exit(void)
 {
 	unregister_netdevice_notifier(&mcg_roce_netdev_nb);

@@ -136,9 +136,16 @@ struct mcg_genl_split_ops {
 };
 #endif
 
-/*
+/**
+ * mcg_genl_split_ops_ordered() - are split ops in the order they must be?
+ * @ops: the operations
+ * @n: how many
+ *
  * Whether @ops is in the order split ops must be: by command, each entry
  * either a do or a dump, a command's do before its dump.
+ *
+ * Context: any.
+ * Return: true if they are.
  */
 static inline bool mcg_genl_split_ops_ordered(const struct mcg_genl_split_ops *ops,
 					      unsigned int n)
@@ -160,13 +167,23 @@ static inline bool mcg_genl_split_ops_ordered(const struct mcg_genl_split_ops *o
 	return true;
 }
 
-/*
+/**
+ * mcg_genl_register_family() - register a family from split ops
+ * @family: the family
+ * @ops: its operations, in split ops' order
+ *       (mcg_genl_split_ops_ordered())
+ * @n: how many
+ *
  * Registers @family with the @n operations @ops (see above), which must
  * stay until mcg_genl_unregister_family(). -EINVAL if they are out of
  * order, on every kernel. The folded struct genl_ops are allocated here
  * and freed by mcg_genl_unregister_family(), after genl_unregister_family()
  * (which waits for requests in progress; a dump in progress holds a
  * reference on the module, so none is left at module exit).
+ *
+ * Context: process context, may sleep.
+ * Return: 0, -EINVAL (with a warning) if @ops are out of order, -ENOMEM,
+ * or the error of genl_register_family().
  */
 static inline int mcg_genl_register_family(struct genl_family *family,
 					   const struct mcg_genl_split_ops *ops,
@@ -217,7 +234,14 @@ static inline int mcg_genl_register_family(struct genl_family *family,
 #endif
 }
 
-/* Writes nothing to @family: it may be __ro_after_init by now. */
+/**
+ * mcg_genl_unregister_family() - undo mcg_genl_register_family()
+ * @family: the family
+ *
+ * Writes nothing to @family: it may be __ro_after_init by now.
+ *
+ * Context: process context, may sleep (waits for requests in progress).
+ */
 static inline void mcg_genl_unregister_family(const struct genl_family *family)
 {
 	genl_unregister_family(family);
@@ -226,9 +250,15 @@ static inline void mcg_genl_unregister_family(const struct genl_family *family)
 #endif
 }
 
-/*
+/**
+ * mcg_dump_attrs() - the attributes of a dump request
+ * @cb: the dump's callback state
+ *
  * The attributes of a dump request: genl_info_dump() since 6.6 (dumps get
  * a struct genl_info), genl_dumpit_info(cb)->attrs before.
+ *
+ * Context: a dump's callbacks.
+ * Return: the parsed attributes, by attribute type.
  */
 static inline struct nlattr **mcg_dump_attrs(struct netlink_callback *cb)
 {

@@ -72,12 +72,25 @@ static int groups_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(groups);
 
+/**
+ * mcg_debugfs_init() - create ib_mcgroups/groups in debugfs
+ *
+ * The file lists every port's groups, read under mcg_lock. Failures are
+ * not reported: debugfs is optional.
+ *
+ * Context: process context, may sleep; no lock held.
+ */
 void mcg_debugfs_init(void)
 {
 	mcg_debugfs = debugfs_create_dir("ib_mcgroups", NULL);
 	debugfs_create_file("groups", 0400, mcg_debugfs, NULL, &groups_fops);
 }
 
+/**
+ * mcg_debugfs_exit() - remove what mcg_debugfs_init() created
+ *
+ * Context: process context, may sleep; no lock held.
+ */
 void mcg_debugfs_exit(void)
 {
 	debugfs_remove_recursive(mcg_debugfs);

@@ -63,6 +63,17 @@ static const struct mcg_backend_ops *pick_backend(struct ib_device *ibdev,
 	return &mcg_none_backend;
 }
 
+/**
+ * mcg_port_get() - a device's port by its number
+ * @dev: the device
+ * @port_num: the port number, as the RDMA core numbers ports
+ *
+ * Takes no reference: the port lives as long as @dev is on mcg_devices.
+ *
+ * Context: under mcg_lock, or from @dev's IB event handler, which is
+ * unregistered before @dev is freed.
+ * Return: the port, or NULL if @dev has no port @port_num.
+ */
 struct mcg_port *mcg_port_get(struct mcg_device *dev, u32 port_num)
 {
 	u32 first = rdma_start_port(dev->ibdev);
@@ -72,7 +83,15 @@ struct mcg_port *mcg_port_get(struct mcg_device *dev, u32 port_num)
 	return dev->ports[port_num - first];
 }
 
-/* Under mcg_lock. */
+/**
+ * mcg_device_find() - look a device up by name or by index
+ * @name: the ib_device's name, if @by_name
+ * @by_name: look up by @name, else by @index
+ * @index: the ib_device's index, if not @by_name
+ *
+ * Context: under mcg_lock.
+ * Return: the device, or NULL if there is none.
+ */
 struct mcg_device *mcg_device_find(const char *name, bool by_name, u32 index)
 {
 	struct mcg_device *dev;
@@ -272,6 +291,17 @@ static struct ib_client mcg_client = {
 	.rename	= mcg_rename,
 };
 
+/**
+ * mcg_device_init() - start the backends and the RDMA client
+ *
+ * Sets up the RoCE and InfiniBand backends, then registers the ib_client,
+ * whose add() creates an mcg_device for every RDMA device, present or
+ * later. Undoes what it did on failure.
+ *
+ * Context: process context, may sleep; mcg_lock not held (add() takes
+ * it).
+ * Return: 0, or the error of the step that failed.
+ */
 int mcg_device_init(void)
 {
 	int err;
@@ -294,6 +324,15 @@ err_roce:
 	return err;
 }
 
+/**
+ * mcg_device_exit() - stop the RDMA client and the backends
+ *
+ * Sets mcg_unloading, then unregisters the ib_client: its remove()
+ * releases every port's groups and frees every device. The backends go
+ * last.
+ *
+ * Context: process context, may sleep; mcg_lock not held.
+ */
 void mcg_device_exit(void)
 {
 	WRITE_ONCE(mcg_unloading, true);

@@ -138,6 +138,15 @@ static int mgid_cmp(const union ib_gid *a, const union ib_gid *b)
 	return memcmp(a->raw, b->raw, sizeof(a->raw));
 }
 
+/**
+ * mcg_group_find() - look a group up by MGID
+ * @port: the port
+ * @mgid: the MGID; groups still waiting for an SA-assigned MGID are not
+ *        in the tree and never found
+ *
+ * Context: under mcg_lock.
+ * Return: the group, or NULL. No reference is taken.
+ */
 struct mcg_group *mcg_group_find(struct mcg_port *port,
 				 const union ib_gid *mgid)
 {
@@ -157,7 +166,17 @@ struct mcg_group *mcg_group_find(struct mcg_port *port,
 	return NULL;
 }
 
-/* The first group whose MGID sorts after @after (the first group if NULL). */
+/**
+ * mcg_group_next() - the next group in MGID order
+ * @port: the port
+ * @after: an MGID, which need not be a group's, or NULL
+ *
+ * The first group whose MGID sorts after @after (the first group if
+ * NULL): where a dump resumes.
+ *
+ * Context: under mcg_lock.
+ * Return: the group, or NULL if there is none after @after.
+ */
 struct mcg_group *mcg_group_next(struct mcg_port *port,
 				 const union ib_gid *after)
 {
@@ -181,7 +200,13 @@ struct mcg_group *mcg_group_next(struct mcg_port *port,
 	return best;
 }
 
-/* The group after @g, which is in its port's tree, in MGID order. */
+/**
+ * mcg_group_after() - the group after @g in MGID order
+ * @g: a group in its port's tree (one with an MGID)
+ *
+ * Context: under mcg_lock.
+ * Return: the next group, or NULL if @g is the last.
+ */
 struct mcg_group *mcg_group_after(struct mcg_group *g)
 {
 	struct rb_node *n = rb_next(&g->node);
@@ -221,10 +246,15 @@ struct kmem_cache *mcg_ib_group_cache;
 struct kmem_cache *mcg_roce_group_cache;
 static struct kmem_cache *mcg_holder_cache;
 
-/*
+/**
+ * mcg_cache_init() - create the slab caches of groups and holders
+ *
  * Groups and holders come from their own slab caches, one of groups per
  * kind of backend state (ib_mcgroups.h): what they take shows in
  * /proc/slabinfo, and a group takes no more than its backend needs.
+ *
+ * Context: process context (module init), may sleep.
+ * Return: 0, or -ENOMEM (no cache is left then).
  */
 int mcg_cache_init(void)
 {
@@ -258,6 +288,14 @@ int mcg_cache_init(void)
 	return -ENOMEM;
 }
 
+/**
+ * mcg_cache_exit() - destroy the caches of mcg_cache_init()
+ *
+ * Every hold was dropped before, so every user's count with it (warns
+ * otherwise).
+ *
+ * Context: process context (module exit or a failed init), may sleep.
+ */
 void mcg_cache_exit(void)
 {
 	/* Every hold was dropped, so every user's count with it. */
@@ -283,12 +321,30 @@ static void group_kref_release(struct kref *ref)
 	group_dealloc(container_of(ref, struct mcg_group, ref));
 }
 
+/**
+ * mcg_group_put() - drop a reference to a group
+ * @g: the group; the last reference frees it (the backend's group_fini(),
+ *     then its slab object)
+ *
+ * Context: under mcg_lock; the last put may sleep (group_fini() of an
+ * InfiniBand group waits for its SA callbacks).
+ */
 void mcg_group_put(struct mcg_group *g)
 {
 	kref_put(&g->ref, group_kref_release);
 }
 
-/* The SA assigned @g its MGID. */
+/**
+ * mcg_group_rekey() - give a group the MGID the SA assigned it
+ * @g: a group waiting on its port's unkeyed list (all-zero MGID)
+ * @mgid: the MGID the SA assigned
+ *
+ * Moves @g from the unkeyed list into the port's tree.
+ *
+ * Context: under mcg_lock.
+ * Return: 0, or -EEXIST if @mgid is zero or another group of the port
+ * has it (then nothing changed).
+ */
 int mcg_group_rekey(struct mcg_group *g, const union ib_gid *mgid)
 {
 	if (mcg_mgid_is_zero(mgid) || mcg_group_find(g->port, mgid))
@@ -300,9 +356,18 @@ int mcg_group_rekey(struct mcg_group *g, const union ib_gid *mgid)
 	return 0;
 }
 
-/*
- * A backend's state change: record it and tell listeners, among them a
- * library waiting for the outcome of its JOIN.
+/**
+ * mcg_group_set_state() - a backend's state change of a group
+ * @g: the group
+ * @state: its new state (enum ib_mcg_state)
+ * @reason: why (enum ib_mcg_reason)
+ * @err: the error that caused it, a positive errno, or 0
+ *
+ * Record it and tell listeners, among them a library waiting for the
+ * outcome of its JOIN (GROUP_STATE_NTF). Nothing happens if state,
+ * reason and error are unchanged.
+ *
+ * Context: under mcg_lock; may sleep (mcg_notify()).
  */
 void mcg_group_set_state(struct mcg_group *g, u8 state, u8 reason, int err)
 {
@@ -320,6 +385,13 @@ static u32 owner_hash(const char *name)
 	return jhash(name, strlen(name), 0);
 }
 
+/**
+ * mcg_owner_find() - look an owner up by name
+ * @name: the owner's name
+ *
+ * Context: under mcg_lock.
+ * Return: the owner, or NULL if it holds nothing.
+ */
 struct mcg_owner *mcg_owner_find(const char *name)
 {
 	struct mcg_owner *o;
@@ -330,6 +402,13 @@ struct mcg_owner *mcg_owner_find(const char *name)
 	return NULL;
 }
 
+/**
+ * mcg_owner_holds() - how many holds an owner has, on every port
+ * @name: the owner's name
+ *
+ * Context: under mcg_lock.
+ * Return: the number of holds, 0 for an owner that holds nothing.
+ */
 unsigned int mcg_owner_holds(const char *name)
 {
 	struct mcg_owner *o = mcg_owner_find(name);
@@ -359,7 +438,17 @@ static struct mcg_bound *bound_find(const struct mcg_sock *sock)
 	return NULL;
 }
 
-/* Does a socket of (@net, @portid) have bound holds? Any context. */
+/**
+ * mcg_has_bound() - does a socket of (@net, @portid) have bound holds?
+ * @net: the socket's network namespace
+ * @portid: its netlink portid
+ *
+ * Lets the netlink notifier skip sockets without bound holds without
+ * waiting for mcg_lock.
+ *
+ * Context: any context; takes mcg_bound_lock (a spinlock).
+ * Return: true if a socket of (@net, @portid), dead or alive, has one.
+ */
 bool mcg_has_bound(const struct net *net, u32 portid)
 {
 	struct mcg_bound *b;
@@ -640,7 +729,16 @@ static bool group_settle(struct mcg_group *g, u8 reason)
 	return false;
 }
 
-/* Releases the port's groups whose linger time is over. */
+/**
+ * mcg_linger_work() - release the port's groups whose linger time is over
+ * @work: the port's linger_work
+ *
+ * Frees every lingering group whose time is up (LINGER_EXPIRED) and
+ * schedules itself again for the next one. Does nothing once the port is
+ * dead.
+ *
+ * Context: work item on mcg_wq; takes mcg_lock; may sleep.
+ */
 void mcg_linger_work(struct work_struct *work)
 {
 	struct mcg_port *port = container_of(to_delayed_work(work),
@@ -706,6 +804,15 @@ static bool holder_held(struct mcg_group *g, const char *owner, u8 join_state,
 	return false;
 }
 
+/**
+ * mcg_holder_find() - an owner's hold of a group with a join state
+ * @g: the group
+ * @owner: the owner's name
+ * @join_state: the exact join state of the hold
+ *
+ * Context: under mcg_lock.
+ * Return: the holder, or NULL.
+ */
 struct mcg_holder *mcg_holder_find(struct mcg_group *g, const char *owner,
 				   u8 join_state)
 {
@@ -796,6 +903,27 @@ static struct mcg_group *group_new(const struct mcg_join_req *req, gfp_t gfp)
 	return g;
 }
 
+/**
+ * mcg_join() - take a hold of a group for an owner (a JOIN)
+ * @req: the request, checked by netlink.c
+ * @out: the group held, on success
+ * @hout: the hold, on success: the new one, or the owner's existing hold
+ *        with the same join state (a repeated JOIN, which may update the
+ *        linger time)
+ * @extack: where a refusal's message goes
+ *
+ * Finds or creates the group, refuses what the request may not do
+ * (parameters from a user, a Q_Key or create parameters that differ, the
+ * limits), and asks the backend (ops->update) for the membership the
+ * holders now want. A synchronous backend holds it on return; one that
+ * returns MCG_UPDATE_PENDING reports the outcome later through
+ * mcg_group_set_state() or mcg_group_refuse()/mcg_group_abandon().
+ * Sends GROUP_NEW_NTF or GROUP_STATE_NTF, then HOLDER_NEW_NTF.
+ *
+ * Context: under mcg_lock; may sleep (allocates, the backend, notifies).
+ * Return: 0, or a negative errno with @extack set; on error nothing
+ * changed (the group keeps what it held).
+ */
 int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 	     struct mcg_holder **hout, struct netlink_ext_ack *extack)
 {
@@ -997,13 +1125,25 @@ err_free:
 	return err;
 }
 
-/*
- * Drops the owner's hold with @join_state on @g, or all of the owner's
- * holds on it if @join_state is 0; with @sock, only those bound to that
- * socket (a LEAVE without CAP_NET_ADMIN). On success *out is the group
- * or, if that was its last holder and it has been released, @snap: a
- * copy of the group as released, without holders. -ENOENT (with @extack)
- * if the owner holds nothing matching; then nothing changed.
+/**
+ * mcg_leave_group() - drop an owner's holds of a group (a LEAVE)
+ * @g: the group
+ * @owner: the owner's name
+ * @join_state: the join state of the hold to drop, or 0 for all of them
+ * @sock: if not NULL, drop only the holds bound to this socket (a LEAVE
+ *        without CAP_NET_ADMIN)
+ * @reason: the reason the notifications carry
+ * @out: on success, the group or, if that was its last holder and it has
+ *       been released, @snap
+ * @snap: filled with a copy of the group as released, without holders
+ * @extack: where the refusal's message goes
+ *
+ * Sends a HOLDER_DEL_NTF for each hold dropped; the group then settles:
+ * it lingers, is released, or asks its backend for less.
+ *
+ * Context: under mcg_lock; may sleep.
+ * Return: 0, or -ENOENT (with @extack) if the owner holds nothing
+ * matching; then nothing changed.
  */
 int mcg_leave_group(struct mcg_group *g, const char *owner, u8 join_state,
 		    const struct mcg_sock *sock, u8 reason,
@@ -1071,7 +1211,17 @@ static unsigned int check_unpriv(struct mcg_group *g, const char *owner,
 	return found;
 }
 
-/*
+/**
+ * mcg_leave_check_unpriv() - may a LEAVE without CAP_NET_ADMIN go ahead?
+ * @port: the port
+ * @mgid: the group's MGID; all zero for all of the port's groups waiting
+ *        for an SA-assigned MGID
+ * @owner: the owner's name
+ * @join_state: the join state to drop, or 0 for every join state
+ * @uid: the requester's uid
+ * @sock: the requester's socket
+ * @extack: where the refusal's message goes
+ *
  * Refuses, before anything changes, a LEAVE without CAP_NET_ADMIN that
  * finds none of its own socket's holds but other holds of @owner: those
  * root took (even for "uid:N"), or the user's other processes' (each
@@ -1080,6 +1230,9 @@ static unsigned int check_unpriv(struct mcg_group *g, const char *owner,
  * matches at all is mcg_leave()'s to say. Looks at the group @mgid names,
  * or at all of the port's groups waiting for an SA-assigned MGID if it
  * is all zero.
+ *
+ * Context: under mcg_lock; does not sleep.
+ * Return: 0 if the LEAVE may go on, -EPERM (with @extack) if not.
  */
 int mcg_leave_check_unpriv(struct mcg_port *port, const union ib_gid *mgid,
 			   const char *owner, u8 join_state, kuid_t uid,
@@ -1142,10 +1295,23 @@ static int leave_unkeyed(struct mcg_port *port, const char *owner,
 	return -ENOENT;
 }
 
-/*
- * mcg_leave_group() of the group @mgid names on @port; an all-zero
- * @mgid names the port's groups still waiting for an SA-assigned MGID.
- * With @sock, only the holds bound to that socket are dropped.
+/**
+ * mcg_leave() - mcg_leave_group() of the group an MGID names
+ * @port: the port
+ * @mgid: the MGID; an all-zero @mgid names the port's groups still
+ *        waiting for an SA-assigned MGID
+ * @owner: as for mcg_leave_group()
+ * @join_state: as for mcg_leave_group()
+ * @sock: with @sock, only the holds bound to that socket are dropped
+ * @reason: as for mcg_leave_group()
+ * @out: as for mcg_leave_group(); for an all-zero @mgid the last group
+ *       the owner's holds were dropped on
+ * @snap: as for mcg_leave_group()
+ * @extack: where the refusal's message goes
+ *
+ * Context: under mcg_lock; may sleep.
+ * Return: 0, or -ENOENT (with @extack) if there is no such group or the
+ * owner holds nothing matching; then nothing changed.
  */
 int mcg_leave(struct mcg_port *port, const union ib_gid *mgid,
 	      const char *owner, u8 join_state, const struct mcg_sock *sock,
@@ -1177,12 +1343,20 @@ static void group_release(struct mcg_group *g, u8 reason)
 	group_settle(g, reason);
 }
 
-/*
+/**
+ * mcg_group_abandon() - release a group the fabric refused
+ * @g: the group, which is freed
+ * @reason: the reason the notifications carry
+ * @err: the error, a positive errno
+ *
  * The fabric refused a group that was never joined (the SA rejected its
  * record, or an SA-assigned MGID could not be had): holding it would only
  * retry a request that cannot succeed, so its holders are told and it is
  * released. The holders' HOLDER_DEL_NTFs carry @err, which a JOIN waiting
- * in libibmcg fails with.
+ * in libibmcg fails with. Called by a backend that finishes
+ * asynchronously.
+ *
+ * Context: under mcg_lock; may sleep.
  */
 void mcg_group_abandon(struct mcg_group *g, u8 reason, int err)
 {
@@ -1194,13 +1368,22 @@ void mcg_group_abandon(struct mcg_group *g, u8 reason, int err)
 	group_free(g, reason);
 }
 
-/*
+/**
+ * mcg_group_refuse() - drop the holds of a join state the fabric refused
+ * @g: the group
+ * @join_state: the refused join state bit(s)
+ * @reason: the reason the notifications carry
+ * @err: the error, a positive errno
+ *
  * The fabric refused @join_state of @g the first time it was asked for,
  * while the group may be held with other join states: only the holders
  * that asked for it are told and dropped (HOLDER_DEL_NTF with @reason and
  * @err, which a JOIN waiting in libibmcg fails with), and the group
  * settles to what the others hold (joined, if that is held already), or
- * is released if nobody else holds it.
+ * is released if nobody else holds it. Called by a backend that
+ * finishes asynchronously.
+ *
+ * Context: under mcg_lock; may sleep.
  */
 void mcg_group_refuse(struct mcg_group *g, u8 join_state, u8 reason, int err)
 {
@@ -1214,7 +1397,16 @@ void mcg_group_refuse(struct mcg_group *g, u8 join_state, u8 reason, int err)
 	group_settle(g, reason);
 }
 
-/* The device is going away (or the module is): drop everything, loudly. */
+/**
+ * mcg_port_release_all() - drop every group of a port
+ * @port: the port, already marked dead
+ * @reason: IB_MCG_REASON_UNLOAD or IB_MCG_REASON_DEVICE_REMOVED
+ *
+ * The device is going away (or the module is): drop everything, loudly
+ * (one line in the kernel log if the port had groups).
+ *
+ * Context: under mcg_lock; may sleep.
+ */
 void mcg_port_release_all(struct mcg_port *port, u8 reason)
 {
 	unsigned int groups = port->ngroups, holders = port->nholders;
@@ -1251,7 +1443,12 @@ static void group_release_bound(struct mcg_group *g,
 		group_settle(g, IB_MCG_REASON_SOCKET_CLOSED);
 }
 
-/* Release every hold bound to the netlink socket @sock. */
+/**
+ * mcg_release_bound() - release every hold bound to a netlink socket
+ * @sock: the socket
+ *
+ * Context: under mcg_lock; may sleep.
+ */
 void mcg_release_bound(const struct mcg_sock *sock)
 {
 	struct mcg_holder *h;
@@ -1270,10 +1467,16 @@ void mcg_release_bound(const struct mcg_sock *sock)
 	}
 }
 
-/*
+/**
+ * mcg_release_dead_bound() - release the bound holds of closed sockets
+ * @net: the sockets' network namespace
+ * @portid: the netlink portid NETLINK_URELEASE names
+ *
  * NETLINK_URELEASE of (@net, @portid): release the holds of the sockets
  * of that portid that are dead. The portid was free before the
  * notification: a new socket that got it meanwhile keeps its holds.
+ *
+ * Context: under mcg_lock (the netlink notifier takes it); may sleep.
  */
 void mcg_release_dead_bound(const struct net *net, u32 portid)
 {
@@ -1300,10 +1503,16 @@ void mcg_release_dead_bound(const struct net *net, u32 portid)
 	} while (found);
 }
 
-/*
+/**
+ * mcg_port_resync() - bring a port's groups up to date with its link
+ * @port: the port, not dead
+ *
  * The port's link changed under us (RoCE netdev gone or back, GIDs
  * changed): ask the backend to hold every group again and report groups
- * that became detached or were re-attached.
+ * that became detached or were re-attached. A lingering group that
+ * cannot be held is freed.
+ *
+ * Context: under mcg_lock (the port's resync work); may sleep.
  */
 void mcg_port_resync(struct mcg_port *port)
 {

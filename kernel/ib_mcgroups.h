@@ -116,21 +116,58 @@ struct mcg_create {
 /* Return of mcg_backend_ops.update: the backend completes later. */
 #define MCG_UPDATE_PENDING 1
 
-/*
- * A join backend holds the fabric side of a group's membership. Called
- * with mcg_lock held.
- *
- * @check:  is @mgid a group this port can hold? Sets extack when not.
- * @update: make the fabric membership match @join_state (0 releases
- *          it) and fill g->rec. Returns 0 once held, or
- *          MCG_UPDATE_PENDING if the backend finishes asynchronously (it
- *          then sets g->state itself, which notifies). On error the
- *          previous membership is still held, except that a release
- *          (join_state 0) never fails.
+/**
+ * struct mcg_backend_ops - a join backend: the fabric side of a port
+ * @id: the backend's IB_MCG_BACKEND_*, as netlink reports it
+ * @name: its name, as sysfs and debugfs show it
+ * @port_init: set up the backend's state of @port (struct mcg_port's
+ *	ib or roce). Called by the ib_client add() after the port's sysfs
+ *	directory exists and before the port is reachable (it is not yet
+ *	in dev->ports, no request or event can find it); mcg_lock not
+ *	held; may sleep. Returns 0, or a negative errno: the port is then
+ *	freed and the device's add() fails, without port_fini().
+ * @port_fini: undo port_init(). Called by the ib_client remove() (or a
+ *	failed add()) once the port is dead and every group of it has been
+ *	released (update(g, 0) and group_fini() have run); mcg_lock not
+ *	held, so it may wait for the backend's work items, which take it.
+ *	May sleep. After it returns, the backend must make no callback for
+ *	the port.
+ * @check: is the JOIN @req something this port can hold (its MGID,
+ *	join state, create parameters)? Called by mcg_join() under
+ *	mcg_lock, before anything changes; may sleep. Returns 0, or a
+ *	negative errno with @extack's message set.
+ * @update: make the fabric membership of @g match @join_state (0
+ *	releases it) and fill g->rec. Called under mcg_lock by group.c
+ *	(mcg_join(), a LEAVE, linger expiry, mcg_port_resync()); may
+ *	sleep. Returns 0 once held, or MCG_UPDATE_PENDING if the backend
+ *	finishes asynchronously: it then reports the outcome later, from
+ *	its own work under mcg_lock, through mcg_group_set_state() (the
+ *	group's new state and why), mcg_group_refuse() (a join state the fabric
+ *	refused the first time), mcg_group_abandon() (a group that can never
+ *	be held), and mcg_group_rekey() for a group whose MGID the SA
+ *	assigns; it sets g->state itself only to JOINING while a join is
+ *	on the wire. On error (negative errno, @extack set where given)
+ *	the previous membership is still held, except that a release
+ *	(join_state 0) never fails. @g may be freed right after
+ *	update(g, 0): the backend must not call back for it afterwards.
  * @refresh: optional; the port's link may have changed (IB event,
- *          netdev event), before its groups are brought up to date.
+ *	netdev event), before its groups are brought up to date. Called by
+ *	mcg_port_resync() under mcg_lock; may sleep; reports nothing
+ *	itself.
  * @rejoin: optional (REJOIN); join @g's membership again although the
- *          backend believes it held, keeping the holders.
+ *	backend believes it held, keeping the holders. Called by netlink.c
+ *	under mcg_lock; may sleep. Returns 0 (the outcome is reported as
+ *	for update()), or a negative errno with @extack's message set.
+ * @group_cache: the slab cache its groups come from, whose objects hold
+ *	struct mcg_group followed by the backend's state of the group
+ * @group_init: optional; initialize the backend's state of a new group,
+ *	just allocated (zeroed) under mcg_lock, before its first update()
+ *
+ * Every op but port_init() and port_fini() runs with mcg_lock held; the
+ * backend may take RTNL (mcg_lock -> rtnl_lock) and its own locks inside
+ * it. Callbacks from the fabric (SA, netdev notifier) must not take
+ * mcg_lock: they defer to a work item, which does (the locking notes
+ * at the top of this file).
  */
 struct mcg_backend_ops {
 	u8 id;
@@ -144,16 +181,18 @@ struct mcg_backend_ops {
 	void (*refresh)(struct mcg_port *port);
 	int (*rejoin)(struct mcg_group *g, struct netlink_ext_ack *extack);
 	struct kmem_cache **group_cache;	/* its groups' slab cache */
-	/*
-	 * The Q_Key in g->rec is the group's own, not the fabric's (RoCE):
-	 * root's first hold of a group only users held may give another.
+	/**
+	 * @local_qkey: the Q_Key in g->rec is the group's own, not the
+	 * fabric's (RoCE): root's first hold of a group only users held may
+	 * give another.
 	 */
 	bool local_qkey;
 	void (*group_init)(struct mcg_group *g);	/* optional */
-	/*
-	 * Optional: frees what the backend allocated for @g, once @g holds
-	 * nothing (update(g, 0) has run, or the update of a new group
-	 * failed); under mcg_lock, just before @g is freed.
+	/**
+	 * @group_fini: optional: frees what the backend allocated for @g,
+	 * once @g holds nothing (update(g, 0) has run, or the update of a
+	 * new group failed); under mcg_lock, just before @g is freed. May
+	 * sleep (the IB backend waits for the SA's callbacks).
 	 */
 	void (*group_fini)(struct mcg_group *g);
 };
@@ -371,23 +410,50 @@ struct mcg_roce_group_obj {
 	struct mcg_roce_group roce;
 };
 
+/**
+ * mcg_roce() - the RoCE backend's state of a group
+ * @g: a group of a RoCE port (from mcg_roce_group_cache)
+ *
+ * Context: any; the state itself is under RTNL.
+ * Return: the state that follows @g in its group object.
+ */
 static inline struct mcg_roce_group *mcg_roce(struct mcg_group *g)
 {
 	return &container_of(g, struct mcg_roce_group_obj, g)->roce;
 }
 
-/* Does RoCE group @g hold its IP multicast membership? Under RTNL. */
+/**
+ * mcg_roce_ip_held() - does a RoCE group hold its IP multicast membership?
+ * @g: a group of a RoCE port
+ *
+ * Context: under RTNL.
+ * Return: true if @g is on its port's list of groups with one.
+ */
 static inline bool mcg_roce_ip_held(const struct mcg_group *g)
 {
 	return !list_empty(&container_of(g, const struct mcg_roce_group_obj,
 					 g)->roce.node);
 }
 
+/**
+ * mcg_ib() - the InfiniBand backend's state of a group
+ * @g: a group of an InfiniBand port (from mcg_ib_group_cache)
+ *
+ * Context: any; the state itself is under mcg_lock.
+ * Return: the state that follows @g in its group object.
+ */
 static inline struct mcg_ib_group *mcg_ib(struct mcg_group *g)
 {
 	return &container_of(g, struct mcg_ib_group_obj, g)->ib;
 }
 
+/**
+ * mcg_ib_group_of() - the group of an InfiniBand backend state
+ * @ib: the state, as mcg_ib() returned it
+ *
+ * Context: any.
+ * Return: the group @ib belongs to.
+ */
 static inline struct mcg_group *mcg_ib_group_of(struct mcg_ib_group *ib)
 {
 	return &container_of(ib, struct mcg_ib_group_obj, ib)->g;
@@ -419,7 +485,16 @@ struct mcg_sock {
 	void *token;			/* its struct sock */
 };
 
-/* Are @a and @b the same socket? Its portid alone does not tell. */
+/**
+ * mcg_sock_eq() - are @a and @b the same socket?
+ * @a: a socket, as bound holds name it
+ * @b: another
+ *
+ * Its portid alone does not tell.
+ *
+ * Context: any.
+ * Return: true if net, portid and token are the same.
+ */
 static inline bool mcg_sock_eq(const struct mcg_sock *a,
 			       const struct mcg_sock *b)
 {
@@ -549,12 +624,29 @@ void mcg_port_put(struct mcg_port *port);
 void mcg_debugfs_init(void);
 void mcg_debugfs_exit(void);
 
+/**
+ * mcg_dev_name() - the name of a port's ib_device
+ * @port: the port
+ *
+ * Context: any; the name may change (rename) unless mcg_lock is held.
+ * Return: the device's current name.
+ */
 static inline const char *mcg_dev_name(const struct mcg_port *port)
 {
 	return dev_name(&port->dev->ibdev->dev);
 }
 
-/* Is @h on @port if given, else on @dev if given (else anywhere)? */
+/**
+ * mcg_hold_matches() - is a hold on the port or device a request names?
+ * @h: the hold
+ * @dev: the device, or NULL for any
+ * @port: the port, or NULL; takes precedence over @dev
+ *
+ * Is @h on @port if given, else on @dev if given (else anywhere)?
+ *
+ * Context: under mcg_lock.
+ * Return: true if it is.
+ */
 static inline bool mcg_hold_matches(const struct mcg_holder *h,
 				    const struct mcg_device *dev,
 				    const struct mcg_port *port)
@@ -564,6 +656,15 @@ static inline bool mcg_hold_matches(const struct mcg_holder *h,
 	return !dev || h->group->port->dev == dev;
 }
 
+/**
+ * mcg_mgid_is_v4mapped() - is an MGID an IPv4-mapped address?
+ * @mgid: the MGID
+ *
+ * ::ffff:a.b.c.d, the form RoCE gives an IPv4 multicast group.
+ *
+ * Context: any.
+ * Return: true if it is.
+ */
 static inline bool mcg_mgid_is_v4mapped(const union ib_gid *mgid)
 {
 	return ipv6_addr_v4mapped((const struct in6_addr *)mgid->raw);

@@ -28,29 +28,57 @@
 
 /* ---- MGIDs ---------------------------------------------------------------- */
 
-/* An all-zero MGID: the join asks the SA to assign one. */
+/**
+ * mcg_mgid_is_zero() - is an MGID all zero?
+ * @mgid: the MGID
+ *
+ * An all-zero MGID: the join asks the SA to assign one.
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: true if every byte of @mgid is 0.
+ */
 static inline bool mcg_mgid_is_zero(const union ib_gid *mgid)
 {
 	return !memchr_inv(mgid->raw, 0, sizeof(mgid->raw));
 }
 
-/* The IPv4 group of an IPv4-mapped MGID (::ffff:a.b.c.d), network order. */
+/**
+ * mcg_mgid_to_ipv4() - the IPv4 group of an IPv4-mapped MGID
+ * @mgid: an IPv4-mapped MGID (::ffff:a.b.c.d)
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: the IPv4 address, in network order.
+ */
 static inline __be32 mcg_mgid_to_ipv4(const union ib_gid *mgid)
 {
 	return ((const struct in6_addr *)mgid->raw)->s6_addr32[3];
 }
 
-/* An IPv6 multicast MGID of interface- or link-local scope (ffx1, ffx2). */
+/**
+ * mcg_mgid_scope_linklocal() - is a multicast MGID of local scope?
+ * @mgid: an IPv6 multicast MGID
+ *
+ * An IPv6 multicast MGID of interface- or link-local scope (ffx1, ffx2).
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: true if its scope is 2 or less.
+ */
 static inline bool mcg_mgid_scope_linklocal(const union ib_gid *mgid)
 {
 	return (mgid->raw[1] & 0xf) <= 2;
 }
 
-/*
+/**
+ * mcg_mgid_sa_linklocal() - is an MGID of the kind the SA assigns?
+ * @mgid: the MGID
+ *
  * An MGID of the kind the SA assigns by default: signature A01B, link-local
  * scope (ff12:a01b:...). opensm refuses to create a group for one on
  * request (IBA o15-0.1.5 as it reads it), so such a group exists only as
  * the SA assigned it, and once the SA lost it nobody can create it again.
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: true if @mgid is ff12:a01b:...
  */
 static inline bool mcg_mgid_sa_linklocal(const union ib_gid *mgid)
 {
@@ -58,9 +86,17 @@ static inline bool mcg_mgid_sa_linklocal(const union ib_gid *mgid)
 	       mgid->raw[2] == 0xa0 && mgid->raw[3] == 0x1b;
 }
 
-/*
+/**
+ * mcg_ib_check_mgid() - may an InfiniBand JOIN name this MGID?
+ * @mgid: the MGID
+ * @join_state: the join state asked for
+ * @extack: where the refusal's message goes, or NULL
+ *
  * InfiniBand: a multicast GID (first byte 0xff), or all-zero for an
  * SA-assigned MGID, which only a full member can create.
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: 0, or -EINVAL with @extack's message set.
  */
 static inline int mcg_ib_check_mgid(const union ib_gid *mgid, u8 join_state,
 				    struct netlink_ext_ack *extack)
@@ -80,9 +116,17 @@ static inline int mcg_ib_check_mgid(const union ib_gid *mgid, u8 join_state,
 	return 0;
 }
 
-/*
+/**
+ * mcg_roce_check_mgid() - may a RoCE JOIN name this MGID?
+ * @mgid: the MGID
+ * @create: the JOIN gave create parameters or an all-zero MGID
+ * @extack: where the refusal's message goes, or NULL
+ *
  * RoCE: an IPv4-mapped MGID of an IPv4 multicast group (224.0.0.0/4), or
  * an IPv6 multicast address; no SA, so no create parameters but the Q_Key.
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: 0, or -EINVAL with @extack's message set.
  */
 static inline int mcg_roce_check_mgid(const union ib_gid *mgid, bool create,
 				      struct netlink_ext_ack *extack)
@@ -110,11 +154,19 @@ static inline int mcg_roce_check_mgid(const union ib_gid *mgid, bool create,
 
 /* ---- request attributes (netlink.c) ------------------------------------- */
 
-/*
+/**
+ * mcg_name_len() - the length of a name in a string attribute
+ * @s: the attribute's payload
+ * @len: its length in bytes
+ * @max: the longest name allowed
+ *
  * The length of a string attribute's text of @len bytes (one trailing NUL
  * allowed), or -EINVAL if it is empty, longer than @max, or has a byte
  * outside printable ASCII without space (0x21..0x7e): owner and device
  * names go into logs, debugfs and JSON unquoted.
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: the name's length without the NUL, or -EINVAL.
  */
 static inline int mcg_name_len(const char *s, int len, size_t max)
 {
@@ -130,24 +182,53 @@ static inline int mcg_name_len(const char *s, int len, size_t max)
 	return len;
 }
 
-/* Exactly one of the four join state bits. */
+/**
+ * mcg_join_state_valid() - is @js one join state?
+ * @js: join state bits (IB_MCG_JOIN_*)
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: true if exactly one of the four join state bits is set.
+ */
 static inline bool mcg_join_state_valid(u8 js)
 {
 	return js && !(js & (js - 1)) && !(js & ~IB_MCG_JOIN_ALL);
 }
 
+/**
+ * mcg_linger_valid() - is a linger time within its limit?
+ * @linger_ms: the linger time asked for, in milliseconds
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: true if it is at most IB_MCG_LINGER_MAX_MS.
+ */
 static inline bool mcg_linger_valid(u32 linger_ms)
 {
 	return linger_ms <= IB_MCG_LINGER_MAX_MS;
 }
 
-/* 0x0000 and 0x8000 are the invalid P_Key (IBA 10.9.1.2). */
+/**
+ * mcg_pkey_valid() - is @pkey a valid P_Key?
+ * @pkey: the P_Key, with or without its membership bit
+ *
+ * 0x0000 and 0x8000 are the invalid P_Key (IBA 10.9.1.2).
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: false for those two, true for any other.
+ */
 static inline bool mcg_pkey_valid(u16 pkey)
 {
 	return pkey & 0x7fff;
 }
 
-/* What is left of a linger ending at @until (jiffies) at @now; 0 if over. */
+/**
+ * mcg_linger_left_ms() - what is left of a linger time
+ * @until: the end of the linger time, in jiffies
+ * @now: jiffies now
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: what is left of a linger ending at @until at @now, in
+ * milliseconds; 0 if over.
+ */
 static inline u32 mcg_linger_left_ms(unsigned long until, unsigned long now)
 {
 	long left = (long)(until - now);
@@ -157,7 +238,13 @@ static inline u32 mcg_linger_left_ms(unsigned long until, unsigned long now)
 
 /* ---- groups and holders (group.c) --------------------------------------- */
 
-/* The union of the join states of the holders on @holders (mcg_holder.node). */
+/**
+ * mcg_holders_union() - the join states a group's holders hold
+ * @holders: a list of struct mcg_holder, by their node
+ *
+ * Context: under mcg_lock (the caller's list); otherwise pure.
+ * Return: the union of the join states of the holders on @holders.
+ */
 static inline u8 mcg_holders_union(const struct list_head *holders)
 {
 	const struct mcg_holder *h;
@@ -168,10 +255,16 @@ static inline u8 mcg_holders_union(const struct list_head *holders)
 	return js;
 }
 
-/*
+/**
+ * mcg_holders_create_union() - the join states held as creators
+ * @holders: a list of struct mcg_holder, by their node
+ *
  * The join states of the holders on @holders that joined with create
  * parameters (or MGID 0): those a re-join asks for as a creator, who may
  * create the group again; the others re-join as they joined, by MGID.
+ *
+ * Context: under mcg_lock (the caller's list); otherwise pure.
+ * Return: the union of those join states.
  */
 static inline u8 mcg_holders_create_union(const struct list_head *holders)
 {
@@ -184,23 +277,40 @@ static inline u8 mcg_holders_create_union(const struct list_head *holders)
 	return js;
 }
 
-/*
+/**
+ * mcg_join_want() - the join state a group must hold after a join
+ * @held: what the group holds
+ * @req_js: the join state the join asks for
+ * @lingering: the group is lingering
+ *
  * The join state a group must hold after a join asking for @req_js when it
  * holds @held. A lingering group has no holders: what it holds is only
  * kept for a later join, which asks for exactly its own join state.
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: @req_js for a lingering group, else @held | @req_js.
  */
 static inline u8 mcg_join_want(u8 held, u8 req_js, bool lingering)
 {
 	return lingering ? req_js : held | req_js;
 }
 
-/*
+/**
+ * mcg_settle_lingers() - does a group without holders linger?
+ * @linger_ms: the group's linger time
+ * @state: its state (enum ib_mcg_state)
+ * @reason: why its holders are gone (enum ib_mcg_reason)
+ * @keyed: it has its MGID (not waiting for an SA-assigned one)
+ *
  * Whether a group whose holders are all gone (for @reason) lingers rather
  * than being released: only when it has a linger time, is not lingering
  * already, its holders left of their own accord (not a device or the
  * module going away), and it is @keyed: a group still waiting for its
  * SA-assigned MGID could never be taken back, since a join with MGID 0
  * always asks for a new group.
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: true if it lingers, false if it is released.
  */
 static inline bool mcg_settle_lingers(u32 linger_ms, u8 state, u8 reason,
 				      bool keyed)
@@ -211,10 +321,21 @@ static inline bool mcg_settle_lingers(u32 linger_ms, u8 state, u8 reason,
 		reason == IB_MCG_REASON_OWNER_RELEASE);
 }
 
-/*
+/**
+ * mcg_join_limits() - the port's and the owner's limits of a join
+ * @new_group: the join creates a group
+ * @ngroups: the port's groups
+ * @max_groups: its budget of groups (max_groups; 0: no limit)
+ * @owner_holds: the owner's holds
+ * @max_holds: the most an owner may have (max_owner_holds; 0: no limit)
+ * @extack: where the refusal's message goes, or NULL
+ *
  * Refuses a join that would exceed the port's budget of groups (only a
  * join creating a group counts) or the owner's limit of holds; a limit of
  * 0 is no limit.
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: 0, or -ENOSPC with @extack's message set.
  */
 static inline int mcg_join_limits(bool new_group, unsigned int ngroups,
 				  unsigned int max_groups,
@@ -235,10 +356,19 @@ static inline int mcg_join_limits(bool new_group, unsigned int ngroups,
 	return 0;
 }
 
-/*
+/**
+ * mcg_user_limit() - the limit of a user without CAP_NET_ADMIN
+ * @user_holds: the holds the user has so far
+ * @max: the most it may have (user_max_holds)
+ * @extack: where the refusal's message goes, or NULL
+ *
  * The limit of a user without CAP_NET_ADMIN, who holds @user_holds holds
  * so far: at most @max (module parameter user_max_holds); 0 lets no such
  * user hold anything.
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: 0, -EPERM if @max is 0, or -ENOSPC; @extack's message set on
+ * a refusal.
  */
 static inline int mcg_user_limit(unsigned int user_holds, unsigned int max,
 				 struct netlink_ext_ack *extack)
@@ -256,7 +386,11 @@ static inline int mcg_user_limit(unsigned int user_holds, unsigned int max,
 	return 0;
 }
 
-/*
+/**
+ * mcg_charge_uid() - whom a hold without CAP_NET_ADMIN is charged to
+ * @ns: the user namespace the socket was opened in
+ * @uid: the requester's uid
+ *
  * Whom a hold without CAP_NET_ADMIN is charged to besides its user @uid:
  * the owner of the outermost user namespace below the initial one that
  * the socket was opened in (@ns), unless root set it up (then root chose
@@ -264,6 +398,10 @@ static inline int mcg_user_limit(unsigned int user_holds, unsigned int max,
  * rootless container maps its users to subordinate uids of their own:
  * charging the namespace's owner for them bounds them all by one user's
  * limit. @uid itself outside user namespaces.
+ *
+ * Context: any; reads only @ns and its parents, which the caller's
+ * reference keeps.
+ * Return: the uid to charge.
  */
 static inline kuid_t mcg_charge_uid(const struct user_namespace *ns,
 				    kuid_t uid)
@@ -275,13 +413,25 @@ static inline kuid_t mcg_charge_uid(const struct user_namespace *ns,
 	return ns->owner;
 }
 
-/*
+/**
+ * mcg_user_limits_more() - the other limits of a hold without CAP_NET_ADMIN
+ * @in_userns: the socket was opened in a user namespace that a user
+ *             other than root set up
+ * @owner_holds: the holds charged to that namespace's owner
+ * @total: all holds without CAP_NET_ADMIN
+ * @max: user_max_holds
+ * @max_total: user_max_holds_total
+ * @extack: where the refusal's message goes, or NULL
+ *
  * The other limits of a hold without CAP_NET_ADMIN: with @in_userns (the
  * socket was opened in a user namespace that a user other than root set
  * up), the namespace's owner, whom the holds of every user of its
  * namespaces are charged to, has @owner_holds of at most @max
  * (user_max_holds); all such holds together, @total, are at most
  * @max_total (user_max_holds_total).
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: 0, or -ENOSPC with @extack's message set.
  */
 static inline int mcg_user_limits_more(bool in_userns,
 				       unsigned int owner_holds,
@@ -302,9 +452,17 @@ static inline int mcg_user_limits_more(bool in_userns,
 	return 0;
 }
 
-/*
+/**
+ * mcg_rejoin_check() - may an existing hold be asked for again?
+ * @h: the existing (owner, join state) hold
+ * @req: the JOIN that asks for it again
+ * @extack: where the refusal's message goes, or NULL
+ *
  * An existing (owner, join state) hold @h asked for again: idempotent if
  * it is the same kind of hold (bound to the same socket, or unbound).
+ *
+ * Context: under mcg_lock (reads @h); otherwise pure.
+ * Return: 0, or -EBUSY with @extack's message set.
  */
 static inline int mcg_rejoin_check(const struct mcg_holder *h,
 				   const struct mcg_join_req *req,
@@ -328,9 +486,17 @@ static inline int mcg_rejoin_check(const struct mcg_holder *h,
 	return 0;
 }
 
-/*
+/**
+ * mcg_create_matches() - does a join repeat a group's create parameters?
+ * @r: the group's record
+ * @c: the join's create parameters
+ *
  * A join naming an existing group (record @r) may repeat its create
  * parameters @c, not change them; unset MTU, rate and hop limit match any.
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: true if they match, or the join gives none, or the record is
+ * not known yet.
  */
 static inline bool mcg_create_matches(const struct mcg_rec *r,
 				      const struct mcg_create *c)
@@ -346,13 +512,22 @@ static inline bool mcg_create_matches(const struct mcg_rec *r,
 
 /* ---- SA join pacing and retries (backend_ib.c) --------------------------- */
 
-/*
+/**
+ * mcg_backoff_ms() - the delay before the retry of a failed join
+ * @failures: the failures in a row, 1 for the first
+ * @base_ms: the first delay (backoff_base_ms)
+ * @max_ms: the longest delay before jitter (backoff_max_ms)
+ * @rnd: a random u32
+ *
  * The delay before retry number @failures (1 = the first) of a failed
  * join: @base_ms doubled per failure after the first, capped at @max_ms
  * (0 counts as 1), then -50..+50% from @rnd (a random u32) so that the
  * nodes of a fabric spread out. Never 0, so that a failing SA is not
  * asked again at once; computed in 64 bits, so any parameter values are
  * safe (no overflow, no division by zero).
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: the delay in milliseconds, at least 1.
  */
 static inline unsigned int mcg_backoff_ms(unsigned int failures,
 					  unsigned int base_ms,
@@ -370,13 +545,25 @@ static inline unsigned int mcg_backoff_ms(unsigned int failures,
 	return min_t(u64, max_t(u64, d / 2 + jitter, 1), U32_MAX);
 }
 
-/* The wait after a CLIENT_REREGISTER: @settle_ms plus 0..50% from @rnd. */
+/**
+ * mcg_settle_delay_ms() - the wait after a CLIENT_REREGISTER
+ * @settle_ms: settle_ms
+ * @rnd: a random u32
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: @settle_ms plus 0..50% from @rnd, in milliseconds.
+ */
 static inline unsigned int mcg_settle_delay_ms(unsigned int settle_ms, u32 rnd)
 {
 	return settle_ms + rnd % (settle_ms / 2 + 1);
 }
 
-/*
+/**
+ * mcg_settling() - is the port still settling?
+ * @settling: the port's flag, set with @until at a CLIENT_REREGISTER
+ * @until: the end of the settle time, in jiffies
+ * @now: jiffies now
+ *
  * Is the port still settling at @now, after a CLIENT_REREGISTER that set
  * *@settling and @until? Clears *@settling once @until has passed, so
  * that @until is never compared again: time_before() of a time long past
@@ -384,6 +571,9 @@ static inline unsigned int mcg_settle_delay_ms(unsigned int settle_ms, u32 rnd)
  * jiffies every 24.9 days at HZ=1000, and from boot, when jiffies starts
  * 5 minutes before its wrap), which would stall the port's joins for as
  * long.
+ *
+ * Context: under mcg_lock (writes *@settling); otherwise pure.
+ * Return: true while it settles.
  */
 static inline bool mcg_settling(bool *settling, unsigned long until,
 				unsigned long now)
@@ -396,7 +586,14 @@ static inline bool mcg_settling(bool *settling, unsigned long until,
 	return false;
 }
 
-/* The time between two SA joins of a port at @rate per second (0 as 1). */
+/**
+ * mcg_pace_interval_ns() - the pacer's interval at a rate
+ * @rate: SA joins per second (0 as 1)
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: the time between two SA joins of a port at @rate per second,
+ * in nanoseconds.
+ */
 static inline u64 mcg_pace_interval_ns(unsigned int rate)
 {
 	return div_u64(NSEC_PER_SEC, max(rate, 1U));
@@ -438,6 +635,19 @@ static inline u64 mcg_pace_interval_ns(unsigned int rate)
  */
 #define MCG_TB_CAP_NS	(10 * NSEC_PER_MSEC)
 
+/**
+ * mcg_tb_refill() - add the time elapsed to the token bucket's credit
+ * @credit: the credit, in nanoseconds
+ * @elapsed_ns: the time since the last refill
+ * @interval_ns: the cost of a request (mcg_pace_interval_ns())
+ * @cap_ns: the most a late wake-up makes up (MCG_TB_CAP_NS)
+ * @backlog: requests waited since the last run
+ *
+ * The rules are in the comment on the token bucket above.
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: the new credit.
+ */
 static inline s64 mcg_tb_refill(s64 credit, u64 elapsed_ns, u64 interval_ns,
 				u64 cap_ns, bool backlog)
 {
@@ -449,19 +659,41 @@ static inline s64 mcg_tb_refill(s64 credit, u64 elapsed_ns, u64 interval_ns,
 	return credit + elapsed_ns;
 }
 
-/* Whether @credit pays for one more request. */
+/**
+ * mcg_tb_may_send() - does the credit pay for one more request?
+ * @credit: the credit, in nanoseconds
+ * @interval_ns: the cost of a request; 0 is no limit
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: true if @credit pays for one more request.
+ */
 static inline bool mcg_tb_may_send(s64 credit, u64 interval_ns)
 {
 	return !interval_ns || credit >= (s64)interval_ns;
 }
 
-/* The credit left after @n requests were sent. */
+/**
+ * mcg_tb_take() - pay for requests sent
+ * @credit: the credit, in nanoseconds
+ * @interval_ns: the cost of a request
+ * @n: the requests sent
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: the credit left after @n requests were sent (may be negative).
+ */
 static inline s64 mcg_tb_take(s64 credit, u64 interval_ns, unsigned int n)
 {
 	return credit - (s64)(n * interval_ns);
 }
 
-/* Nanoseconds until @credit pays for a request (0: now). */
+/**
+ * mcg_tb_wait_ns() - how long until the credit pays for a request
+ * @credit: the credit, in nanoseconds
+ * @interval_ns: the cost of a request
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: nanoseconds until @credit pays for a request (0: now).
+ */
 static inline u64 mcg_tb_wait_ns(s64 credit, u64 interval_ns)
 {
 	return mcg_tb_may_send(credit, interval_ns) ? 0 :
@@ -479,6 +711,16 @@ static inline u64 mcg_tb_wait_ns(s64 credit, u64 interval_ns)
 #define MCG_IB_EAGAIN_MS	16
 #define MCG_IB_EAGAIN_TRIES	6
 
+/**
+ * mcg_ib_eagain_delay_ms() - the delay before re-issuing a join ib_sa failed
+ * @tries: the -EAGAIN answers in a row, 1 for the first
+ *
+ * As the comment above MCG_IB_EAGAIN_MS says.
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: the delay in milliseconds, or 0 once the tries are used up
+ * (then it is a failure like any other).
+ */
 static inline unsigned int mcg_ib_eagain_delay_ms(unsigned int tries)
 {
 	if (!tries || tries > MCG_IB_EAGAIN_TRIES)
@@ -493,11 +735,14 @@ enum mcg_ib_failure {
 	MCG_IB_ABANDON,		/* release the whole group */
 };
 
-/*
- * A join of @bit failed with @status (-ENETRESET: the membership was lost;
- * -EINVAL: the SA refused it; else it did not answer, or a local error).
- * @held is the bits the SA ever gave the group, @unkeyed whether it still
- * waits for an SA-assigned MGID.
+/**
+ * mcg_ib_failure() - what a failed SA join leads to
+ * @status: the join's status: -ENETRESET, the membership was lost;
+ *          -EINVAL, the SA refused it; else it did not answer, or a local
+ *          error
+ * @bit: the join state bit
+ * @held: the bits the SA ever gave the group
+ * @unkeyed: the group still waits for an SA-assigned MGID
  *
  * A lost membership is joined again, and so is one the SA gave before
  * (after a failover the SA may refuse it until the group's creator is
@@ -505,6 +750,9 @@ enum mcg_ib_failure {
  * asking again would ask for another group. Otherwise an SA refusal of a
  * join state never held is final for that join state only: the group may
  * be held with others, which it keeps.
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: MCG_IB_RETRY, MCG_IB_REFUSE or MCG_IB_ABANDON.
  */
 static inline enum mcg_ib_failure mcg_ib_failure(int status, u8 bit, u8 held,
 						 bool unkeyed)
@@ -518,12 +766,21 @@ static inline enum mcg_ib_failure mcg_ib_failure(int status, u8 bit, u8 held,
 	return status == -EINVAL ? MCG_IB_REFUSE : MCG_IB_RETRY;
 }
 
-/*
+/**
+ * mcg_ib_group_gone() - is a group the SA keeps refusing given up?
+ * @refusals: re-joins the SA refused in a row
+ * @max: rejoin_refusals; 0 retries for ever
+ * @want: the join states the group wants
+ * @create_js: those asked for with create parameters
+ *
  * Whether a held group whose re-joins the SA refused @refusals times in a
  * row is given up (@max; 0 retries for ever). Only a group that nobody
  * here could create again: none of the join states it wants (@want) is a
  * full one asked for with create parameters (@create_js). A group whose
  * creator is here is retried for as long as it is held.
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: true if it is given up.
  */
 static inline bool mcg_ib_group_gone(unsigned int refusals, unsigned int max,
 				     u8 want, u8 create_js)
@@ -533,12 +790,22 @@ static inline bool mcg_ib_group_gone(unsigned int refusals, unsigned int max,
 	return max && refusals >= max && !(want & create_js & full);
 }
 
-/*
+/**
+ * mcg_ib_keep_stale() - is a membership given up kept for now?
+ * @join_state: the join states the group is to hold
+ * @added: the bits newly asked for
+ * @stale: the bits already kept for that reason
+ * @bit: the membership's bit
+ * @joined: the membership is held
+ *
  * Make before break: whether the SA membership of @bit, @joined or not,
  * is kept when the group is to hold @join_state. A held membership given
  * up while new bits (@added) are asked for, or one already kept for that
  * reason (@stale), stays until everything in @join_state is held; a
  * release (@join_state 0) keeps nothing.
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: true if it is kept.
  */
 static inline bool mcg_ib_keep_stale(u8 join_state, u8 added, u8 stale,
 				     u8 bit, bool joined)
@@ -548,17 +815,32 @@ static inline bool mcg_ib_keep_stale(u8 join_state, u8 added, u8 stale,
 	return added || (stale & bit);
 }
 
-/* A port with @inflight unanswered SA joins may send no more (@limit 0 as 1). */
+/**
+ * mcg_inflight_full() - may a port send no more SA joins?
+ * @inflight: its unanswered SA joins
+ * @limit: its in-flight limit (0 as 1)
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: true if a port with @inflight unanswered SA joins may send no
+ * more.
+ */
 static inline bool mcg_inflight_full(unsigned int inflight, unsigned int limit)
 {
 	return inflight >= max(limit, 1U);
 }
 
-/*
+/**
+ * mcg_srtt_update() - fold a sample into the smoothed SA round trip
+ * @srtt_ns: the estimate so far, 0 if none
+ * @sample_ns: the round trip of one join
+ *
  * The SA round trip the pacer measures (backend_ib.c): one join at a
  * time is timed from its send to its answer, and the estimate follows
  * the samples as TCP's smoothed RTT does, by 1/8 of each difference; the
  * first sample (@srtt_ns 0) is taken as it is.
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: the new estimate, at least 1.
  */
 static inline u64 mcg_srtt_update(u64 srtt_ns, u64 sample_ns)
 {
@@ -576,7 +858,12 @@ static inline u64 mcg_srtt_update(u64 srtt_ns, u64 sample_ns)
  */
 #define MCG_INFLIGHT_MIN	8
 
-/*
+/**
+ * mcg_inflight_limit() - the pacer's in-flight limit
+ * @rate: joins per second (rejoin_rate; 0 as 1)
+ * @srtt_ns: the SA round trip (0: none measured yet)
+ * @max: rejoin_inflight; 0 as 1
+ *
  * The pacer's in-flight limit at @rate joins per second against an SA
  * round trip of @srtt_ns (0: none measured yet): twice what keeps the
  * rate going (rate x round trip), so that an answer late now and then
@@ -585,6 +872,9 @@ static inline u64 mcg_srtt_update(u64 srtt_ns, u64 sample_ns)
  * @max, and the rate still holds every request back that is not due:
  * the SA never has more than @max of the port's requests, nor more than
  * @rate per second.
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: the most SA joins the port may have unanswered.
  */
 static inline unsigned int mcg_inflight_limit(unsigned int rate, u64 srtt_ns,
 					      unsigned int max)

@@ -745,7 +745,20 @@ nospace:
 	return -EMSGSIZE;
 }
 
-/* Holder notifications list their holder; group notifications none. */
+/**
+ * mcg_notify() - multicast a group or holder notification
+ * @g: the group
+ * @cmd: the notification, an IB_MCG_CMD_*_NTF
+ * @reason: why (enum ib_mcg_reason)
+ * @h: the holder a holder notification lists, or NULL for a group one
+ *
+ * Holder notifications list their holder; group notifications none.
+ * Sends to the events multicast group of init_net, in the GROUP_GET
+ * format. Does nothing without listeners; a notification that cannot be
+ * allocated or filled is dropped without a word.
+ *
+ * Context: under mcg_lock; may sleep (GFP_KERNEL).
+ */
 void mcg_notify(struct mcg_group *g, u8 cmd, u8 reason,
 		const struct mcg_holder *h)
 {
@@ -772,7 +785,16 @@ void mcg_notify(struct mcg_group *g, u8 cmd, u8 reason,
 static int fill_port(struct sk_buff *skb, struct mcg_port *port, u32 portid,
 		     u32 seq, int flags, u8 cmd);
 
-/* A port event (re-join waves), in the PORT_GET format. */
+/**
+ * mcg_notify_port() - multicast a port notification
+ * @port: the port
+ * @cmd: the notification (the re-join wave's start or end)
+ *
+ * A port event (re-join waves), in the PORT_GET format. Dropped, as in
+ * mcg_notify(), when nobody listens or it cannot be built.
+ *
+ * Context: under mcg_lock; may sleep (GFP_KERNEL).
+ */
 void mcg_notify_port(struct mcg_port *port, u8 cmd)
 {
 	struct sk_buff *skb;
@@ -1768,6 +1790,17 @@ static struct notifier_block mcg_netlink_nb = {
 	.notifier_call = mcg_netlink_event,
 };
 
+/**
+ * mcg_netlink_init() - register the generic netlink family
+ *
+ * Registers the family, then the netlink notifier that releases the
+ * bound holds of a closing socket. Requests may arrive as soon as this
+ * returns.
+ *
+ * Context: process context, may sleep; mcg_lock not held.
+ * Return: 0, or the error of the registration that failed (nothing is
+ * left registered then).
+ */
 int mcg_netlink_init(void)
 {
 	int err;
@@ -1782,6 +1815,12 @@ int mcg_netlink_init(void)
 	return err;
 }
 
+/**
+ * mcg_netlink_exit() - unregister what mcg_netlink_init() registered
+ *
+ * Context: process context, may sleep; mcg_lock not held (the notifier
+ * and requests in progress take it).
+ */
 void mcg_netlink_exit(void)
 {
 	netlink_unregister_notifier(&mcg_netlink_nb);

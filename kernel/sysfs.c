@@ -169,6 +169,13 @@ static const struct kobj_type mcg_port_ktype = {
 	.default_groups	= mcg_port_groups,
 };
 
+/**
+ * mcg_sysfs_add_device() - create /sys/kernel/ib_mcgroups/<dev>
+ * @dev: the device, named after its ib_device
+ *
+ * Context: process context (ib_client add()), may sleep.
+ * Return: 0, or -ENOMEM.
+ */
 int mcg_sysfs_add_device(struct mcg_device *dev)
 {
 	dev->kobj = kobject_create_and_add(dev_name(&dev->ibdev->dev),
@@ -176,7 +183,15 @@ int mcg_sysfs_add_device(struct mcg_device *dev)
 	return dev->kobj ? 0 : -ENOMEM;
 }
 
-/* On failure the port has been freed. */
+/**
+ * mcg_sysfs_add_port() - create the port's directory <dev>/<port>
+ * @port: the port; its kobject's release frees it
+ *
+ * On failure the port has been freed.
+ *
+ * Context: process context (ib_client add()), may sleep.
+ * Return: 0, or the error of kobject_init_and_add().
+ */
 int mcg_sysfs_add_port(struct mcg_port *port)
 {
 	int err;
@@ -188,17 +203,39 @@ int mcg_sysfs_add_port(struct mcg_port *port)
 	return err;
 }
 
+/**
+ * mcg_port_put() - remove the port's directory and drop its reference
+ * @port: the port, freed by its kobject's release once sysfs readers are
+ *        done with it
+ *
+ * Context: process context, may sleep; mcg_lock not held.
+ */
 void mcg_port_put(struct mcg_port *port)
 {
 	kobject_del(&port->kobj);
 	kobject_put(&port->kobj);
 }
 
+/**
+ * mcg_sysfs_del_device() - remove the device's directory
+ * @dev: the device, whose ports' directories are gone already
+ *
+ * Context: process context, may sleep.
+ */
 void mcg_sysfs_del_device(struct mcg_device *dev)
 {
 	kobject_put(dev->kobj);
 }
 
+/**
+ * mcg_sysfs_rename_device() - follow a rename of the ib_device
+ * @dev: the device, whose ib_device has its new name
+ *
+ * A failure is logged and leaves the old name.
+ *
+ * Context: process context (ib_client rename()), under mcg_lock; may
+ * sleep.
+ */
 void mcg_sysfs_rename_device(struct mcg_device *dev)
 {
 	if (kobject_rename(dev->kobj, dev_name(&dev->ibdev->dev)))
@@ -206,12 +243,24 @@ void mcg_sysfs_rename_device(struct mcg_device *dev)
 			dev_name(&dev->ibdev->dev));
 }
 
+/**
+ * mcg_sysfs_init() - create /sys/kernel/ib_mcgroups
+ *
+ * Context: process context (module init), may sleep.
+ * Return: 0, or -ENOMEM.
+ */
 int mcg_sysfs_init(void)
 {
 	mcg_root = kobject_create_and_add("ib_mcgroups", kernel_kobj);
 	return mcg_root ? 0 : -ENOMEM;
 }
 
+/**
+ * mcg_sysfs_exit() - remove /sys/kernel/ib_mcgroups
+ *
+ * Context: process context (module exit), may sleep; after every device
+ * is gone.
+ */
 void mcg_sysfs_exit(void)
 {
 	kobject_put(mcg_root);

@@ -75,7 +75,7 @@ build() {
 mkdir -p "$O"
 echo "TAP version 13"
 nk=$(echo "$KDIRS" | wc -w)
-echo "1..$((4 * nk + 7))"
+echo "1..$((4 * nk + 9))"
 
 if [ -n "$KSRC_TAR" ] && [ ! -e "$O/scripts/checkpatch.pl" ]; then
 	tar -xf "$KSRC_TAR" -C "$O" --strip-components=1 --wildcards \
@@ -95,6 +95,14 @@ kernel_sources() {
 	done
 	echo include/uapi/ib_mcgroups.h
 }
+# scripts/kernel-doc from the same tarball: a perl script up to 6.x, a
+# python one (kernel-doc.py, with its library scripts/lib/kdoc/) in newer
+# trees, where scripts/kernel-doc may be a link to it.
+if [ -n "$KSRC_TAR" ] && [ ! -e "$O/scripts/kernel-doc" ] &&
+	[ ! -e "$O/scripts/kernel-doc.py" ]; then
+	tar -xf "$KSRC_TAR" -C "$O" --strip-components=1 --wildcards \
+		'*/scripts/kernel-doc*' '*/scripts/lib/kdoc/*' 2>/dev/null
+fi
 if [ -e "$O/scripts/checkpatch.pl" ]; then
 	mapfile -t ksources < <(cd "$TOP" && kernel_sources)
 	(cd "$TOP" && perl "$O/scripts/checkpatch.pl" --strict --no-tree \
@@ -105,6 +113,56 @@ else
 	echo "no checkpatch.pl (is linux-source-6.1 installed?)" >"$O/out"
 	result 1 "checkpatch --strict clean"
 fi
+
+# kernel-doc: the comments of kernel/ (every function other files call,
+# the backend ops contract, HACKING.md) parse without a warning, and every
+# function of kernel/*.c that is not static has one.
+kernel_doc() {
+	local kd=$O/scripts/kernel-doc.py
+
+	[ -e "$kd" ] || kd=$O/scripts/kernel-doc
+	[ -e "$kd" ] || return 2
+	if head -n 1 "$kd" | grep -q perl; then
+		perl "$kd" "$@"
+	else
+		python3 "$kd" "$@"
+	fi
+}
+# kdoc_missing FILE...: the non-static functions defined at the left
+# margin without a "/**" comment naming them just above.
+kdoc_missing() {
+	awk '
+	FNR == 1 { kdoc = ""; prev = ""; inkdoc = 0 }
+	/^\/\*\*$/ { inkdoc = 1; named = 0; kdoc = ""; prev = $0; next }
+	inkdoc && !named && /^ \* [a-z_][a-z0-9_]*\(\) - / {
+		kdoc = $2; sub(/\(\)$/, "", kdoc); named = 1
+	}
+	inkdoc && /\*\/$/ { inkdoc = 0; prev = "*/"; next }
+	inkdoc { next }
+	/^[a-z_][a-z0-9_ \t*]*[ *][a-z_][a-z0-9_]*\(/ && !/;[ \t]*$/ &&
+	    !/^(static|typedef|extern|return)[ \t]/ {
+		name = $0
+		sub(/\(.*/, "", name); sub(/.*[ *]/, "", name)
+		if (prev != "*/" || kdoc != name)
+			printf "%s:%d: %s() has no kernel-doc comment\n",
+			       FILENAME, FNR, name
+	}
+	$0 != "" { prev = $0; kdoc = "" }
+	' "$@"
+}
+if [ -e "$O/scripts/kernel-doc" ] || [ -e "$O/scripts/kernel-doc.py" ]; then
+	mapfile -t kdsources < <(cd "$TOP" && kernel_sources | grep '^kernel/[^/]*$')
+	(cd "$TOP" && kernel_doc -none -Wall "${kdsources[@]}") >"$O/out" 2>&1 &&
+		[ ! -s "$O/out" ]
+	result $? "scripts/kernel-doc -Wall clean over kernel/*.[ch]"
+else
+	echo "no scripts/kernel-doc (is linux-source-6.1 installed?)" >"$O/out"
+	result 1 "scripts/kernel-doc -Wall clean over kernel/*.[ch]"
+fi
+mapfile -t kdc < <(cd "$TOP" && kernel_sources | grep '^kernel/[^/]*\.c$')
+(cd "$TOP" && kdoc_missing "${kdc[@]}") >"$O/out" 2>&1
+[ ! -s "$O/out" ]
+result $? "every non-static function of kernel/*.c has a kernel-doc comment"
 
 for KDIR in $KDIRS; do
 	kv=$(basename "$(dirname "$KDIR")")

@@ -856,12 +856,13 @@ static u64 tb_wave_run(struct kunit *test, unsigned int rate, unsigned int n,
 }
 
 /*
- * Issue 12: waves at 1,000-5,000/s took 1.13-1.75 x N / C in the VM. With
- * a round trip of 1-2 ms the fixed 8 joins in flight allowed 4,000-8,000
- * joins/s at best. A wave must now take N / C to 1.10 x N / C, never less
- * than (N - 1) / C, when its start (behind multicast.c's reports of the
- * lost groups) takes 10-45 ms; what of that is beyond the catch-up cap
- * (10 ms) is lost, which a thousand groups at 5,000/s can afford for 20 ms.
+ * Issue 12: with a fixed number of joins in flight, the round trip, not
+ * the rate, bounded re-join waves (the measurements:
+ * Documentation/design-notes.rst). A wave must now take N / C to 1.10 x
+ * N / C, never less than (N - 1) / C, when its start (behind multicast.c's
+ * reports of the lost groups) is as late as measured there (w[].stall_ms);
+ * what of that is beyond the catch-up cap (10 ms) is lost, which a
+ * thousand groups at 5,000/s can afford for 20 ms.
  */
 static void tb_wave_test(struct kunit *test)
 {
