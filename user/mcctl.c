@@ -132,8 +132,12 @@ static int run_cmd(int argc, char **argv, bool batch)
 	return cmds[i].fn(argc - 1, argv + 1);
 }
 
+static bool json, pretty;
+
+/* Each line's output is its own text or JSON document, as ip -batch's. */
 static int run_batch_line(int argc, char **argv)
 {
+	json_print_init(stdout, json, pretty);
 	return run_cmd(argc, argv, true);
 }
 
@@ -170,7 +174,7 @@ int main(int argc, char **argv)
 		{ "force",	no_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool json = false, pretty = false, force = false;
+	bool force = false;
 	const char *batch = NULL;
 	int opt, ret;
 
@@ -182,7 +186,8 @@ int main(int argc, char **argv)
 			json = true;
 			break;
 		case 'p':
-			json = pretty = true;
+			json = true;
+			pretty = true;
 			break;
 		case 'V':
 			return cmd_version();
