@@ -9,6 +9,7 @@
  * 2 usage error, 3 a check of diag failed (EXIT_DIAG_FAIL), 4/5/6 fabric
  * found lost/stale/both memberships (EXIT_FABRIC_*).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 
 #include "mcctl.h"
 #include "mcctl_args.h"
+#include "mcctl_batch.h"
 #include "mcctl_version.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -109,6 +111,55 @@ static bool wants_help(int argc, char **argv)
 			     !strcmp(argv[0], "--help"));
 }
 
+/*
+ * One command line, of main() or of a -batch line. Commands that run
+ * until stopped (hold, monitor) cannot be a batch line.
+ */
+static int run_cmd(int argc, char **argv, bool batch)
+{
+	int i = find_cmd(argv[0]);
+
+	if (i < 0)
+		return unknown_cmd(argv[0]);
+	usage_cmd = cmds[i].name;
+	if (batch && (cmds[i].fn == cmd_hold || cmds[i].fn == cmd_monitor))
+		return usage_err("mcctl: %s runs until stopped: it cannot be a line of -batch",
+				 cmds[i].name);
+	if (wants_help(argc - 1, argv + 1)) {
+		mcctl_usage(stdout, cmds[i].usage);
+		return 0;
+	}
+	return cmds[i].fn(argc - 1, argv + 1);
+}
+
+static bool json, pretty;
+
+/* Each line's output is its own text or JSON document, as ip -batch's. */
+static int run_batch_line(int argc, char **argv)
+{
+	json_print_init(stdout, json, pretty);
+	return run_cmd(argc, argv, true);
+}
+
+static int run_batch(const char *name, bool force)
+{
+	FILE *fp = stdin;
+	int ret;
+
+	if (strcmp(name, "-")) {
+		fp = fopen(name, "r");
+		if (!fp) {
+			fprintf(stderr, "mcctl: %s: %s\n", name,
+				strerror(errno));
+			return EXIT_FAILURE;
+		}
+	}
+	ret = mcctl_batch(fp, name, force, run_batch_line);
+	if (fp != stdin)
+		fclose(fp);
+	return ret;
+}
+
 static char stdout_buf[65536];
 
 int main(int argc, char **argv)
@@ -119,18 +170,24 @@ int main(int argc, char **argv)
 		{ "version",	no_argument, NULL, 'V' },
 		{ "help",	no_argument, NULL, 'h' },
 		{ "config",	required_argument, NULL, 'c' },
+		{ "batch",	required_argument, NULL, 'b' },
+		{ "force",	no_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool json = false, pretty = false;
-	int i, opt, ret;
+	bool force = false;
+	const char *batch = NULL;
+	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "+jpVhc:", opts, NULL)) != -1) {
+	/* "-batch FILE" as ip(8): long options take one dash too. */
+	while ((opt = getopt_long_only(argc, argv, "+jpVhc:", opts,
+				       NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			json = true;
 			break;
 		case 'p':
-			json = pretty = true;
+			json = true;
+			pretty = true;
 			break;
 		case 'V':
 			return cmd_version();
@@ -140,6 +197,12 @@ int main(int argc, char **argv)
 		case 'c':
 			mcctl_config = optarg;
 			break;
+		case 'b':
+			batch = optarg;
+			break;
+		case 'f':
+			force = true;
+			break;
 		default:
 			usage(stderr);
 			return EXIT_USAGE;
@@ -147,7 +210,11 @@ int main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc < 1) {
+	if (batch && argc) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!batch && argc < 1) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
@@ -160,15 +227,10 @@ int main(int argc, char **argv)
 	if (!isatty(STDOUT_FILENO))
 		setvbuf(stdout, stdout_buf, _IOFBF, sizeof(stdout_buf));
 	json_print_init(stdout, json, pretty);
-	i = find_cmd(argv[0]);
-	if (i < 0)
-		return unknown_cmd(argv[0]);
-	usage_cmd = cmds[i].name;
-	if (wants_help(argc - 1, argv + 1)) {
-		mcctl_usage(stdout, cmds[i].usage);
-		return 0;
-	}
-	ret = cmds[i].fn(argc - 1, argv + 1);
+	if (batch)
+		ret = run_batch(batch, force);
+	else
+		ret = run_cmd(argc, argv, false);
 	mcctl_handle_close();
 	return ret;
 }

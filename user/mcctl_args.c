@@ -13,6 +13,7 @@
 #include "mcctl_args.h"
 
 const char *usage_cmd;
+const char *mcctl_err_where = "";
 
 int usage_err(const char *fmt, ...)
 {
@@ -24,10 +25,10 @@ int usage_err(const char *fmt, ...)
 	len = vasprintf(&msg, fmt, ap);
 	va_end(ap);
 	if (len < 0) {
-		fputs("mcctl: usage error\n", stderr);
+		fprintf(stderr, "%smcctl: usage error\n", mcctl_err_where);
 		return EXIT_USAGE;
 	}
-	fprintf(stderr, "%s\n", msg);
+	fprintf(stderr, "%s%s\n", mcctl_err_where, msg);
 	free(msg);
 	return EXIT_USAGE;
 }

@@ -16,6 +16,11 @@
 
 #define EXIT_USAGE	2
 
+/*
+ * Said before every usage and kernel error: "" or, while a line of
+ * mcctl -batch runs, "FILE:LINE: ".
+ */
+extern const char *mcctl_err_where;
 /* Print a usage error and return EXIT_USAGE. */
 int usage_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*

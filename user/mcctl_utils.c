@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mcctl.h"
+#include "mcctl_args.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -41,7 +42,9 @@ static const struct {
 };
 
 static const char options_usage[] =
-	"OPTIONS := { -j[son] | -p[retty] | -c[onfig] FILE | -V[ersion] | -h[elp] }\n";
+	"OPTIONS := { -j[son] | -p[retty] | -c[onfig] FILE | -V[ersion] | -h[elp] }\n"
+	"-batch FILE: each line (\"-\": of stdin) a COMMAND [ ARGS ], on one socket;\n"
+	"            stops at the first error, unless -force\n";
 
 /* Prints text's lines, the first after *lead, the others indented. */
 static void print_lines(FILE *fp, const char *text, const char **lead)
@@ -77,7 +80,8 @@ void mcctl_usage_all(FILE *fp, const struct cmd_usage *const *all,
 	unsigned int what = 0;
 	size_t i;
 
-	fprintf(fp, "Usage: mcctl [ OPTIONS ] COMMAND [ ARGS ]\n");
+	fprintf(fp, "Usage: mcctl [ OPTIONS ] COMMAND [ ARGS ]\n"
+		    "       mcctl [ OPTIONS ] -batch FILE [ -force ]\n");
 	for (i = 0; i < n; i++) {
 		print_lines(fp, all[i]->text, &lead);
 		what |= all[i]->what;
@@ -99,14 +103,15 @@ int mcctl_kernel_err_hint(int err, int hint_err, const char *hint)
 	const char *msg = ibmcg_errmsg(h);
 
 	if (msg)
-		fprintf(stderr, "mcctl: %s\n", msg);
+		fprintf(stderr, "%smcctl: %s\n", mcctl_err_where, msg);
 	else if (err == hint_err && hint)
-		fprintf(stderr, "mcctl: %s\n", hint);
+		fprintf(stderr, "%smcctl: %s\n", mcctl_err_where, hint);
 	else if (err == -EPERM)
-		fprintf(stderr, "mcctl: %s (CAP_NET_ADMIN required)\n",
-			strerror(EPERM));
+		fprintf(stderr, "%smcctl: %s (CAP_NET_ADMIN required)\n",
+			mcctl_err_where, strerror(EPERM));
 	else
-		fprintf(stderr, "mcctl: %s\n", strerror(-err));
+		fprintf(stderr, "%smcctl: %s\n", mcctl_err_where,
+			strerror(-err));
 	return EXIT_FAILURE;
 }
 

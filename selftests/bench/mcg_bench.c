@@ -557,6 +557,36 @@ static int join_many(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * release OWNER: one OWNER_RELEASE of every hold of OWNER, timed through
+ * the library (the reply decoded too), in this process: no spawn in it.
+ */
+static int owner_release(int argc, char **argv)
+{
+	struct ibmcg_released **rel = NULL;
+	uint32_t holds = 0;
+	struct ibmcg *h;
+	size_t n = 0;
+	double t0, t;
+	int err;
+
+	if (argc != 3)
+		return 2;
+	h = connect_or_die();
+	t0 = now_us();
+	err = ibmcg_owner_release(h, argv[2], NULL, 0, &rel, &n, &holds);
+	t = now_us() - t0;
+	if (err) {
+		fprintf(stderr, "mcg_bench: %s\n", ibmcg_strerror(h, err));
+		return 1;
+	}
+	ibmcg_released_free(rel);
+	report(&t, 1);
+	printf("holds %u groups %zu\n", holds, n);
+	ibmcg_close(h);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *m = argc > 1 ? argv[1] : "";
@@ -578,8 +608,10 @@ int main(int argc, char **argv)
 		ret = dump(argc, argv);
 	else if (!strcmp(m, "joinmany"))
 		ret = join_many(argc, argv);
+	else if (!strcmp(m, "release"))
+		ret = owner_release(argc, argv);
 	if (ret == 2)
 		fprintf(stderr,
-			"usage: mcg_bench {heldjoin DEV PORT MGID COUNT | heldjoin-raw DEV PORT MGID COUNT [brief] | floor COUNT | getfamily COUNT | spawn COUNT CMD... | close COUNT | dump COUNT {raw|lib} [brief] | joinmany [-4] DEV PORT COUNT OWNER FIRST [sendonly] [bound]}\n");
+			"usage: mcg_bench {heldjoin DEV PORT MGID COUNT | heldjoin-raw DEV PORT MGID COUNT [brief] | floor COUNT | getfamily COUNT | spawn COUNT CMD... | close COUNT | dump COUNT {raw|lib} [brief] | joinmany [-4] DEV PORT COUNT OWNER FIRST [sendonly] [bound] | release OWNER}\n");
 	return ret;
 }

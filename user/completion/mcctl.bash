@@ -74,6 +74,11 @@ _mcctl()
 			i=$((i + 1))
 			conf=${cwords[i]}
 			;;
+		-b | -batch | --batch)
+			# -batch FILE takes no command.
+			[ $((i + 1)) -lt "$cword" ] && return 0
+			i=$((i + 1))
+			;;
 		-*) ;;
 		*)
 			cmd=${cwords[i]}
@@ -84,14 +89,15 @@ _mcctl()
 	done
 	if [ -z "$cmd" ]; then
 		case $prev in
-		-c | --config)
+		-c | --config | -batch | --batch)
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 			compopt -o filenames 2>/dev/null
 			return 0
 			;;
 		esac
 		if [[ $cur == -* ]]; then
-			words="-j --json -p --pretty -c --config -V --version -h --help"
+			words="-j --json -p --pretty -c --config -V --version -h --help
+			       -batch -force"
 		else
 			words=$commands
 		fi

@@ -22,7 +22,7 @@ has() { case $2 in *"$1"*) return 0 ;; esac; return 1; }
 show() { printf '# $ %s (exit %s)\n' "$*" "$rc"; printf '%s\n' "$out" "$err" | sed 's/^/#   /'; }
 
 echo "TAP version 13"
-echo "1..23"
+echo "1..28"
 
 run $M -V
 first=$(printf '%s\n' "$out" | head -n1)
@@ -157,5 +157,34 @@ run $M -h
 [ "$rc" = 0 ] && has "-n" "$out" && has "Usage: mcctl [ OPTIONS ] COMMAND" "$out"
 r=$?; [ $r = 0 ] || show $M -h
 ok $r "mcctl -h: the whole usage"
+
+# -batch: no kernel needed for help lines and refused commands.
+printf '# a comment\n\n  help stats  \nhelp   "list"\n' >"$D/ok.batch"
+run $M -batch "$D/ok.batch"
+[ "$rc" = 0 ] && [ -z "$err" ] && has "Usage: mcctl stats" "$out" &&
+	has "Usage: mcctl list" "$out"
+r=$?; [ $r = 0 ] || show $M -batch ok.batch
+ok $r "-batch: comments and blank lines skipped, quotes, every line runs"
+printf 'help stats\n\nhold rxe0/1 239.1.1.1\nmonitor\nbogus\nhelp list\n' >"$D/bad.batch"
+run $M -batch "$D/bad.batch"
+[ "$rc" = 2 ] && [ "$err" = "$D/bad.batch:3: mcctl: hold runs until stopped: it cannot be a line of -batch
+$D/bad.batch:3: command failed" ] && ! has "Usage: mcctl list" "$out"
+r=$?; [ $r = 0 ] || show $M -batch bad.batch
+ok $r "-batch: hold refused with FILE:LINE, stops at the first error, exit 2"
+run $M -batch "$D/bad.batch" -force
+[ "$rc" = 2 ] && has "$D/bad.batch:4: mcctl: monitor runs until stopped" "$err" &&
+	has "$D/bad.batch:5: mcctl: unknown command 'bogus'" "$err" &&
+	has "Usage: mcctl list" "$out"
+r=$?; [ $r = 0 ] || show $M -batch bad.batch -force
+ok $r "-batch -force: goes on after errors, each with its line, exit non-zero"
+printf 'help stats\nhelp "list\n' >"$D/in.batch"
+run sh -c "$M -batch - <'$D/in.batch'"
+[ "$rc" = 2 ] && [ "$err" = "-:2: unterminated quote" ] && has "Usage: mcctl stats" "$out"
+r=$?; [ $r = 0 ] || show $M -batch - "<in.batch"
+ok $r "-batch -: lines from stdin, errors as -:LINE"
+run $M -batch "$D/ok.batch" list
+[ "$rc" = 2 ] && has "Usage: mcctl [ OPTIONS ] COMMAND" "$err"
+r=$?; [ $r = 0 ] || show $M -batch ok.batch list
+ok $r "-batch with a command too: usage error, exit 2"
 
 ktap_done

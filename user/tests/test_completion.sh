@@ -46,7 +46,7 @@ expect() {
 echo "TAP version 13"
 echo "1..31"
 expect "list leave join apply show stats monitor metrics diag fabric help hold" "mcctl "
-expect "-j --json -p --pretty -c --config -V --version -h --help" "mcctl -"
+expect "-j --json -p --pretty -c --config -V --version -h --help -batch -force" "mcctl -"
 expect "list leave" "mcctl l"
 expect "mlx5_0/1 mlx5_0/2 rxe0/1 help" "mcctl -j -c $D/none join "
 expect "mgmt coll0 rack:a mlx5_0/1 mlx5_0/2 rxe0/1 help" "mcctl -c $D/conf join "
