@@ -581,6 +581,8 @@ static int put_rec(struct sk_buff *skb, const struct mcg_group *g, bool brief)
 	    (brief && g->port->backend->id != IB_MCG_BACKEND_IB_SA))
 		return 0;
 	if (nla_put_u16(skb, IB_MCG_A_MLID, rec->mlid) ||
+	    (rec->prev_mlid &&
+	     nla_put_u16(skb, IB_MCG_A_PREV_MLID, rec->prev_mlid)) ||
 	    nla_put_u32(skb, IB_MCG_A_QKEY, rec->qkey) ||
 	    nla_put_u16(skb, IB_MCG_A_PKEY, rec->pkey) ||
 	    nla_put_u8(skb, IB_MCG_A_MTU, rec->mtu) ||
@@ -594,9 +596,7 @@ static int put_rec(struct sk_buff *skb, const struct mcg_group *g, bool brief)
 		return 0;
 	if (nla_put(skb, IB_MCG_A_PORT_GID, sizeof(rec->port_gid.raw),
 		    rec->port_gid.raw) ||
-	    nla_put_u32(skb, IB_MCG_A_SGID_INDEX, rec->sgid_index) ||
-	    (rec->prev_mlid &&
-	     nla_put_u16(skb, IB_MCG_A_PREV_MLID, rec->prev_mlid)))
+	    nla_put_u32(skb, IB_MCG_A_SGID_INDEX, rec->sgid_index))
 		return -EMSGSIZE;
 	return 0;
 }
