@@ -18,6 +18,13 @@
  * 4. COUNT datagrams (default 10), each printed as "datagram N: LEN bytes
  *    from qpn 0x...: HEX"; "received N" at the end. Exits 0 when COUNT
  *    arrived, 1 on an error or when TIMEOUT_MS (default 30000) passed.
+ * 5. Where it may listen to the module's events (CAP_NET_ADMIN on kernels
+ *    that enforce it), it waits on them too: when the SA gives the group
+ *    another MLID on a re-join (an SA wipe, a client reregister, an SM
+ *    failover; ibmcg_event_mlid_change()), the QP is detached from the
+ *    old MLID and attached to the new one, "mlid-changed 0xOLD -> 0xNEW"
+ *    on stderr. A sender would create its address handle again with the
+ *    new MLID as its DLID.
  *
  * "listening" on stderr says the QP is attached. Build: make (at the top
  * of the source tree, or here), or against an installed libibmcg:
@@ -25,6 +32,7 @@
  *      -libverbs
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <infiniband/verbs.h>
 #include <poll.h>
@@ -53,6 +61,9 @@ struct verbs {
 	bool attached;
 	union ibv_gid mgid;
 	uint16_t mlid;
+	struct ibmcg *h;		/* events, if subscribed, else NULL */
+	const char *dev;
+	uint32_t port;
 };
 
 static long long now_ms(void)
@@ -255,11 +266,42 @@ static void verbs_close(struct verbs *v)
 	free(v->buf);
 }
 
+/*
+ * The SA gave our group another MLID: the QP attached to the old one
+ * listens on another group or on none. Attach the new one first, then
+ * let go of the old.
+ */
+static int on_event(const struct ibmcg_event *ev, void *arg)
+{
+	struct verbs *v = arg;
+	uint8_t mgid[IBMCG_GID_LEN];
+	uint16_t old_mlid, new_mlid;
+
+	if (!ibmcg_event_mlid_change(ev, mgid, &old_mlid, &new_mlid) ||
+	    strcmp(ev->group->dev_name, v->dev) || ev->group->port != v->port ||
+	    memcmp(mgid, v->mgid.raw, sizeof(mgid)) || new_mlid == v->mlid)
+		return 0;
+	if (ibv_attach_mcast(v->qp, &v->mgid, new_mlid)) {
+		fprintf(stderr, "%s: ibv_attach_mcast: %s\n", prog,
+			strerror(errno));
+		return 0;
+	}
+	if (v->attached)
+		ibv_detach_mcast(v->qp, &v->mgid, v->mlid);
+	v->attached = true;
+	fprintf(stderr, "mlid-changed 0x%04x -> 0x%04x\n", old_mlid, new_mlid);
+	v->mlid = new_mlid;
+	return 0;
+}
+
 /* Print datagrams until count arrived or timeout_ms passed. */
 static long receive(struct verbs *v, long count, long timeout_ms)
 {
 	long long deadline = now_ms() + timeout_ms;
-	struct pollfd pfd = { .fd = v->ch->fd, .events = POLLIN };
+	struct pollfd pfd[2] = {
+		{ .fd = v->ch->fd, .events = POLLIN },
+		{ .fd = v->h ? ibmcg_event_fd(v->h) : -1, .events = POLLIN },
+	};
 	struct ibv_wc wc[16];
 	long got = 0;
 	void *cq_ctx;
@@ -294,7 +336,12 @@ static long receive(struct verbs *v, long count, long timeout_ms)
 			continue;
 		if (now_ms() >= deadline)
 			break;
-		if (poll(&pfd, 1, (int)(deadline - now_ms())) <= 0)
+		if (poll(pfd, 2, (int)(deadline - now_ms())) <= 0)
+			continue;
+		/* -ENOBUFS (events lost) and the like: keep receiving */
+		if (pfd[1].revents & POLLIN)
+			ibmcg_event_recv(v->h, on_event, v);
+		if (!(pfd[0].revents & POLLIN))
 			continue;
 		if (ibv_get_cq_event(v->ch, &cq, &cq_ctx))
 			return -1;
@@ -386,6 +433,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: not joined yet (%s); receiving anyway\n",
 			prog, ibmcg_state_name(g->state));
 
+	/* MLID changes: before attaching, so that none is missed */
+	if (!ibmcg_event_subscribe(h)) {
+		v.h = h;
+		fcntl(ibmcg_event_fd(h), F_SETFL,
+		      fcntl(ibmcg_event_fd(h), F_GETFL) | O_NONBLOCK);
+	}
+	v.dev = dev;
+	v.port = port;
 	err = verbs_open(&v, dev, port, g);
 	ibmcg_group_free(g);
 	if (!err) {

@@ -351,6 +351,28 @@ static void release_stale(struct mcg_port *port, struct mcg_group *g)
 	mcg_ib(g)->stale = 0;
 }
 
+/*
+ * The SA may answer a re-join with another MLID than the group had: it
+ * lost the group (a wipe, a reregister, an SM failover) and the MLID
+ * asked for was taken, or it does not honour the wish. The attaches and
+ * address handles applications made with the old MLID then reach another
+ * group or none: count it and tell them both MLIDs, after the JOINED of
+ * the re-join. Compared once every wanted bit is held, with the MLID last
+ * reported, so a group of several memberships reports a change once.
+ */
+static void mlid_check(struct mcg_port *port, struct mcg_group *g)
+{
+	u16 old = mcg_ib(g)->mlid;
+
+	mcg_ib(g)->mlid = g->rec.mlid;
+	if (!old || old == g->rec.mlid)
+		return;
+	g->rec.prev_mlid = old;
+	atomic64_inc(&port->ib.mlid_changes);
+	mcg_notify(g, IB_MCG_CMD_GROUP_STATE_NTF, IB_MCG_REASON_MLID_CHANGED,
+		   NULL);
+}
+
 static void join_succeeded(struct mcg_port *port, struct mcg_ib_memb *m,
 			   const struct ib_sa_mcmember_rec *sa)
 {
@@ -375,6 +397,7 @@ static void join_succeeded(struct mcg_port *port, struct mcg_ib_memb *m,
 	}
 	/* Joined first: the old membership goes only after that. */
 	mcg_group_set_state(g, state_after_join(g), IB_MCG_REASON_JOIN, 0);
+	mlid_check(port, g);
 	release_stale(port, g);
 }
 

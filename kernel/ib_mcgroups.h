@@ -80,6 +80,9 @@ struct mcg_rec {
 	u32 qkey;
 	u32 flow_label;
 	u16 mlid;
+	u16 prev_mlid;		/* IB: the MLID before the SA last gave
+				 * another on a re-join, 0 if it never did
+				 */
 	u16 pkey;
 	u8 mtu;
 	u8 rate;
@@ -253,6 +256,9 @@ struct mcg_ib_group {
 					 */
 	bool established;		/* joined at least once */
 	bool rejoining;			/* lost its membership */
+	u16 mlid;			/* the MLID last reported joined, 0
+					 * before the first join
+					 */
 };
 
 /*
@@ -310,6 +316,7 @@ struct mcg_ib_port {
 	atomic64_t group_rejoins;
 	atomic64_t rejoin_failures;
 	atomic64_t sa_timeouts;
+	atomic64_t mlid_changes;
 };
 
 struct mcg_device {

@@ -484,7 +484,7 @@ static bool nest_full(const struct sk_buff *skb, const struct nlattr *nest)
 static size_t group_msg_size(const struct mcg_group *g, int which,
 			     const struct mcg_holder *one)
 {
-	size_t size = NLMSG_ALIGN(GENL_HDRLEN) + 368 + nla_total_size(4);
+	size_t size = NLMSG_ALIGN(GENL_HDRLEN) + 376 + nla_total_size(4);
 	const struct mcg_holder *h;
 
 	if (which == HOLDERS_ONE)
@@ -581,6 +581,8 @@ static int put_rec(struct sk_buff *skb, const struct mcg_group *g, bool brief)
 	    (brief && g->port->backend->id != IB_MCG_BACKEND_IB_SA))
 		return 0;
 	if (nla_put_u16(skb, IB_MCG_A_MLID, rec->mlid) ||
+	    (rec->prev_mlid &&
+	     nla_put_u16(skb, IB_MCG_A_PREV_MLID, rec->prev_mlid)) ||
 	    nla_put_u32(skb, IB_MCG_A_QKEY, rec->qkey) ||
 	    nla_put_u16(skb, IB_MCG_A_PKEY, rec->pkey) ||
 	    nla_put_u8(skb, IB_MCG_A_MTU, rec->mtu) ||
@@ -1558,7 +1560,9 @@ static int put_ib_port(struct sk_buff *skb, const struct mcg_port *port)
 			      atomic64_read(&ib->rejoin_failures),
 			      IB_MCG_A_PAD) ||
 	    nla_put_u64_64bit(skb, IB_MCG_A_SA_TIMEOUTS,
-			      atomic64_read(&ib->sa_timeouts), IB_MCG_A_PAD))
+			      atomic64_read(&ib->sa_timeouts), IB_MCG_A_PAD) ||
+	    nla_put_u64_64bit(skb, IB_MCG_A_MLID_CHANGES,
+			      atomic64_read(&ib->mlid_changes), IB_MCG_A_PAD))
 		return -EMSGSIZE;
 	return 0;
 }

@@ -101,6 +101,13 @@ static ssize_t sa_timeouts_show(struct kobject *kobj,
 			  atomic64_read(&to_port(kobj)->ib.sa_timeouts));
 }
 
+static ssize_t mlid_changes_show(struct kobject *kobj,
+				 struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lld\n",
+			  atomic64_read(&to_port(kobj)->ib.mlid_changes));
+}
+
 static ssize_t last_sm_lid_show(struct kobject *kobj,
 				struct kobj_attribute *attr, char *buf)
 {
@@ -119,6 +126,7 @@ static struct kobj_attribute rejoin_waves_attr = __ATTR_RO(rejoin_waves);
 static struct kobj_attribute group_rejoins_attr = __ATTR_RO(group_rejoins);
 static struct kobj_attribute rejoin_failures_attr = __ATTR_RO(rejoin_failures);
 static struct kobj_attribute sa_timeouts_attr = __ATTR_RO(sa_timeouts);
+static struct kobj_attribute mlid_changes_attr = __ATTR_RO(mlid_changes);
 static struct kobj_attribute last_sm_lid_attr = __ATTR_RO(last_sm_lid);
 static struct kobj_attribute last_rejoin_wave_ms_attr =
 	__ATTR_RO(last_rejoin_wave_ms);
@@ -152,6 +160,7 @@ static struct attribute *mcg_port_attrs[] = {
 	&group_rejoins_attr.attr,
 	&rejoin_failures_attr.attr,
 	&sa_timeouts_attr.attr,
+	&mlid_changes_attr.attr,
 	&last_sm_lid_attr.attr,
 	&last_rejoin_wave_ms_attr.attr,
 	NULL,

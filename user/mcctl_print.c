@@ -137,6 +137,9 @@ static void print_record_params(const struct ibmcg_group *g)
 
 	if (HAS(g, MLID))
 		print_uint(PRINT_ANY, "mlid", " mlid 0x%04x", g->mlid);
+	if (HAS(g, PREV_MLID))
+		print_uint(PRINT_ANY, "prev_mlid", " prev_mlid 0x%04x",
+			   g->prev_mlid);
 	if (HAS(g, QKEY))
 		print_uint(PRINT_ANY, "qkey", " qkey 0x%08x", g->qkey);
 	if (HAS(g, PKEY))
@@ -324,7 +327,8 @@ static bool has_rejoin_stats(const struct ibmcg_port *p)
 	return HAS(p, SM_REREGISTERS) || HAS(p, LAST_SM_LID) ||
 	       HAS(p, REJOIN_WAVES) || HAS(p, REJOIN_PENDING) ||
 	       HAS(p, LAST_REJOIN_WAVE_MS) || HAS(p, GROUP_REJOINS) ||
-	       HAS(p, REJOIN_FAILURES) || HAS(p, SA_TIMEOUTS);
+	       HAS(p, REJOIN_FAILURES) || HAS(p, SA_TIMEOUTS) ||
+	       HAS(p, MLID_CHANGES);
 }
 
 /* InfiniBand: SM reregisters and the re-join waves that follow them. */
@@ -357,6 +361,9 @@ static void print_rejoin_stats(const struct ibmcg_port *p)
 	if (HAS(p, SA_TIMEOUTS))
 		print_u64(PRINT_ANY, "sa_timeouts", " sa_timeouts %" PRIu64,
 			  p->sa_timeouts);
+	if (HAS(p, MLID_CHANGES))
+		print_u64(PRINT_ANY, "mlid_changes", " mlid_changes %" PRIu64,
+			  p->mlid_changes);
 }
 
 void print_port(const struct ibmcg_port *p)
@@ -463,11 +470,24 @@ void print_event_ts(const struct ibmcg_event *ev, const char *timestamp)
 	const struct ibmcg_group *g = ev->group;
 	bool holder_ev = ev->cmd == IB_MCG_CMD_HOLDER_NEW_NTF ||
 			 ev->cmd == IB_MCG_CMD_HOLDER_DEL_NTF;
+	uint16_t old_mlid, new_mlid;
 	char name[NAME_BUF];
 
 	open_json_object(NULL);
 	if (timestamp)
 		print_string(PRINT_ANY, "timestamp", "[%s] ", timestamp);
+	/* The SA gave the group another MLID: both, on a line of its own. */
+	if (ibmcg_event_mlid_change(ev, NULL, &old_mlid, &new_mlid)) {
+		print_string(PRINT_ANY, "event", "[%s] ", "mlid-changed");
+		print_dev_port(g->dev_name, g->dev_index, HAS(g, DEV_INDEX),
+			       g->port);
+		print_mgid(g);
+		print_uint(PRINT_ANY, "mlid", " mlid 0x%04x", new_mlid);
+		print_uint(PRINT_ANY, "prev_mlid", " (was 0x%04x)", old_mlid);
+		close_json_object();
+		print_nl();
+		return;
+	}
 	print_string(PRINT_ANY, "event", "[%s] ",
 		     name_or_num(ibmcg_event_name(ev->cmd), ev->cmd, name));
 	if (ev->port) {

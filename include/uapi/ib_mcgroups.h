@@ -247,6 +247,9 @@
  *     Member record, what an application needs for ibv_attach_mcast() and
  *     its address handle (present once the group has been joined):
  *     IB_MCG_A_MLID         u16     (0 on RoCE, which has no MLIDs)
+ *     IB_MCG_A_PREV_MLID    u16     IB, only once the SA gave the group
+ *                                   another MLID on a re-join: the one
+ *                                   it had before the last such change
  *     IB_MCG_A_QKEY         u32
  *     IB_MCG_A_PKEY         u16
  *     IB_MCG_A_MTU          u8      enum ib_mtu (1 = 256 .. 5 = 4096)
@@ -329,6 +332,8 @@
  *                                          the event until every group was
  *                                          joined again
  *     IB_MCG_A_REJOIN_PENDING         u32  groups waiting to be re-joined
+ *     IB_MCG_A_MLID_CHANGES           u64  re-joins that got another MLID
+ *                                          from the SA than the group had
  *
  * Notifications: multicast group IB_MCG_MCGRP_EVENTS ("events"). Only
  * CAP_NET_ADMIN may subscribe where the kernel can enforce it
@@ -343,7 +348,18 @@
  *                                IB_MCG_STATE_RELEASED)
  *   IB_MCG_CMD_GROUP_STATE_NTF   the group's state changed (detached,
  *                                re-attached, failed, lingering, taken
- *                                back from lingering)
+ *                                back from lingering); on InfiniBand
+ *                                also, with reason
+ *                                IB_MCG_REASON_MLID_CHANGED, after the
+ *                                JOINED of a re-join that the SA answered
+ *                                with another MLID than the group had
+ *                                (SA wipe, reregister, SM failover):
+ *                                IB_MCG_A_MLID is the new one,
+ *                                IB_MCG_A_PREV_MLID the old one.
+ *                                Receivers attached to the old MLID and
+ *                                senders' address handles made with it
+ *                                no longer reach the group: detach,
+ *                                attach the new one, make a new AH.
  *   IB_MCG_CMD_HOLDER_NEW_NTF    a holder was added
  *   IB_MCG_CMD_HOLDER_DEL_NTF    a holder left or was released
  * and, in the port format of PORT_GET, on InfiniBand ports:
@@ -440,6 +456,11 @@ enum ib_mcg_reason {
 						 * 0 again for a new one
 						 */
 	IB_MCG_REASON_REJOIN		= 18,	/* IB: requested by REJOIN */
+	IB_MCG_REASON_MLID_CHANGED	= 19,	/* IB: a re-join got another
+						 * MLID from the SA than the
+						 * group had (IB_MCG_A_MLID,
+						 * was IB_MCG_A_PREV_MLID)
+						 */
 };
 
 enum ib_mcg_backend {
@@ -535,6 +556,8 @@ enum ib_mcg_attr {
 	IB_MCG_A_GROUP_ID,
 	IB_MCG_A_REPLY_BRIEF,
 	IB_MCG_A_LIST_BRIEF,
+	IB_MCG_A_PREV_MLID,
+	IB_MCG_A_MLID_CHANGES,
 	__IB_MCG_A_MAX
 };
 

@@ -20,6 +20,13 @@
  *   rate_limit          requests per second the SA handles (0: no limit)
  *   mlid_capacity       number of MLIDs from 0xC000 (also the switch's
  *                       MulticastFDBCap in its SwitchInfoRecord)
+ *   mlid_shift          0 (default): a create gets the MLID it asks for
+ *                       if free, else the lowest free one; N: the MLID
+ *                       asked for is ignored and a create gets the lowest
+ *                       free one from 0xC000 + N (wrapping), as an SM
+ *                       that moved its MLID range or lost track of them
+ *                       (the MLIDs of groups re-created after a wipe
+ *                       change)
  *   switch_info         the SA has the switch's SwitchInfoRecord (default
  *                       Y); N: its GetTable has no records, as in a fabric
  *                       without switches, where nobody tells the MLID
@@ -426,6 +433,7 @@ void simhca_debugfs_add(struct simhca_dev *sdev)
 	debugfs_create_u32("delay_ms", 0600, d, &k->delay_ms);
 	debugfs_create_u32("rate_limit", 0600, d, &k->rate_limit);
 	debugfs_create_u32("mlid_capacity", 0600, d, &k->mlid_capacity);
+	debugfs_create_u32("mlid_shift", 0600, d, &k->mlid_shift);
 	debugfs_create_bool("switch_info", 0600, d, &k->switch_info);
 	debugfs_create_x32("refuse_join", 0600, d, &k->refuse_join);
 	debugfs_create_x64("sa_key", 0600, d, &k->sa_key);

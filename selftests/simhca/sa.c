@@ -741,20 +741,28 @@ static u16 mlid_alloc(struct simhca_dev *sdev, const struct simhca_mcmr *rec)
 			SIMHCA_MLID_NUM);
 	unsigned long *used = sdev->sa.mlid_used;
 	u32 want = be16_to_cpu(rec->mlid), bit;
+	u32 shift = READ_ONCE(sdev->knobs.mlid_shift);
 
 	if (!cap)
 		return 0;
 	/*
 	 * the requested MLID if it is free, else the lowest free one; as
 	 * OpenSM's get_new_mlid(), a nonzero MLID is read whether or not the
-	 * request has its component (selftests/simhca/README.md)
+	 * request has its component (selftests/simhca/README.md). The knob
+	 * mlid_shift ignores the request and starts from another MLID: the
+	 * MLIDs of groups re-created after a wipe change.
 	 */
-	if (want >= SIMHCA_MLID_BASE &&
-	    want - SIMHCA_MLID_BASE < cap &&
-	    !test_bit(want - SIMHCA_MLID_BASE, used))
+	if (shift) {
+		bit = find_next_zero_bit(used, cap, shift % cap);
+		if (bit >= cap)
+			bit = find_first_zero_bit(used, cap);
+	} else if (want >= SIMHCA_MLID_BASE &&
+		   want - SIMHCA_MLID_BASE < cap &&
+		   !test_bit(want - SIMHCA_MLID_BASE, used)) {
 		bit = want - SIMHCA_MLID_BASE;
-	else
+	} else {
 		bit = find_first_zero_bit(used, cap);
+	}
 	return bit < cap ? SIMHCA_MLID_BASE + bit : 0;
 }
 

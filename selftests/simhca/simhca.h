@@ -337,6 +337,7 @@ struct simhca_knobs {
 	u32 delay_ms;
 	u32 rate_limit;
 	u32 mlid_capacity;
+	u32 mlid_shift;
 	bool switch_info;
 	u32 refuse_join;
 	u64 sa_key;

@@ -13,6 +13,13 @@
 # made with the first MLIDs) reach port 2 for exactly the 4 groups it
 # holds. opensm_failover checks the same against OpenSM across a failover
 # and a handover.
+# Then the SA moves them (simhca's mlid_shift: it ignores the MLID asked
+# for and gives MLIDs from 0xC020): one more wipe, and every group of
+# port 1 is reported once, "mlid-changed" in mcctl monitor -j with its old
+# and new MLID, mlid_changes counts them, the group's record has the new
+# MLID and the old one as prev_mlid, and an application that re-attaches
+# and re-makes its address handle with the new MLIDs reaches exactly the
+# held groups again, while the old MLIDs reach nobody.
 # timeout: 300
 . "$(dirname "$0")/../lib.sh"
 
@@ -33,7 +40,7 @@ settled() {
 # "MGID MLID" of every group of port 1
 mlids() { mcctl -j list $P | jq -r '.[] | "\(.group) \(.mlid)"' | sort; }
 
-ktap_plan $((5 + 3 * ROUNDS))
+ktap_plan $((5 + 3 * ROUNDS + 7))
 modprobe ib_umad
 mcg_unload_simhca
 check "load simhca (internal SA) with 2 ports" modprobe simhca nports=2 ||
@@ -69,5 +76,49 @@ for r in $(seq $ROUNDS); do
 		"$((HELD * COUNT)) 0" "$(mcg_ud_traffic $HELD $COUNT <<<"$M0")"
 done
 ktap_diag "group_rejoins $(cat $SYS/group_rejoins), rejoin_failures $(cat $SYS/rejoin_failures)"
+
+# --- the SA gives other MLIDs: applications are told
+MON=/tmp/ib_mlid_stable.monitor.$$
+mcctl -j monitor >$MON 2>&1 &
+mon=$!
+defer rm -f $MON
+defer kill $mon
+G0=$(head -n 1 <<<"$M0" | cut -d' ' -f1)
+check "(the monitor is listening)" wait_for -t 10 sh -c \
+	"mcctl join $P $G0 owner mon-sync >/dev/null &&
+	 mcctl leave $P $G0 owner mon-sync >/dev/null &&
+	 grep -q mon-sync $MON"
+c0=$(cat $SYS/mlid_changes)
+w1=$(waves)
+echo 32 >$D/mlid_shift
+echo 1 >$D/client_reregister
+check "a wipe with the SA's MLIDs shifted: the groups are back" \
+	wait_for -t 60 sh -c "[ \$(cat $SYS/rejoin_waves) -gt $w1 ]" &&
+	wait_for -t 30 settled
+echo 0 >$D/mlid_shift
+M1=$(mcctl -j list $P | jq -r '.[] | "\(.group) \(.mlid)"' | sort -V)
+# "MGID NEW OLD" as the record says, and as the events said
+REC=$(mcctl -j list $P | jq -r '.[] | "\(.group) \(.mlid) \(.prev_mlid)"' | sort)
+EXP=$(join <(sort <<<"$M1") <(sort <<<"$M0"))
+check_eq "every group has another MLID, the old one as prev_mlid (GROUP_GET)" \
+	"$EXP" "$REC"
+check "mcctl monitor: one mlid-changed per group of port 1, old and new MLID" \
+	wait_for -t 10 sh -c "[ \"\$(jq -r 'select(.event == \"mlid-changed\" and .port == 1) |
+		\"\\(.group) \\(.mlid) \\(.prev_mlid)\"' $MON | sort)\" = '$EXP' ]" ||
+	ktap_diag "monitor: $(grep mlid-changed $MON | head -n 3)"
+check_eq "mlid_changes counted them" $((c0 + N)) "$(cat $SYS/mlid_changes)"
+check_eq "mcctl stats shows mlid_changes" $((c0 + N)) \
+	"$(mcctl -j stats $P | jq '.[0].mlid_changes')"
+# an application re-attaches and re-makes its address handle (ud: sends
+# carry the MLID): detach the old MLIDs, attach the new ones
+head -n $HELD <<<"$M0" | while read -r mgid mlid; do
+	echo "detach 2 $mgid $mlid" >$D/ud
+done
+head -n $HELD <<<"$M1" | while read -r mgid mlid; do
+	echo "attach 2 $mgid $mlid" >$D/ud
+done
+check_eq "traffic to the new MLIDs reaches exactly the held groups; the old MLIDs nobody" \
+	"$((HELD * COUNT)) 0 0 0" \
+	"$(mcg_ud_traffic $HELD $COUNT <<<"$M1") $(mcg_ud_traffic $HELD $COUNT <<<"$M0")"
 check "rmmod with the groups held" mcg_unload
 ktap_finish

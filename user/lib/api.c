@@ -316,3 +316,23 @@ void ibmcg_released_free(struct ibmcg_released **released)
 {
 	free(released);
 }
+
+bool ibmcg_event_mlid_change(const struct ibmcg_event *ev,
+			     uint8_t mgid[IBMCG_GID_LEN], uint16_t *old_mlid,
+			     uint16_t *new_mlid)
+{
+	const struct ibmcg_group *g = ev ? ev->group : NULL;
+
+	if (!g || ev->cmd != IB_MCG_CMD_GROUP_STATE_NTF ||
+	    g->reason != IB_MCG_REASON_MLID_CHANGED ||
+	    !ibmcg_group_has(g, IB_MCG_A_MLID) ||
+	    !ibmcg_group_has(g, IB_MCG_A_PREV_MLID))
+		return false;
+	if (mgid)
+		memcpy(mgid, g->mgid, IBMCG_GID_LEN);
+	if (old_mlid)
+		*old_mlid = g->prev_mlid;
+	if (new_mlid)
+		*new_mlid = g->mlid;
+	return true;
+}

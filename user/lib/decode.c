@@ -28,6 +28,7 @@ static const struct nla_policy group_policy[IB_MCG_A_MAX + 1] = {
 	[IB_MCG_A_JOIN_STATE]	= { .type = NLA_U8 },
 	[IB_MCG_A_BACKEND]	= { .type = NLA_U8 },
 	[IB_MCG_A_MLID]		= { .type = NLA_U16 },
+	[IB_MCG_A_PREV_MLID]	= { .type = NLA_U16 },
 	[IB_MCG_A_QKEY]		= { .type = NLA_U32 },
 	[IB_MCG_A_PKEY]		= { .type = NLA_U16 },
 	[IB_MCG_A_MTU]		= { .type = NLA_U8 },
@@ -71,6 +72,7 @@ static const struct nla_policy group_policy[IB_MCG_A_MAX + 1] = {
 	[IB_MCG_A_LAST_SM_LID]	= { .type = NLA_U32 },
 	[IB_MCG_A_LAST_REJOIN_WAVE_MS] = { .type = NLA_U32 },
 	[IB_MCG_A_REJOIN_PENDING] = { .type = NLA_U32 },
+	[IB_MCG_A_MLID_CHANGES]	= { .type = NLA_U64 },
 	/* OWNER_RELEASE replies */
 	[IB_MCG_A_OWNER]	= { .type = NLA_STRING,
 				    .maxlen = IB_MCG_OWNER_MAX + 1 },
@@ -388,6 +390,7 @@ int ibmcg__parse_group(const struct nlmsghdr *nlh, struct ibmcg_group *g)
 	get_u32(tb, IB_MCG_A_LINGER_MS, &g->linger_ms);
 	get_u32(tb, IB_MCG_A_LINGER_LEFT_MS, &g->linger_left_ms);
 	get_u32(tb, IB_MCG_A_HOLDER_COUNT, &g->holder_count);
+	get_u16(tb, IB_MCG_A_PREV_MLID, &g->prev_mlid);
 
 	if (tb[IB_MCG_A_HOLDERS]) {
 		err = parse_holders(tb[IB_MCG_A_HOLDERS], len, g);
@@ -440,6 +443,7 @@ int ibmcg__parse_port(const struct nlmsghdr *nlh, struct ibmcg_port *p)
 	get_u64(tb, IB_MCG_A_GROUP_REJOINS, &p->group_rejoins);
 	get_u64(tb, IB_MCG_A_REJOIN_FAILURES, &p->rejoin_failures);
 	get_u64(tb, IB_MCG_A_SA_TIMEOUTS, &p->sa_timeouts);
+	get_u64(tb, IB_MCG_A_MLID_CHANGES, &p->mlid_changes);
 	return 0;
 }
 

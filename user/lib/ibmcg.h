@@ -131,6 +131,12 @@ struct ibmcg_group {
 					 * own holders listed (nholders), the
 					 * others only counted here
 					 */
+	/* Added after 0.5.0 (LIBIBMCG_1.4): */
+	uint16_t prev_mlid;		/* InfiniBand, when ibmcg_group_has(g,
+					 * IB_MCG_A_PREV_MLID): the MLID before
+					 * the SA last gave the group another
+					 * on a re-join
+					 */
 	/* Later versions add fields here. */
 	IBMCG_PRIVATE_(uint64_t present[IBMCG_ATTR_WORDS_];
 		       struct ibmcg_holder *holders;)
@@ -179,6 +185,11 @@ struct ibmcg_port {
 					 * groups (retried)
 					 */
 	uint64_t sa_timeouts;		/* joins the SA did not answer */
+	/* Added after 0.5.0 (LIBIBMCG_1.4): */
+	uint64_t mlid_changes;		/* re-joins the SA answered with
+					 * another MLID than the group had
+					 * (IB_MCG_A_MLID_CHANGES)
+					 */
 	/* Later versions add fields here. */
 	IBMCG_PRIVATE_(uint64_t present[IBMCG_ATTR_WORDS_];)
 };
@@ -428,6 +439,20 @@ const struct ibmcg_holder *ibmcg_group_holder(const struct ibmcg_group *g,
 int ibmcg_event_subscribe(struct ibmcg *h);
 int ibmcg_event_fd(const struct ibmcg *h);
 int ibmcg_event_recv(struct ibmcg *h, ibmcg_event_cb cb, void *arg);
+
+/*
+ * LIBIBMCG_1.4. Is ev the report that the SA gave a group another MLID on
+ * a re-join (an SA wipe, a client reregister, an SM failover):
+ * IB_MCG_CMD_GROUP_STATE_NTF with reason IB_MCG_REASON_MLID_CHANGED? If
+ * so, returns true and fills those of mgid, old_mlid and new_mlid that
+ * are not NULL; else returns false and fills nothing. The group is
+ * ev->group (its device and port); a receiver attached to the old MLID
+ * and an address handle made with it no longer reach the group: detach
+ * from old_mlid, attach to new_mlid, create the AH again with new_mlid.
+ */
+bool ibmcg_event_mlid_change(const struct ibmcg_event *ev,
+			     uint8_t mgid[IBMCG_GID_LEN], uint16_t *old_mlid,
+			     uint16_t *new_mlid);
 
 /*
  * Declared groups and pools: /etc/ib_mcgroups.conf, ib_mcgroups.conf(5),

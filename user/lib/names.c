@@ -343,6 +343,7 @@ const char *ibmcg_reason_name(uint8_t reason)
 		[IB_MCG_REASON_GROUP_GONE]	= "group-gone",
 		[IB_MCG_REASON_MGID_LOST]	= "mgid-lost",
 		[IB_MCG_REASON_REJOIN]		= "rejoin",
+		[IB_MCG_REASON_MLID_CHANGED]	= "mlid-changed",
 	};
 
 	return lookup(names, ARRAY_SIZE(names), reason);

@@ -1457,6 +1457,70 @@ static void events_rejoin_wave(void)
 	ibmcg_close(h);
 }
 
+struct mlid_log {
+	int n, changes;
+	uint8_t mgid[16];
+	uint16_t old_mlid, new_mlid;
+};
+
+static int mlid_cb(const struct ibmcg_event *ev, void *arg)
+{
+	struct mlid_log *log = arg;
+
+	log->n++;
+	if (ibmcg_event_mlid_change(ev, log->mgid, &log->old_mlid,
+				    &log->new_mlid))
+		log->changes++;
+	return 0;
+}
+
+/*
+ * An SA wipe that moved a group's MLID, as the kernel reports it: the
+ * JOINED of the re-join, then the same state with reason mlid-changed and
+ * both MLIDs. Only that one is an MLID change; without the old MLID, or
+ * with another reason or command, it is not.
+ */
+static void events_mlid_changed(void)
+{
+	struct ibmcg *h = fake_handle();
+	struct mlid_log log = { 0 };
+	struct ibmcg_event ev = { .cmd = IB_MCG_CMD_GROUP_STATE_NTF };
+	uint8_t want[16], mgid[16] = { 0 };
+	uint16_t old_mlid = 1, new_mlid = 1;
+	struct nl_msg *msg;
+	struct wire w;
+
+	ibmcg_mgid_parse("ff12:a01b:fe80::1:0", want, NULL);
+	w.len = 0;
+	wire_add_nl(&w, ib_group_msg(IB_MCG_CMD_GROUP_STATE_NTF, 0,
+				     IB_MCG_STATE_JOINED, IB_MCG_REASON_JOIN,
+				     0));
+	msg = ib_group_msg(IB_MCG_CMD_GROUP_STATE_NTF, 0, IB_MCG_STATE_JOINED,
+			   IB_MCG_REASON_MLID_CHANGED, 0);
+	nla_put_u16(msg, IB_MCG_A_PREV_MLID, 0xc000);
+	wire_add_nl(&w, msg);
+	/* the reason without the old MLID (an older kernel): not one */
+	wire_add_nl(&w, ib_group_msg(IB_MCG_CMD_GROUP_STATE_NTF, 0,
+				     IB_MCG_STATE_JOINED,
+				     IB_MCG_REASON_MLID_CHANGED, 0));
+	/* a group-get carrying the old MLID, reason join: not one */
+	msg = ib_group_msg(IB_MCG_CMD_GROUP_STATE_NTF, 0, IB_MCG_STATE_JOINED,
+			   IB_MCG_REASON_JOIN, 0);
+	nla_put_u16(msg, IB_MCG_A_PREV_MLID, 0xc000);
+	wire_add_nl(&w, msg);
+	EXPECT(ibmcg__parse_events(h, w.buf, w.len, mlid_cb, &log) == 4);
+	EXPECT(log.n == 4);
+	EXPECT(log.changes == 1);
+	EXPECT(log.old_mlid == 0xc000 && log.new_mlid == 0xc004);
+	EXPECT(!memcmp(log.mgid, want, 16));
+
+	/* NULL outputs are allowed; no group, no change; nothing written */
+	EXPECT(!ibmcg_event_mlid_change(&ev, mgid, &old_mlid, &new_mlid));
+	EXPECT(!ibmcg_event_mlid_change(NULL, NULL, NULL, NULL));
+	EXPECT(old_mlid == 1 && new_mlid == 1 && mgid[0] == 0);
+	ibmcg_close(h);
+}
+
 static void unconnected_handle(void)
 {
 	struct ibmcg *h = ibmcg_alloc();
@@ -2010,6 +2074,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(large_datagram),
 	KTAP_CASE(events_parsed),
 	KTAP_CASE(events_rejoin_wave),
+	KTAP_CASE(events_mlid_changed),
 	KTAP_CASE(unconnected_handle),
 	KTAP_CASE(request_validation),
 	KTAP_CASE(create_validation),

@@ -341,7 +341,8 @@ static void enum_names(void)
 	EXPECT_STR(ibmcg_reason_name(IB_MCG_REASON_GROUP_GONE), "group-gone");
 	EXPECT_STR(ibmcg_reason_name(IB_MCG_REASON_MGID_LOST), "mgid-lost");
 	EXPECT_STR(ibmcg_reason_name(IB_MCG_REASON_REJOIN), "rejoin");
-	EXPECT(ibmcg_reason_name(19) == NULL);
+	EXPECT_STR(ibmcg_reason_name(IB_MCG_REASON_MLID_CHANGED), "mlid-changed");
+	EXPECT(ibmcg_reason_name(20) == NULL);
 
 	EXPECT_STR(ibmcg_backend_name(IB_MCG_BACKEND_NONE), "none");
 	EXPECT_STR(ibmcg_backend_name(IB_MCG_BACKEND_IB_SA), "ib-sa");
