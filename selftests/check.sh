@@ -41,7 +41,7 @@ skipped=0
 # after the other (a lane's DKMS test after its VM tests).
 CHECK_JOBS=${CHECK_JOBS:-2}
 declare -a jobs=()		# in the order they are started when free
-declare -A job_cmd job_need job_pid job_t0 job_p job_f
+declare -A job_cmd job_need job_pid job_t0 job_p job_f job_alone
 
 # job NAME NEED CMD...: queue CMD as part NAME once NEED is met (NEED: "" or
 # kernel:TAG (built; see kbuilds) or job:NAME (ended)).
@@ -53,6 +53,10 @@ job() {
 	job_need[$name]=$need
 	job_cmd[$name]=$(printf '%q ' "$@")
 }
+
+# alone NAME: NAME runs with no other job beside it (the debug lane: its
+# timing checks, on a kernel ten times slower, need the cores to itself).
+alone() { job_alone[$1]=1; }
 
 need_met() {
 	case $1 in
@@ -107,16 +111,17 @@ job_end() {
 # run_jobs: every queued job, CHECK_JOBS at a time, in queue order among
 # those whose need is met.
 run_jobs() {
-	local name left running started
+	local name left running started by_itself
 
 	while :; do
-		running=0 left=0
+		running=0 left=0 by_itself=0
 		for name in "${jobs[@]}"; do
 			if [ -n "${job_pid[$name]:-}" ]; then
 				if [ -f "$LOG/$name.rc" ]; then
 					job_end "$name"
 				else
 					running=$((running + 1))
+					[ -z "${job_alone[$name]:-}" ] || by_itself=1
 				fi
 			elif [ -z "${job_p[$name]:-}" ]; then
 				left=$((left + 1))
@@ -125,9 +130,13 @@ run_jobs() {
 		[ $((running + left)) -gt 0 ] || return 0
 		started=0
 		for name in "${jobs[@]}"; do
-			[ "$running" -lt "$CHECK_JOBS" ] || break
+			[ "$running" -lt "$CHECK_JOBS" ] && [ "$by_itself" = 0 ] || break
 			[ -z "${job_pid[$name]:-}" ] && [ -z "${job_p[$name]:-}" ] || continue
 			need_met "${job_need[$name]}" || continue
+			if [ -n "${job_alone[$name]:-}" ]; then
+				[ "$running" -eq 0 ] || continue
+				by_itself=1
+			fi
 			job_start "$name"
 			running=$((running + 1)) started=1
 		done
@@ -319,6 +328,7 @@ if [ "$DEBUG_LANE" != 0 ]; then
 	# shellcheck disable=SC2206  # a list of test names
 	[ $# -gt 0 ] || debug_tests=($DEBUG_TESTS)
 	job "debug-$DEBUG_KERNEL" "kernel:debug-$DEBUG_KERNEL" debug_part "${debug_tests[@]}"
+	alone "debug-$DEBUG_KERNEL"
 	job style "kernel:debug-$DEBUG_KERNEL" style_part
 else
 	job style "" style_part
