@@ -9,13 +9,19 @@
 #include "mcctl_args.h"
 #include "mcctl_batch.h"
 
+/* The characters that separate words on a line. */
+static int is_sep(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 int mcctl_batch_split(char *line, char **argv, int max, const char **err)
 {
 	char *s = line, *d;
 	int argc = 0;
 
 	for (;;) {
-		while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+		while (is_sep(*s))
 			s++;
 		if (!*s || *s == '#')
 			return argc;
@@ -26,8 +32,7 @@ int mcctl_batch_split(char *line, char **argv, int max, const char **err)
 		/* The word is copied down over its quotes, in place. */
 		d = s;
 		argv[argc++] = d;
-		while (*s && *s != ' ' && *s != '\t' && *s != '\n' &&
-		       *s != '\r') {
+		while (*s && !is_sep(*s)) {
 			char q = *s;
 
 			if (q != '"' && q != '\'') {
