@@ -1235,6 +1235,15 @@ void simhca_mft_dump(struct simhca_dev *sdev, struct seq_file *m)
 	kvfree(copy);
 }
 
+/*
+ * Moving a device to another network namespace (exclusive mode, "rdma dev
+ * set simhca0 netns NS") needs this op, which must end every user context
+ * of the device; without alloc_ucontext simhca never has one.
+ */
+static void simhca_disassociate_ucontext(struct ib_ucontext *ibcontext)
+{
+}
+
 const struct ib_device_ops simhca_dev_ops = {
 	.owner = THIS_MODULE,
 	.driver_id = RDMA_DRIVER_UNKNOWN,
@@ -1250,6 +1259,7 @@ const struct ib_device_ops simhca_dev_ops = {
 	.destroy_cq = simhca_destroy_cq,
 	.destroy_qp = simhca_destroy_qp,
 	.detach_mcast = simhca_detach_mcast,
+	.disassociate_ucontext = simhca_disassociate_ucontext,
 	.get_dma_mr = simhca_get_dma_mr,
 	.get_port_immutable = simhca_get_port_immutable,
 	.modify_port = simhca_modify_port,
