@@ -27,6 +27,7 @@
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 #include <net/addrconf.h>
+#include <net/net_namespace.h>
 #include <net/ipv6.h>
 #include <rdma/ib_addr.h>
 #include <rdma/ib_cache.h>
@@ -47,8 +48,17 @@ static int roce_check(struct mcg_port *port, const struct mcg_join_req *req,
  * The port's netdev, with a reference held. Where ib_core exports it
  * (MCG_HAVE_IB_DEVICE_GET_NETDEV), the netdev the driver bound to the
  * port; before, the netdev of the port's default GID, as rdma_cm finds it.
+ *
+ * Only a netdev of the initial network namespace, where the family lives
+ * (it is not netnsok): a port whose netdev is in another one - a
+ * container's, with the RDMA device shared by every namespace - has none
+ * for us, so that nobody takes IGMP/MLD memberships inside a namespace
+ * from outside it; *@elsewhere (if given) then says why. A netdev that
+ * moves away takes our memberships with it (NETDEV_UNREGISTER); they are
+ * taken again when it comes back (NETDEV_REGISTER, the port's work).
  */
-static struct net_device *roce_find_ndev(struct mcg_port *port)
+static struct net_device *roce_find_ndev(struct mcg_port *port,
+					 bool *elsewhere)
 {
 	struct net_device *ndev;
 #ifndef MCG_HAVE_IB_DEVICE_GET_NETDEV
@@ -75,6 +85,12 @@ static struct net_device *roce_find_ndev(struct mcg_port *port)
 	rcu_read_unlock();
 	rdma_put_gid_attr(attr);
 #endif
+	if (ndev && !net_eq(dev_net(ndev), &init_net)) {
+		dev_put(ndev);
+		ndev = NULL;
+		if (elsewhere)
+			*elsewhere = true;
+	}
 	return ndev;
 }
 
@@ -240,6 +256,7 @@ static int roce_update(struct mcg_group *g, u8 join_state,
 	struct mcg_roce_port *rp = &g->port->roce;
 	bool v4 = mcg_mgid_is_v4mapped(&g->mgid);
 	struct mcg_rec rec = {};
+	bool elsewhere = false;
 	int err = 0;
 
 	rtnl_lock();
@@ -251,9 +268,13 @@ static int roce_update(struct mcg_group *g, u8 join_state,
 		goto out;
 	}
 	if (!rp->ndev)
-		rp->ndev = roce_find_ndev(g->port);
+		rp->ndev = roce_find_ndev(g->port, &elsewhere);
 	if (!rp->ndev) {
-		NL_SET_ERR_MSG(extack, "RoCE port has no network device");
+		if (elsewhere)
+			NL_SET_ERR_MSG(extack,
+				       "RoCE port's network device is in another network namespace");
+		else
+			NL_SET_ERR_MSG(extack, "RoCE port has no network device");
 		err = -ENODEV;
 		goto out;
 	}
@@ -289,7 +310,7 @@ static void roce_refresh(struct mcg_port *port)
 {
 	rtnl_lock();
 	if (!port->roce.ndev)
-		port->roce.ndev = roce_find_ndev(port);
+		port->roce.ndev = roce_find_ndev(port, NULL);
 	rtnl_unlock();
 }
 
@@ -297,7 +318,7 @@ static int roce_port_init(struct mcg_port *port)
 {
 	INIT_LIST_HEAD(&port->roce.groups);
 	rtnl_lock();
-	port->roce.ndev = roce_find_ndev(port);
+	port->roce.ndev = roce_find_ndev(port, NULL);
 	list_add_tail(&port->roce.node, &mcg_roce_ports);
 	rtnl_unlock();
 	return 0;

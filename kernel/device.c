@@ -11,6 +11,7 @@
  * unlinked the port from its notifier's list).
  */
 #include <linux/slab.h>
+#include <net/net_namespace.h>
 
 #include "ib_mcgroups.h"
 
@@ -102,6 +103,26 @@ struct mcg_device *mcg_device_find(const char *name, bool by_name, u32 index)
 			return dev;
 	}
 	return NULL;
+}
+
+/**
+ * mcg_device_visible() - whether the family's users may see a device
+ * @dev: the device
+ *
+ * The family lives in the initial network namespace only (it is not
+ * netnsok). In the RDMA subsystem's exclusive netns mode a device moved to
+ * another namespace is not reachable from there - ib_core removed it from
+ * every client and added it again in its new namespace - and so neither
+ * listed nor joinable, as "rdma dev" does not show it; in shared mode
+ * every device is.
+ *
+ * Context: under mcg_lock (ib_core changes a device's namespace only
+ * between our remove() and add()).
+ * Return: true if @dev can be reached from the initial namespace.
+ */
+bool mcg_device_visible(const struct mcg_device *dev)
+{
+	return rdma_dev_access_netns(dev->ibdev, &init_net);
 }
 
 static void port_resync_work(struct work_struct *work)

@@ -222,6 +222,11 @@ static struct mcg_device *nl_device(struct nlattr **tb,
 		NL_SET_ERR_MSG(extack, "no such RDMA device");
 		return ERR_PTR(-ENODEV);
 	}
+	if (!mcg_device_visible(dev)) {
+		NL_SET_ERR_MSG(extack,
+			       "RDMA device is in another network namespace (exclusive mode)");
+		return ERR_PTR(-ENODEV);
+	}
 	if (tb[IB_MCG_A_DEV_NAME] && tb[IB_MCG_A_DEV_INDEX] &&
 	    nla_get_u32(tb[IB_MCG_A_DEV_INDEX]) != dev->ibdev->index) {
 		NL_SET_ERR_MSG(extack,
@@ -1417,6 +1422,8 @@ static bool dump_skip_port(const struct mcg_dump_ctx *ctx,
 {
 	u32 index = port->dev->ibdev->index;
 
+	if (!mcg_device_visible(port->dev))
+		return true;
 	if (ctx->has_filter_dev && index != ctx->filter_dev)
 		return true;
 	if (ctx->has_filter_port && port->port_num != ctx->filter_port)
