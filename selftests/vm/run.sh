@@ -86,6 +86,8 @@ done
 [[ ${TIMEOUT_SCALE:-1} =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: bad TIMEOUT_SCALE '$TIMEOUT_SCALE'" >&2; exit 2; }
 
 log() { echo "run.sh: $*" >&2; }
+# A tool or file only some tests use is missing: not worth a line in the demo.
+optional() { [ "$DEMO" = 1 ] || log "note: $*"; }
 # A harness error still ends with a summary line, for CI log parsers.
 die() { log "error: $*"; echo "0 passed, 1 failed"; exit 1; }
 
@@ -124,11 +126,19 @@ if [ "${BUILD:-0}" = 1 ]; then
 		[ -f "$TOP/$d/Makefile" ] && make -C "$TOP/$d" >&2
 	done
 fi
-# A C test that does not build is reported as failed by the guest runner.
-make -s -k -C "$TOP/selftests" OUTPUT="$O/selftests" >&2 ||
-	log "warning: selftests build failed; programs that did not build will fail"
-C_TESTS=$(make -s -C "$TOP/selftests" list-progs)
-TOOLS=$(make -s -C "$TOP/selftests" list-tools)
+if [ "$DEMO" = 1 ]; then
+	# Only the demo's tools: no C test, no kernel source needed.
+	make -s -C "$TOP/selftests" OUTPUT="$O/selftests" demo-tools >&2 ||
+		die "the demo's tools did not build"
+	C_TESTS=
+	TOOLS=$(make -s -C "$TOP/selftests" list-demo-tools)
+else
+	# A C test that does not build is reported as failed by the guest runner.
+	make -s -k -C "$TOP/selftests" OUTPUT="$O/selftests" >&2 ||
+		log "warning: selftests build failed; programs that did not build will fail"
+	C_TESTS=$(make -s -C "$TOP/selftests" list-progs)
+	TOOLS=$(make -s -C "$TOP/selftests" list-tools)
+fi
 
 # --- initramfs --------------------------------------------------------------
 ROOT=$O/initramfs
@@ -183,7 +193,7 @@ for a in modprobe rmmod insmod lsmod depmod modinfo; do
 	ln -sf ../bin/kmod "$ROOT/usr/sbin/$a"
 done
 for b in ibv_devices ibv_devinfo ibv_ud_pingpong ibv_rc_pingpong strace jq; do
-	install_bin "$b" || log "note: $b not found on the host, not installed"
+	install_bin "$b" || optional "$b not found on the host, not installed"
 done
 
 # libibverbs with the rxe provider
@@ -222,7 +232,7 @@ if [ -f "$SIMHCA_KO" ]; then
 	MODS+=" $(modinfo -F depends "$SIMHCA_KO" 2>/dev/null | tr , ' ')"
 	warn_stale "$SIMHCA_KO" "$TOP/selftests/simhca"
 	copy_file "$SIMHCA_KO" "/lib/modules/$KVER/extra/simhca.ko"
-else
+elif [ "$DEMO" = 0 ]; then
 	log "note: $SIMHCA_KO not built; simhca tests will skip"
 fi
 # EXTRA_KOS (debug lane): more of the project's modules, e.g. its KUnit tests
@@ -233,12 +243,12 @@ for ko in ${EXTRA_KOS:-}; do
 done
 
 for b in saquery ibstat sminfo smpquery ibnetdiscover ibroute; do
-	install_bin "$b" || log "note: $b not found (apt install infiniband-diags)"
+	install_bin "$b" || optional "$b not found (apt install infiniband-diags)"
 done
 # OpenSM, the real SM, for the tests that run it on simhca's SMA
 # (simhca internal_sa=N); the tests skip where it is missing.
 for b in opensm osmtest; do
-	install_bin "$b" || log "note: $b not found (apt install opensm)"
+	install_bin "$b" || optional "$b not found (apt install opensm)"
 done
 # glibc loads libgcc_s (no ldd dependency) when a thread is cancelled, as
 # osmtest and opensm do at exit; without it they abort.
@@ -385,7 +395,7 @@ if [ ${#GUEST_EXTRA[@]} -gt 0 ]; then
 			copy_file "$p"
 			copy_libs "$p"
 		else
-			log "note: $p (guest-files) not on the host (make deps)"
+			optional "$p (guest-files) not on the host (make deps)"
 		fi
 	done
 	ROOT=$BASE_ROOT
