@@ -89,6 +89,8 @@ static const struct port_metric port_metrics[] = {
 	   "InfiniBand: failed SA join attempts of held groups (retried)."),
 	PM("sa_timeouts_total", true, SA_TIMEOUTS, sa_timeouts, K_U64,
 	   "InfiniBand: SA joins that got no answer."),
+	PM("mlid_changes_total", true, MLID_CHANGES, mlid_changes, K_U64,
+	   "InfiniBand: re-joins the SA answered with another MLID (applications must attach again)."),
 	PM("rejoin_pending", false, REJOIN_PENDING, rejoin_pending, K_U32,
 	   "InfiniBand: groups waiting to be joined again."),
 	PM("last_rejoin_wave_seconds", false, LAST_REJOIN_WAVE_MS,

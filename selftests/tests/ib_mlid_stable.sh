@@ -40,7 +40,7 @@ settled() {
 # "MGID MLID" of every group of port 1
 mlids() { mcctl -j list $P | jq -r '.[] | "\(.group) \(.mlid)"' | sort; }
 
-ktap_plan $((5 + 3 * ROUNDS + 7))
+ktap_plan $((5 + 3 * ROUNDS + 8))
 modprobe ib_umad
 mcg_unload_simhca
 check "load simhca (internal SA) with 2 ports" modprobe simhca nports=2 ||
@@ -111,6 +111,8 @@ check "mcctl monitor: one mlid-changed per group of port 1, old and new MLID" \
 check_eq "mlid_changes counted them" $((c0 + N)) "$(cat $SYS/mlid_changes)"
 check_eq "mcctl stats shows mlid_changes" $((c0 + N)) \
 	"$(mcctl -j stats $P | jq '.[0].mlid_changes')"
+check_eq "mcctl metrics: mlid_changes_total as sysfs" $((c0 + N)) \
+	"$(mcctl metrics | sed -n 's/^ib_mcgroups_mlid_changes_total{device="simhca0",port="1",[^}]*} //p')"
 # an application re-attaches and re-makes its address handle (ud: sends
 # carry the MLID): detach the old MLIDs, attach the new ones
 head -n $HELD <<<"$M0" | while read -r mgid mlid; do

@@ -44,7 +44,8 @@ static int format(const struct metrics_snapshot *s)
 #define IB	(BIT(LID) | BIT(SM_LID) | BIT(SM_REREGISTERS) |		\
 		 BIT(REJOIN_WAVES) | BIT(GROUP_REJOINS) |		\
 		 BIT(REJOIN_FAILURES) | BIT(SA_TIMEOUTS) | BIT(LAST_SM_LID) | \
-		 BIT(LAST_REJOIN_WAVE_MS) | BIT(REJOIN_PENDING))
+		 BIT(LAST_REJOIN_WAVE_MS) | BIT(REJOIN_PENDING) |	\
+		 BIT(MLID_CHANGES))
 
 static const struct ibmcg_port roce = {
 	.present = { COMMON | BIT(NETDEV) | BIT(IFINDEX) },
@@ -69,7 +70,7 @@ static const struct ibmcg_port ib = {
 	.lid = 7, .sm_lid = 1, .last_sm_lid = 2, .last_rejoin_wave_ms = 1234,
 	.rejoin_pending = 0, .sm_reregisters = 3, .rejoin_waves = 3,
 	.group_rejoins = 5, .rejoin_failures = 18446744073709551615ULL,
-	.sa_timeouts = 4,
+	.sa_timeouts = 4, .mlid_changes = 6,
 };
 
 static struct ibmcg_group group(const char *dev, uint32_t port, uint8_t state)
@@ -190,6 +191,7 @@ static void ib_only(void)
 	EXPECT(strstr(out, "ib_mcgroups_group_rejoins_total" IBL " 5\n"));
 	EXPECT(strstr(out, "ib_mcgroups_rejoin_failures_total" IBL " 18446744073709551615\n"));
 	EXPECT(strstr(out, "ib_mcgroups_sa_timeouts_total" IBL " 4\n"));
+	EXPECT(strstr(out, "ib_mcgroups_mlid_changes_total" IBL " 6\n"));
 	EXPECT(strstr(out, "ib_mcgroups_rejoin_waves_total" IBL " 3\n"));
 	EXPECT(strstr(out, "ib_mcgroups_last_rejoin_wave_seconds" IBL " 1.234\n"));
 	EXPECT(strstr(out, "ib_mcgroups_lid" IBL " 7\n"));
