@@ -5,6 +5,7 @@
  * checklist diag_evaluate() makes of them. Everything here works
  * unprivileged except the SA query, which needs the port's umad device.
  */
+#include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -28,6 +29,8 @@ const struct cmd_usage diag_usage = {
 };
 
 #define SYS_IB	"/sys/class/infiniband"
+#define SYS_NET	"/sys/class/net"
+#define ARPHRD_INFINIBAND	32
 
 struct diag_port {
 	char dev[IBMCG_DEV_NAME_MAX];
@@ -207,6 +210,97 @@ static void sa_facts(struct diag_facts *f)
 	diag_sa_query(f, gid);
 }
 
+/*
+ * The IPoIB interface of the port (in our network namespace) that joins
+ * the group: one whose hardware address has the port's GID (the last 16
+ * of its 20 bytes) and whose broadcast address, or one of its multicast
+ * addresses (/proc/net/dev_mcast), has the MGID. IPoIB joins its other
+ * groups with its broadcast group's parameters: the SA's record of that.
+ */
+static void ipoib_facts(struct diag_facts *f)
+{
+	uint8_t gid[IBMCG_GID_LEN], addr[IBMCG_GID_LEN];
+	uint8_t bcast[IBMCG_GID_LEN];
+	struct diag_facts *t;
+	struct dirent *de;
+	char buf[128];
+	FILE *fp;
+	DIR *d;
+
+	f->ipoib_complete = -1;
+	if (read_line(buf, sizeof(buf), SYS_IB "/%s/ports/%u/gids/0", f->dev,
+		      f->port) || inet_pton(AF_INET6, buf, gid) != 1)
+		return;
+	d = opendir(SYS_NET);
+	if (!d)
+		return;
+	while (f->ipoib == DIAG_IPOIB_NONE && (de = readdir(d))) {
+		const char *n = de->d_name;
+
+		if (n[0] == '.' || strlen(n) >= sizeof(f->ipoib_dev))
+			continue;
+		if (read_line(buf, sizeof(buf), SYS_NET "/%s/type", n) ||
+		    atoi(buf) != ARPHRD_INFINIBAND ||
+		    read_line(buf, sizeof(buf), SYS_NET "/%s/address", n) ||
+		    diag_hwaddr_mgid(buf, addr) || memcmp(addr, gid, 16) ||
+		    read_line(buf, sizeof(buf), SYS_NET "/%s/broadcast", n) ||
+		    diag_hwaddr_mgid(buf, bcast))
+			continue;
+		if (!memcmp(bcast, f->mgid, 16)) {
+			f->ipoib = DIAG_IPOIB_BCAST;
+		} else {
+			fp = fopen("/proc/net/dev_mcast", "r");
+			if (fp && diag_dev_mcast_has(fp, n, f->mgid) > 0)
+				f->ipoib = DIAG_IPOIB_MCAST;
+			if (fp)
+				fclose(fp);
+		}
+		if (f->ipoib != DIAG_IPOIB_NONE) {
+			strcpy(f->ipoib_dev, n);
+			memcpy(f->ipoib_bcast, bcast, sizeof(bcast));
+		}
+	}
+	closedir(d);
+	if (f->ipoib == DIAG_IPOIB_NONE)
+		return;
+
+	/* CONFIG_INFINIBAND_IPOIB_DEBUG, debugfs mounted, root */
+	snprintf(buf, sizeof(buf), "/sys/kernel/debug/ipoib/%s_mcg",
+		 f->ipoib_dev);
+	fp = fopen(buf, "r");
+	if (fp) {
+		f->ipoib_complete = diag_ipoib_mcg_complete(fp, f->mgid);
+		fclose(fp);
+	}
+
+	if (f->ipoib != DIAG_IPOIB_MCAST)
+		return;
+	if (f->port_state != 4 || (f->have_lids && !f->sm_lid)) {
+		snprintf(f->ipoib_why, sizeof(f->ipoib_why),
+			 "the port is not ACTIVE or has no SM");
+		return;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		snprintf(f->ipoib_why, sizeof(f->ipoib_why), "out of memory");
+		return;
+	}
+	snprintf(t->dev, sizeof(t->dev), "%s", f->dev);
+	t->port = f->port;
+	memcpy(t->mgid, f->ipoib_bcast, sizeof(t->mgid));
+	diag_sa_query(t, gid);
+	if (t->sa == DIAG_SA_MEMBER) {
+		f->ipoib_rec = t->sa_rec;
+		f->ipoib_rec_known = true;
+	} else if (t->sa_why[0]) {
+		snprintf(f->ipoib_why, sizeof(f->ipoib_why), "%s", t->sa_why);
+	} else {
+		snprintf(f->ipoib_why, sizeof(f->ipoib_why),
+			 "the SA has no record of the port in it");
+	}
+	free(t);
+}
+
 /* Fill f for one port; h may be NULL (module not loaded). */
 static int gather(struct ibmcg *h, struct diag_facts *f,
 		  struct ibmcg_group **g)
@@ -237,8 +331,11 @@ static int gather(struct ibmcg *h, struct diag_facts *f,
 			return err;
 	}
 	mtu_facts(f);
-	if (f->link_layer == IB_MCG_LINK_LAYER_INFINIBAND)
+	if (f->link_layer == IB_MCG_LINK_LAYER_INFINIBAND) {
 		sa_facts(f);
+		if (f->group)
+			ipoib_facts(f);
+	}
 	else if (f->link_layer == IB_MCG_LINK_LAYER_ETHERNET)
 		mc_facts(f);
 	return 0;

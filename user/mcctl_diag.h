@@ -57,6 +57,9 @@ struct diag_sa_rec {
 	uint16_t pkey;
 	uint8_t mtu;			/* enum ib_mtu, selector stripped */
 	uint8_t rate;			/* enum ib_rate, selector stripped */
+	uint8_t sl;
+	uint8_t tclass;
+	uint32_t flow_label;
 	uint8_t join_state;
 	bool join_state_known;		/* false: an untrusted request, the
 					 * SA hides JoinState
@@ -70,6 +73,13 @@ enum diag_mc {
 	DIAG_MC_PRESENT,
 	DIAG_MC_ABSENT,
 	DIAG_MC_NO_NETDEV,	/* the netdev is not in our network namespace */
+};
+
+/* IPoIB on the port (InfiniBand), in our network namespace. */
+enum diag_ipoib {
+	DIAG_IPOIB_NONE,	/* no IPoIB interface wants the group */
+	DIAG_IPOIB_BCAST,	/* the group is ipoib_dev's broadcast group */
+	DIAG_IPOIB_MCAST,	/* ipoib_dev has it among its multicast addresses */
 };
 
 struct diag_facts {
@@ -103,6 +113,17 @@ struct diag_facts {
 	char sa_why[DIAG_TEXT / 2];
 	struct diag_sa_rec sa_rec;
 
+	/* IPoIB: its parameters are those of its broadcast group */
+	enum diag_ipoib ipoib;
+	char ipoib_dev[IBMCG_IFNAME_MAX];
+	uint8_t ipoib_bcast[IBMCG_GID_LEN];	/* ipoib_dev's broadcast MGID */
+	bool ipoib_rec_known;		/* ipoib_rec is the SA's record of it */
+	struct diag_sa_rec ipoib_rec;
+	char ipoib_why[DIAG_TEXT / 2];	/* why ipoib_rec is unknown */
+	int ipoib_complete;		/* debugfs _mcg: 1 joined, 0 not,
+					 * -1 unknown
+					 */
+
 	/* IGMP / MLD */
 	enum diag_mc mc;
 	unsigned int mc_users;
@@ -127,6 +148,17 @@ void print_diag_port(const struct diag_facts *f, const struct diag_result *r,
  */
 int diag_igmp_users(FILE *fp, const char *dev, const uint8_t mgid[16]);
 int diag_igmp6_users(FILE *fp, const char *dev, const uint8_t mgid[16]);
+/*
+ * IPoIB: diag_hwaddr_mgid() takes the MGID (the last 16 bytes) of a
+ * 20-byte IPoIB hardware address as sysfs prints it (xx:xx:...), 0 or -1.
+ * diag_dev_mcast_has(): 1 if dev has the MGID among its multicast
+ * addresses in /proc/net/dev_mcast text (20 bytes, hex without colons),
+ * 0 if not. diag_ipoib_mcg_complete(): IPoIB's debugfs <dev>_mcg text:
+ * 1 if its join of the MGID completed, 0 if not, -1 if it is not listed.
+ */
+int diag_hwaddr_mgid(const char *s, uint8_t mgid[16]);
+int diag_dev_mcast_has(FILE *fp, const char *dev, const uint8_t mgid[16]);
+int diag_ipoib_mcg_complete(FILE *fp, const uint8_t mgid[16]);
 /* sysfs "rate": "100 Gb/sec (4X EDR)" -> 1000 (tenths of Gb/s), 0 if not */
 unsigned int diag_parse_rate(const char *s);
 /* enum ib_mtu of a RoCE port on a netdev of this MTU, 0 if too small */

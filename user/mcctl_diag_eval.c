@@ -84,6 +84,19 @@ static void append(struct diag_result *r, const char *fmt, ...)
 	va_end(ap);
 }
 
+static void append_fix(struct diag_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void append_fix(struct diag_result *r, const char *fmt, ...)
+{
+	size_t len = strlen(r->fix);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->fix + len, sizeof(r->fix) - len, fmt, ap);
+	va_end(ap);
+}
+
 static bool is_ib(const struct diag_facts *f)
 {
 	return f->link_layer == IB_MCG_LINK_LAYER_INFINIBAND;
@@ -508,6 +521,160 @@ static void check_params_roce(struct ctx *c)
 	    ibmcg_mtu_to_bytes(g->mtu), ibmcg_mtu_to_bytes(f->port_mtu));
 }
 
+/* --- IPoIB ---------------------------------------------------------------- */
+
+enum ipoib_fmt { FMT_QKEY, FMT_MTU, FMT_SL, FMT_RATE, FMT_PKEY, FMT_NUM,
+		 FMT_FLOW };
+
+/* A record field IPoIB's join gives (those of its broadcast group). */
+struct ipoib_field {
+	const char *name;
+	enum ipoib_fmt fmt;
+	bool has;		/* the hold's record has it */
+	unsigned int ours, ipoib;
+};
+
+static const char *ipoib_val(enum ipoib_fmt fmt, unsigned int v, char *buf,
+			     size_t len)
+{
+	const char *name;
+
+	switch (fmt) {
+	case FMT_QKEY:
+		snprintf(buf, len, "0x%08x", v);
+		break;
+	case FMT_MTU:
+		snprintf(buf, len, "%d", ibmcg_mtu_to_bytes(v));
+		break;
+	case FMT_RATE:
+		name = ibmcg_rate_name(v);
+		if (name)
+			snprintf(buf, len, "%s", name);
+		else
+			snprintf(buf, len, "%u", v);
+		break;
+	case FMT_PKEY:
+		snprintf(buf, len, "0x%04x", v);
+		break;
+	case FMT_FLOW:
+		snprintf(buf, len, "0x%05x", v);
+		break;
+	default:
+		snprintf(buf, len, "%u", v);
+		break;
+	}
+	return buf;
+}
+
+static const char *ipoib_join_text(int complete)
+{
+	if (complete > 0)
+		return "; IPoIB's join completed";
+	if (!complete)
+		return "; IPoIB's join has not completed";
+	return "";
+}
+
+/*
+ * IPoIB joins the group too. Its broadcast join gives the P_Key alone and
+ * takes the group as it is; its other joins give the broadcast group's
+ * Q_Key, MTU, SL, rate, P_Key, traffic class and flow label, and
+ * multicast.c fails them (EINVAL, retried by IPoIB without end) when the
+ * port's membership, which ours made, has others.
+ */
+static void check_ipoib(struct ctx *c)
+{
+	const struct diag_facts *f = c->f;
+	const struct ibmcg_group *g = f->group;
+	const struct diag_sa_rec *b = &f->ipoib_rec;
+	char v1[24], v2[24], who[48];
+	struct diag_result *r;
+	size_t i, bad = 0, first = 0;
+	struct ipoib_field fl[] = {
+		{ "Q_Key", FMT_QKEY, g && IBMCG_HAS(g, IB_MCG_A_QKEY),
+		  g ? g->qkey : 0, b->qkey },
+		{ "MTU", FMT_MTU, g && IBMCG_HAS(g, IB_MCG_A_MTU),
+		  g ? g->mtu : 0, b->mtu },
+		{ "SL", FMT_SL, g && IBMCG_HAS(g, IB_MCG_A_SL),
+		  g ? g->sl : 0, b->sl },
+		{ "rate", FMT_RATE, g && IBMCG_HAS(g, IB_MCG_A_RATE),
+		  g ? g->rate : 0, b->rate },
+		{ "P_Key", FMT_PKEY, g && IBMCG_HAS(g, IB_MCG_A_PKEY),
+		  g ? g->pkey : 0, b->pkey },
+		{ "traffic class", FMT_NUM, g && IBMCG_HAS(g, IB_MCG_A_TCLASS),
+		  g ? g->tclass : 0, b->tclass },
+		{ "flow label", FMT_FLOW,
+		  g && IBMCG_HAS(g, IB_MCG_A_FLOW_LABEL),
+		  g ? g->flow_label : 0, b->flow_label },
+	};
+
+	if (f->ipoib == DIAG_IPOIB_NONE || !g)
+		return;
+	if (!IBMCG_HAS(g, IB_MCG_A_QKEY)) {
+		add(c, "ipoib", DIAG_SKIP,
+		    "%s joins %s; the hold has no record to compare yet",
+		    f->ipoib_dev, c->group);
+		return;
+	}
+	if (f->ipoib == DIAG_IPOIB_BCAST) {
+		unsigned int pkey = f->mgid[4] << 8 | f->mgid[5];
+
+		if (IBMCG_HAS(g, IB_MCG_A_PKEY) && g->pkey != pkey) {
+			r = add(c, "ipoib", DIAG_FAIL,
+				"%s's broadcast group %s: IPoIB joins it with P_Key 0x%04x, the group has 0x%04x: multicast.c fails the join (EINVAL)",
+				f->ipoib_dev, c->group, pkey, g->pkey);
+			fix(r, "leave %s and join it again with pkey 0x%04x, or without create parameters",
+			    c->group, pkey);
+			return;
+		}
+		add(c, "ipoib", DIAG_PASS,
+		    "%s's broadcast group: IPoIB joins it by P_Key and takes its Q_Key 0x%08x%s",
+		    f->ipoib_dev, g->qkey, ipoib_join_text(f->ipoib_complete));
+		return;
+	}
+	if (!f->ipoib_rec_known) {
+		add(c, "ipoib", DIAG_SKIP,
+		    "%s joins %s; its broadcast group's record is unknown: %s",
+		    f->ipoib_dev, c->group, f->ipoib_why);
+		return;
+	}
+	for (i = 0; i < sizeof(fl) / sizeof(fl[0]); i++) {
+		if (!fl[i].has || fl[i].ours == fl[i].ipoib)
+			continue;
+		if (!bad++)
+			first = i;
+	}
+	if (!bad) {
+		r = add(c, "ipoib", f->ipoib_complete ? DIAG_PASS : DIAG_WARN,
+			"%s joins %s with the same parameters (one SA membership, shared)%s",
+			f->ipoib_dev, c->group,
+			ipoib_join_text(f->ipoib_complete));
+		if (!f->ipoib_complete)
+			fix(r, "IPoIB retries a failed join with a backoff of up to 16 s: run mcctl diag again");
+		return;
+	}
+	r = add(c, "ipoib", f->ipoib_complete > 0 ? DIAG_WARN : DIAG_FAIL,
+		"%s joins %s with %s %s (its broadcast group's), the group has %s: multicast.c fails the join (EINVAL), IPoIB retries forever",
+		f->ipoib_dev, c->group, fl[first].name,
+		ipoib_val(fl[first].fmt, fl[first].ipoib, v1, sizeof(v1)),
+		ipoib_val(fl[first].fmt, fl[first].ours, v2, sizeof(v2)));
+	for (i = first + 1; i < sizeof(fl) / sizeof(fl[0]); i++)
+		if (fl[i].has && fl[i].ours != fl[i].ipoib)
+			append(r, "; %s %s, not %s", fl[i].name,
+			       ipoib_val(fl[i].fmt, fl[i].ipoib, v1, sizeof(v1)),
+			       ipoib_val(fl[i].fmt, fl[i].ours, v2, sizeof(v2)));
+	append(r, "%s", ipoib_join_text(f->ipoib_complete));
+	holders_text(g, who, sizeof(who));
+	fix(r, "leave it (holders %s), join it again with IPoIB's parameters: mcctl join %s %s owner NAME create qkey 0x%08x pkey 0x%04x mtu %d rate %s sl %u",
+	    who, c->devport, c->group, b->qkey, b->pkey,
+	    ibmcg_mtu_to_bytes(b->mtu),
+	    ipoib_val(FMT_RATE, b->rate, v1, sizeof(v1)), b->sl);
+	if (b->tclass)
+		append_fix(r, " tclass %u", b->tclass);
+	if (b->flow_label)
+		append_fix(r, " flow-label 0x%05x", b->flow_label);
+}
+
 static void check_table(struct ctx *c)
 {
 	const struct diag_facts *f = c->f;
@@ -596,6 +763,7 @@ size_t diag_evaluate(const struct diag_facts *f, struct diag_result *r,
 		pkey_res = check_pkey(&c);
 		check_sa(&c, pkey_res);
 		check_params(&c);
+		check_ipoib(&c);
 	}
 	if (is_roce(f))
 		check_params_roce(&c);
@@ -702,6 +870,72 @@ int diag_igmp6_users(FILE *fp, const char *dev, const uint8_t mgid[16])
 			found = users;
 	}
 	return seen ? found : -1;
+}
+
+int diag_hwaddr_mgid(const char *s, uint8_t mgid[16])
+{
+	unsigned int b;
+	int i, n;
+
+	for (i = 0; i < 20; i++) {
+		if (sscanf(s, "%2x%n", &b, &n) != 1 || n != 2)
+			return -1;
+		s += 2;
+		if (i < 19 && *s++ != ':')
+			return -1;
+		if (i >= 4)
+			mgid[i - 4] = b;
+	}
+	return *s && *s != '\n' ? -1 : 0;
+}
+
+static void hex16(const uint8_t mgid[16], char want[33])
+{
+	int i;
+
+	for (i = 0; i < 16; i++)
+		sprintf(want + 2 * i, "%02x", mgid[i]);
+}
+
+int diag_dev_mcast_has(FILE *fp, const char *dev, const uint8_t mgid[16])
+{
+	char line[256], name[64], hex[64], want[33];
+	int idx, ref, global;
+
+	hex16(mgid, want);
+	while (fgets(line, sizeof(line), fp)) {
+		/* "4    ib0             1     0     00ffffffff12401b..." */
+		if (sscanf(line, "%d %63s %d %d %63s", &idx, name, &ref,
+			   &global, hex) != 5 || strcmp(name, dev) ||
+		    strlen(hex) != 40)
+			continue;
+		if (!strcasecmp(hex + 8, want))
+			return 1;
+	}
+	return 0;
+}
+
+int diag_ipoib_mcg_complete(FILE *fp, const uint8_t mgid[16])
+{
+	unsigned int w[8];
+	char line[256], yn[8];
+	bool match = false;
+	int i;
+
+	while (fgets(line, sizeof(line), fp)) {
+		/* "GID: ff12:401b:ffff:0:0:0:f01:203", "  complete:   yes" */
+		if (sscanf(line, "GID: %x:%x:%x:%x:%x:%x:%x:%x", &w[0], &w[1],
+			   &w[2], &w[3], &w[4], &w[5], &w[6], &w[7]) == 8) {
+			match = true;
+			for (i = 0; i < 8; i++)
+				match &= mgid[2 * i] == (w[i] >> 8 & 0xff) &&
+					 mgid[2 * i + 1] == (w[i] & 0xff);
+			continue;
+		}
+		if (match && sscanf(line, " complete: %7s", yn) == 1)
+			return !strcmp(yn, "yes");
+	}
+	return -1;
 }
 
 int diag_roce_mtu(unsigned int netdev_mtu)

@@ -461,6 +461,10 @@ void diag_sa_query(struct diag_facts *f, const uint8_t port_gid[16])
 		f->sa_rec.pkey = be16toh(a.rec.pkey);
 		f->sa_rec.mtu = a.rec.mtu & 0x3f;
 		f->sa_rec.rate = a.rec.rate & 0x3f;
+		f->sa_rec.sl = be32toh(a.rec.sl_flow_hop) >> 28;
+		f->sa_rec.flow_label = be32toh(a.rec.sl_flow_hop) >> 8 &
+				       0xfffff;
+		f->sa_rec.tclass = a.rec.tclass;
 		f->sa_rec.join_state = a.rec.scope_state & 0x0f;
 		/* An untrusted answer hides JoinState (zero). */
 		f->sa_rec.join_state_known = trusted &&

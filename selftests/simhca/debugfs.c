@@ -83,7 +83,8 @@
  *                       PortStateChange for the SM
  *   port<N>/lid         port LID (LID_CHANGE)
  *   port<N>/pkeys       read: "index pkey" lines; write "index pkey"
- *                       (PKEY_CHANGE)
+ *                       (PKEY_CHANGE; with ipoib_bcast=Y the SA first
+ *                       creates the P_Key's IPoIB broadcast group)
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -399,6 +400,8 @@ static ssize_t pkeys_write(struct file *file, const char __user *ubuf,
 		return -EINVAL;
 	}
 	WRITE_ONCE(p->pkeys[idx], pkey);
+	/* the SM's partition groups before the port hears of the P_Key */
+	simhca_sa_pkeys_changed(p->sdev);
 	simhca_dispatch(p->sdev, p->num, IB_EVENT_PKEY_CHANGE);
 	return count;
 }

@@ -837,36 +837,84 @@ static u16 group_create(struct simhca_dev *sdev, const struct simhca_mcmr *rec,
 }
 
 /*
- * IPoIB's broadcast group of the default partition, as OpenSM creates it
- * with no partitions.conf (osm_prtn_add_mcgroup()): MGID
- * ff12:401b:ffff::ffff:ffff, Q_Key 0x0b1b, MTU 2048, rate 10 Gb/s, SL 0,
- * P_Key 0xffff, no members, kept when its last member leaves. IPoIB's
- * join of it carries only the MGID, PortGID, P_Key and JoinState, so
- * without it no IPoIB interface comes up. With ipoib_bcast=Y, at load
- * and after every wipe (the SM re-creates it on its sweep). sa.lock held.
+ * IPoIB's broadcast group of a partition, as OpenSM creates it
+ * (osm_prtn_add_mcgroup()): that of the default partition with no
+ * partitions.conf, and that of each partitions.conf entry with the ipoib
+ * flag, with the flag's defaults: MGID ff12:401b:PKEY::ffff:ffff (PKEY
+ * with the full-member bit), Q_Key 0x0b1b, MTU 2048, rate 10 Gb/s, SL 0,
+ * P_Key PKEY, no members, kept when its last member leaves. The internal
+ * SM has no partitions.conf: every P_Key in a port's table is taken for
+ * a partition with the ipoib flag. IPoIB's join of it carries only the
+ * MGID, PortGID, P_Key and JoinState, so without it no IPoIB interface
+ * (parent or P_Key child) comes up. sa.lock held.
  */
-static void sa_ipoib_bcast(struct simhca_dev *sdev)
+static void sa_ipoib_bcast_pkey(struct simhca_dev *sdev, u16 pkey)
 {
-	static const u8 mgid[16] = { 0xff, 0x12, 0x40, 0x1b, 0xff, 0xff,
-				     [12] = 0xff, 0xff, 0xff, 0xff };
 	struct simhca_mcmr rec = {};
+	struct simhca_port *port = NULL;
 	struct simhca_group *g;
 	ib_sa_comp_mask cm = CREATE_MASK | IB_SA_MCMEMBER_REC_MTU_SELECTOR |
 		IB_SA_MCMEMBER_REC_MTU | IB_SA_MCMEMBER_REC_RATE_SELECTOR |
 		IB_SA_MCMEMBER_REC_RATE | IB_SA_MCMEMBER_REC_SL;
+	u32 i;
 
-	if (!simhca_ipoib_bcast || !simhca_internal_sa ||
-	    group_by_mgid(&sdev->sa, mgid))
+	pkey |= 0x8000;
+	rec.mgid[0] = 0xff;
+	rec.mgid[1] = 0x12;
+	rec.mgid[2] = 0x40;
+	rec.mgid[3] = 0x1b;
+	rec.mgid[4] = pkey >> 8;
+	rec.mgid[5] = pkey & 0xff;
+	memset(rec.mgid + 12, 0xff, 4);
+	if (group_by_mgid(&sdev->sa, rec.mgid))
 		return;
-	memcpy(rec.mgid, mgid, 16);
+	/* group_create() wants a port of the partition */
+	for (i = 0; !port && i < sdev->nports; i++)
+		if (simhca_port_has_pkey(&sdev->port[i], pkey))
+			port = &sdev->port[i];
+	if (!port)
+		return;
 	rec.qkey = cpu_to_be32(0x0b1b);
-	rec.pkey = cpu_to_be16(0xffff);
+	rec.pkey = cpu_to_be16(pkey);
 	rec.mtu = (SEL_EQ << 6) | IB_MTU_2048;
 	rec.rate = (SEL_EQ << 6) | IB_RATE_10_GBPS;
-	if (group_create(sdev, &rec, cm, &sdev->port[0], &g))
+	if (group_create(sdev, &rec, cm, port, &g))
 		return;
 	g->sm_created = true;
 	mft_mark(&sdev->sa, be16_to_cpu(g->rec.mlid) - SIMHCA_MLID_BASE);
+}
+
+/*
+ * With ipoib_bcast=Y: the default partition's broadcast group, and that
+ * of every other P_Key in the ports' tables, at load, after every wipe
+ * (the SM re-creates them on its sweep) and when a P_Key is set through
+ * debugfs (port<N>/pkeys). sa.lock held.
+ */
+static void sa_ipoib_bcast(struct simhca_dev *sdev)
+{
+	u32 i, j;
+
+	if (!simhca_ipoib_bcast || !simhca_internal_sa)
+		return;
+	sa_ipoib_bcast_pkey(sdev, 0xffff);
+	for (i = 0; i < sdev->nports; i++)
+		for (j = 0; j < SIMHCA_PKEY_TBL_LEN; j++) {
+			u16 k = READ_ONCE(sdev->port[i].pkeys[j]);
+
+			if (k & 0x7fff)
+				sa_ipoib_bcast_pkey(sdev, k);
+		}
+}
+
+/* A P_Key was set through debugfs: its partition's broadcast group. */
+void simhca_sa_pkeys_changed(struct simhca_dev *sdev)
+{
+	if (!simhca_ipoib_bcast || !simhca_internal_sa)
+		return;
+	mutex_lock(&sdev->sa.lock);
+	sa_ipoib_bcast(sdev);
+	simhca_sa_changed(sdev);
+	mutex_unlock(&sdev->sa.lock);
 }
 
 /* The group's values for a record about @m (or the group if NULL). */

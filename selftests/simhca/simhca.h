@@ -519,6 +519,7 @@ void simhca_sa_fini(struct simhca_dev *sdev);
 void simhca_sa_work(struct work_struct *work);
 void simhca_sa_wipe(struct simhca_dev *sdev);
 void simhca_sa_start_sweep(struct simhca_dev *sdev);
+void simhca_sa_pkeys_changed(struct simhca_dev *sdev);
 void simhca_sa_dump(struct simhca_dev *sdev, struct seq_file *m);
 void simhca_sa_stats(struct simhca_dev *sdev, struct seq_file *m);
 void simhca_sa_stats_reset(struct simhca_dev *sdev);

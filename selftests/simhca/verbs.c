@@ -1004,14 +1004,17 @@ static void simhca_ud_deliver(struct simhca_dev *sdev, struct simhca_qp *qp,
 	struct simhca_cq *rcq;
 	struct ib_wc wc = {};
 	bool got = false;
+	u16 pkey;
 
 	lockdep_assert_held(&sdev->lock);
 	if (qp->qkey != d->qkey) {
 		sdev->sw.drop_qkey++;
 		return;
 	}
-	if ((READ_ONCE(sdev->port[qp->port - 1].pkeys[qp->pkey_index]) & 0x7fff) !=
-	    (d->pkey & 0x7fff)) {
+	/* IBA 10.9.3: the same partition, and not two limited members */
+	pkey = READ_ONCE(sdev->port[qp->port - 1].pkeys[qp->pkey_index]);
+	if ((pkey & 0x7fff) != (d->pkey & 0x7fff) ||
+	    !((pkey | d->pkey) & 0x8000)) {
 		sdev->sw.drop_pkey++;
 		return;
 	}

@@ -5,9 +5,13 @@
 # two ports' interfaces (one moved into a netns) come up, ping and ping6
 # each other (ARP/ND over the broadcast group, PathRecord Get, unicast UD
 # by LID and QPN), an IPv4 group a socket joins on one side reaches it
-# (IPoIB's own SA join, the switch's MFT), and ifdown, deleting a P_Key
-# child interface and rmmod ib_ipoib finish without IPoIB's 5 s wait for
-# receives that never complete and without a kernel warning.
+# (IPoIB's own SA join, the switch's MFT); P_Key children on both ports
+# ping each other in P_Key 0x8001, whose broadcast group the SA created
+# as OpenSM does for a partitions.conf entry with the ipoib flag, and the
+# switch drops their datagrams when both ports are limited members; and
+# ifdown, deleting a P_Key child interface and rmmod ib_ipoib finish
+# without IPoIB's 5 s wait for receives that never complete and without a
+# kernel warning.
 # timeout: 300
 . "$(dirname "$0")/../lib.sh"
 
@@ -25,7 +29,7 @@ member_join() {
 }
 stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
 
-ktap_plan 26
+ktap_plan 35
 check "load simhca with two ports and IPoIB's broadcast group" \
 	modprobe simhca nports=2 ipoib_bcast=1 || ktap_skip_all "no simhca"
 defer mcg_unload_simhca
@@ -94,15 +98,44 @@ ip link set "$IB1" up
 check "ifup: carrier again" wait_for -t 20 mcg_carrier "$IB1"
 check "ping again" ping -c 2 -W 5 10.77.0.2
 
-# a P_Key child: the port gets P_Key 0x8001 (PKEY_CHANGE), a child
-# interface opens its own QP; deleting it stops that QP
+# P_Key children: both ports get P_Key 0x8001 (PKEY_CHANGE), and the SA
+# creates the partition's broadcast group as OpenSM does for a
+# partitions.conf entry with the ipoib flag; a child interface on each
+# port (one in the netns) opens its own QP and joins that group
+BC8001=ff12:401b:8001::ffff:ffff
 echo "1 0x8001" >$D/port1/pkeys
-check "child interface with P_Key 0x8001" \
+echo "1 0x8001" >$D/port2/pkeys
+check_eq "the SA has P_Key 0x8001's broadcast group with OpenSM's parameters" \
+	"pkey=0x8001 qkey=0x00000b1b mtu=0x84 rate=0x83 sl=0" \
+	"$(group_line $BC8001 | awk '{print $4, $5, $6, $7, $8}')"
+check "child interface with P_Key 0x8001 on port 1" \
 	ip link add link "$IB1" name "$IB1.8001" type ipoib pkey 0x8001
+check "... and on port 2, in the netns" \
+	in_ns ip link add link "$IB2" name "$IB2.8001" type ipoib pkey 0x8001
+ip addr add 10.78.1.1/24 dev "$IB1.8001"
+in_ns ip addr add 10.78.1.2/24 dev "$IB2.8001"
 ip link set "$IB1.8001" up
-sleep 1
+in_ns ip link set "$IB2.8001" up
+children_up() { mcg_carrier "$IB1.8001" && mcg_carrier "$IB2.8001"; }
+check "both children have carrier (joined $BC8001)" wait_for -t 20 children_up
+check_eq "port 2 is a full member of $BC8001" 0x1 "$(member_join $BC8001 $GID2)"
+check "the children ping each other in P_Key 0x8001" \
+	ping -c 3 -W 5 10.78.1.2
+# the switch keeps partitions apart: two limited members do not talk
+echo "1 0x0001" >$D/port2/pkeys
+check "a limited member (port 2) still talks to a full one" \
+	ping -c 2 -W 5 10.78.1.2
+drops=$(stat ud_drop_pkey)
+echo "1 0x0001" >$D/port1/pkeys
+check_fail "two limited members of 0x8001 do not" ping -c 2 -W 2 10.78.1.2
+check "... the switch dropped them for their P_Key" \
+	test "$(stat ud_drop_pkey)" -gt "$drops"
+echo "1 0x8001" >$D/port1/pkeys
+echo "1 0x8001" >$D/port2/pkeys
+check "both full again: the children ping" ping -c 2 -W 5 10.78.1.2
 took=$(mcg_ms ip link del "$IB1.8001"); rc=$?
 check "deleting the child (${took} ms; a flush stall would show in dmesg)" test $rc = 0
+in_ns ip link del "$IB2.8001"
 check "the parent still pings after the P_Key change" \
 	ping -c 2 -W 5 10.77.0.2
 

@@ -9,6 +9,9 @@
 # reregister that wiped the SA both are back. A hold whose Q_Key, MTU or
 # SL differ from the group IPoIB holds is refused with a message naming the
 # field (and, on 6.2 and later, the group's value), changing nothing.
+# mcctl list and stats show our holds only, as the admin guide says: a
+# group IPoIB alone holds is not listed, one both hold has our holder
+# alone (holder_count 1), and the port counts our groups and holds.
 # timeout: 300
 . "$(dirname "$0")/../lib.sh"
 
@@ -25,13 +28,22 @@ join1() {
 		'$1 == "member" && $2 == m && $4 == gid { sub("join=", "", $5); print $5 }' $D/sa_db
 }
 nmemb1() { grep -c "^member mgid=$1 .*gid=$GID1 " $D/sa_db; }
+# our holders of MGID $1 in "mcctl -j list": [holder_count, "owner,...", join_state]
+list_entry() {
+	mcctl -j list "$P" | jq -c --arg g "$1" \
+		'.[] | select(.group == $g) | [.holder_count, ([.holders[].owner] | join(",")), .join_state]'
+}
+# the port's "groups holders" in "mcctl -j stats"
+port_counts() {
+	mcctl -j stats "$P" | jq -r '(if type == "array" then .[0] else . end) | "\(.groups) \(.holder_count)"'
+}
 state_of() { mcctl -j show "$P" "$1" 2>/dev/null | jq -r .state; }
 joined() { [ "$(state_of "$1")" = joined ]; }
 no_join1() { [ -z "$(join1 "$1")" ]; }
 join1_is() { [ "$(join1 "$1")" = "$2" ]; }
 in_ns() { ip netns exec $NS "$@"; }
 
-ktap_plan 24
+ktap_plan 29
 check "load simhca with IPoIB's broadcast group" \
 	modprobe simhca nports=2 ipoib_bcast=1 || ktap_skip_all "no simhca"
 defer mcg_unload_simhca
@@ -74,10 +86,16 @@ else
 fi
 
 # IPoIB's parameters: one SA membership, shared
+check_eq "mcctl list: IPoIB's $BCAST alone is not listed" "" "$(list_entry $BCAST)"
 check "hold $BCAST with IPoIB's parameters" mcctl join "$P" $BCAST owner co $IPOIB_PARAMS
 check_eq "... joined" joined "$(state_of $BCAST)"
 check_eq "the SA still has one membership of port 1 (full)" "1 0x1" \
 	"$(nmemb1 $BCAST) $(join1 $BCAST)"
+check_eq "mcctl -j list: our holder alone (holder_count 1, co, full)" \
+	'[1,"co","full"]' "$(list_entry $BCAST)"
+check "mcctl list: the line says holders 1 co(full)" \
+	sh -c "mcctl list $P | grep -q ' group $BCAST .* holders 1 co(full)\$'"
+check_eq "mcctl stats: the port counts our group and hold only" "1 1" "$(port_counts)"
 mcast_join -I "$IB1" 239.1.2.3 >/tmp/mjc.$$ &
 mj=$!
 defer kill $mj
@@ -87,6 +105,7 @@ check_eq "one SA membership of port 1 on $G4" "1 0x1" "$(nmemb1 $G4) $(join1 $G4
 
 check "our leave of $BCAST" mcctl leave "$P" $BCAST owner co
 check_eq "IPoIB's membership stays at the SA" 0x1 "$(join1 $BCAST)"
+check_eq "... and mcctl list no longer shows $BCAST" "" "$(list_entry $BCAST)"
 check "IPoIB still pings" ping -c 2 -W 5 10.78.0.2
 
 check "hold $BCAST again" mcctl join "$P" $BCAST owner co $IPOIB_PARAMS
