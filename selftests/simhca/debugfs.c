@@ -27,6 +27,12 @@
  *                       that moved its MLID range or lost track of them
  *                       (the MLIDs of groups re-created after a wipe
  *                       change)
+ *   neighbor_mtu        0 (default): the ports' MTU is 4096; else an IB
+ *                       MTU enum (1 256 ... 5 4096): the MTU the SM sees
+ *                       on the ports' links, as OpenSM's NeighborMTU: a
+ *                       create naming no MTU (or "largest available")
+ *                       gets it, and a group with a larger MTU is
+ *                       neither created nor joined
  *   switch_info         the SA has the switch's SwitchInfoRecord (default
  *                       Y); N: its GetTable has no records, as in a fabric
  *                       without switches, where nobody tells the MLID
@@ -437,6 +443,7 @@ void simhca_debugfs_add(struct simhca_dev *sdev)
 	debugfs_create_u32("rate_limit", 0600, d, &k->rate_limit);
 	debugfs_create_u32("mlid_capacity", 0600, d, &k->mlid_capacity);
 	debugfs_create_u32("mlid_shift", 0600, d, &k->mlid_shift);
+	debugfs_create_u32("neighbor_mtu", 0600, d, &k->neighbor_mtu);
 	debugfs_create_bool("switch_info", 0600, d, &k->switch_info);
 	debugfs_create_x32("refuse_join", 0600, d, &k->refuse_join);
 	debugfs_create_x64("sa_key", 0600, d, &k->sa_key);

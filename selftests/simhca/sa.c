@@ -664,9 +664,21 @@ static bool group_matches_selectors(const struct simhca_group *g,
 	return true;
 }
 
+/*
+ * The MTU of the ports' links (knob neighbor_mtu; OpenSM takes the
+ * requesting port's NeighborMTU): what a create naming no MTU gets, and
+ * the largest a port can join.
+ */
+static u8 sa_port_mtu(struct simhca_dev *sdev)
+{
+	u32 mtu = READ_ONCE(sdev->knobs.neighbor_mtu);
+
+	return mtu >= IB_MTU_256 && mtu <= PORT_MTU ? mtu : PORT_MTU;
+}
+
 /* Fill in the MTU and rate of a new group from the request and the port. */
 static bool group_realizable(struct simhca_mcmr *g, const struct simhca_mcmr *rec,
-			     ib_sa_comp_mask cm)
+			     ib_sa_comp_mask cm, u8 port_mtu)
 {
 	u8 sel, want, mtu, rate;
 
@@ -674,13 +686,13 @@ static bool group_realizable(struct simhca_mcmr *g, const struct simhca_mcmr *re
 	want = rec->mtu & 0x3f;
 	if (!(cm & IB_SA_MCMEMBER_REC_MTU) ||
 	    !(cm & IB_SA_MCMEMBER_REC_MTU_SELECTOR) || sel == SEL_ANY) {
-		mtu = PORT_MTU;
+		mtu = port_mtu;
 	} else if (sel == SEL_GT) {
-		if (want >= PORT_MTU)
+		if (want >= port_mtu)
 			return false;
-		mtu = PORT_MTU;
+		mtu = port_mtu;
 	} else if (sel == SEL_LT) {
-		mtu = want > PORT_MTU ? PORT_MTU : want - 1;
+		mtu = want > port_mtu ? port_mtu : want - 1;
 	} else {
 		mtu = want;
 	}
@@ -803,7 +815,13 @@ static u16 group_create(struct simhca_dev *sdev, const struct simhca_mcmr *rec,
 	/* the port must be a member of the group's partition */
 	if (!simhca_port_has_pkey(rp, be16_to_cpu(rec->pkey)))
 		return SIMHCA_SA_ERR_REQ_INVALID;
-	if (!group_realizable(&n, rec, cm))
+	/*
+	 * OpenSM creates a group with exactly the MTU asked for even if it
+	 * is larger than the port's, and then refuses the port's join
+	 * (validate_port_caps()): no group either way.
+	 */
+	if (!group_realizable(&n, rec, cm, sa_port_mtu(sdev)) ||
+	    (n.mtu & 0x3f) > sa_port_mtu(sdev))
 		return SIMHCA_SA_ERR_REQ_INVALID;
 	mlid = mlid_alloc(sdev, rec);
 	if (!mlid)
@@ -968,9 +986,10 @@ static bool join_fields_match(const struct simhca_group *g,
 	return true;
 }
 
-static bool port_can_join(const struct simhca_group *g)
+static bool port_can_join(struct simhca_dev *sdev,
+			  const struct simhca_group *g)
 {
-	return (g->rec.mtu & 0x3f) <= PORT_MTU &&
+	return (g->rec.mtu & 0x3f) <= sa_port_mtu(sdev) &&
 	       rate_mbps(g->rec.rate & 0x3f) <= rate_mbps(PORT_RATE);
 }
 
@@ -1011,7 +1030,7 @@ static u16 mcm_join(struct simhca_dev *sdev, const struct simhca_pkt *pkt,
 			return status;
 		created = true;
 	} else {
-		if (!group_matches_selectors(g, rec, cm) || !port_can_join(g) ||
+		if (!group_matches_selectors(g, rec, cm) || !port_can_join(sdev, g) ||
 		    !join || !join_fields_match(g, rec, cm) ||
 		    !simhca_port_has_pkey(rp, be16_to_cpu(g->rec.pkey)))
 			return SIMHCA_SA_ERR_REQ_INVALID;
@@ -1179,7 +1198,7 @@ static void sa_path(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
 	r->tclass = (cm & PR_TCLASS) ? q->tclass : 0;
 	r->rev_numb = 0x80 | 1;
 	r->pkey = cpu_to_be16(pkey);
-	r->mtu = (SEL_EQ << 6) | PORT_MTU;
+	r->mtu = (SEL_EQ << 6) | sa_port_mtu(sdev);
 	r->rate = (SEL_EQ << 6) | PORT_RATE;
 	r->pkt_life = (SEL_EQ << 6) | PKT_LIFE;
 	if (req->mad_hdr.method == IB_SA_METHOD_GET_TABLE) {

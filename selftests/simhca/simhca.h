@@ -338,6 +338,7 @@ struct simhca_knobs {
 	u32 rate_limit;
 	u32 mlid_capacity;
 	u32 mlid_shift;
+	u32 neighbor_mtu;
 	bool switch_info;
 	u32 refuse_join;
 	u64 sa_key;
