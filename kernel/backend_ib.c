@@ -590,6 +590,10 @@ static void ib_done_work(struct work_struct *work)
  * simhca's), so the groups do not swap MLIDs when the re-joins arrive in
  * another order, and the address handles and attaches made with the old
  * MLID keep reaching the group. Where it is taken, the SA gives another.
+ * The MTU and rate are the creator's, not the old SM's: exactly those the
+ * creator named, else "largest available" (IB_SA_BEST), as a create that
+ * names none gets - a new SM whose links are slower or have a smaller
+ * MTU cannot give the old values and would refuse the group for ever.
  */
 static ib_sa_comp_mask build_rec(struct mcg_group *g, struct mcg_ib_memb *m,
 				 struct ib_sa_mcmember_rec *rec)
@@ -618,9 +622,10 @@ static ib_sa_comp_mask build_rec(struct mcg_group *g, struct mcg_ib_memb *m,
 		rec->sl = g->rec.sl;
 		rec->traffic_class = g->rec.tclass;
 		rec->flow_label = cpu_to_be32(g->rec.flow_label);
-		rec->mtu_selector = IB_SA_EQ;
+		rec->mtu_selector = c->has & MCG_HAS_MTU ? IB_SA_EQ : IB_SA_BEST;
 		rec->mtu = g->rec.mtu;
-		rec->rate_selector = IB_SA_EQ;
+		rec->rate_selector = c->has & MCG_HAS_RATE ? IB_SA_EQ :
+							      IB_SA_BEST;
 		rec->rate = g->rec.rate;
 		rec->hop_limit = g->rec.hop_limit;
 		/*
