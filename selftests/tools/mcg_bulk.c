@@ -24,6 +24,8 @@
  * for send-only full) sets the join state of joins (default: full).
  * MCG_BULK_SIGNATURE (16 bits) replaces the MGIDs' 0x401b, e.g. 0x1234
  * for groups OpenSM creates with any Q_Key (no IPoIB signature).
+ * MCG_BULK_NOCREATE=1 joins without create parameters, as a user without
+ * CAP_NET_ADMIN must (RoCE groups need none).
  *
  * Exits 1 on the first failure, with the kernel's message.
  */
@@ -75,6 +77,8 @@ int main(int argc, char **argv)
 	rejoin = !strcmp(mode, "rejoin");
 	if (hold)
 		args.flags = IB_MCG_F_BOUND;
+	if (getenv("MCG_BULK_NOCREATE"))
+		args.create = false;
 	port = strtoul(argv[3], NULL, 0);
 	count = strtoul(argv[4], NULL, 0);
 	args.owner = argv[5];
