@@ -10,6 +10,8 @@
 # CONFIG_KUNIT: the debug lane's cached kernel (KUNIT_KDIR, default the
 # newest /var/cache/ib_mcgroups/kernel-*/build that has it); its two
 # checks are skipped when there is none.
+# Also: the YNL spec, the UAPI header and the policy tables agree
+# (selftests/tools/spec_check.py, and its self-test).
 set -u
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -75,7 +77,7 @@ build() {
 mkdir -p "$O"
 echo "TAP version 13"
 nk=$(echo "$KDIRS" | wc -w)
-echo "1..$((4 * nk + 9))"
+echo "1..$((4 * nk + 11))"
 
 if [ -n "$KSRC_TAR" ] && [ ! -e "$O/scripts/checkpatch.pl" ]; then
 	tar -xf "$KSRC_TAR" -C "$O" --strip-components=1 --wildcards \
@@ -271,6 +273,23 @@ sysfs_undocumented() {
 sysfs_undocumented >"$O/out"
 [ ! -s "$O/out" ]
 result $? "every sysfs file of the module is documented (ABI, mcctl.8 FILES)"
+
+# The protocol is written down by hand in four places: the YNL spec, the
+# UAPI header, the kernel's policies (kernel/netlink.c) and libibmcg's
+# decode policies (user/lib/decode.c). spec_check.py (python3-yaml) prints
+# every difference between them; its self-test makes one change of each
+# kind to a copy of the files and expects each reported, so that the
+# check can fail.
+if python3 -c 'import yaml' 2>/dev/null; then
+	python3 "$TOP/selftests/tools/spec_check.py" >"$O/out" 2>&1
+	result $? "YNL spec, UAPI header, kernel and libibmcg policies agree (spec_check.py)"
+	python3 "$TOP/selftests/tools/spec_check.py" --self-test >"$O/out" 2>&1
+	result $? "spec_check.py reports each change made to a copy of the files"
+else
+	echo "python3-yaml not installed (make deps)" >"$O/out"
+	result 1 "YNL spec, UAPI header, kernel and libibmcg policies agree (spec_check.py)"
+	result 1 "spec_check.py reports each change made to a copy of the files"
+fi
 
 # The KUnit module, with ib_mcgroups.ko, against a kernel with KUnit.
 if [ -n "${KUNIT_KDIR:-}" ]; then
