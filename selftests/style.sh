@@ -274,12 +274,12 @@ sysfs_undocumented >"$O/out"
 [ ! -s "$O/out" ]
 result $? "every sysfs file of the module is documented (ABI, mcctl.8 FILES)"
 
-# The protocol is written down by hand in four places: the YNL spec, the
-# UAPI header, the kernel's policies (kernel/netlink.c) and libibmcg's
-# decode policies (user/lib/decode.c). spec_check.py (python3-yaml) prints
-# every difference between them; its self-test makes one change of each
-# kind to a copy of the files and expects each reported, so that the
-# check can fail.
+# The protocol is written down by hand in five places: the YNL spec, the
+# UAPI header, the kernel's policies and replies (kernel/netlink.c),
+# libibmcg's decode policies (user/lib/decode.c) and genl_policy.c's
+# op_attrs[]. spec_check.py (python3-yaml) prints every difference
+# between them; its self-test makes one change of each kind to a copy of
+# the files and expects each reported, so that the check can fail.
 if python3 -c 'import yaml' 2>/dev/null; then
 	python3 "$TOP/selftests/tools/spec_check.py" >"$O/out" 2>&1
 	result $? "YNL spec, UAPI header, kernel and libibmcg policies agree (spec_check.py)"

@@ -2,14 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 """Check that the YNL spec, the UAPI header and both policy tables agree.
 
-The protocol of ib_mcgroups is written down in four places by hand:
+The protocol of ib_mcgroups is written down in five places by hand:
 
   Documentation/netlink/specs/ib_mcgroups.yaml  the YNL spec
   include/uapi/ib_mcgroups.h                    the UAPI header (the
                                                 reference for the wire)
   kernel/netlink.c                              the kernel's nla_policy
-                                                tables, op table, mcgrps
+                                                tables, op table, mcgrps,
+                                                and what it puts in replies
   user/lib/decode.c                             libibmcg's decode policies
+  selftests/genl_policy.c                       op_attrs[], what the VM test
+                                                expects CTRL_CMD_GETPOLICY
+                                                to report
 
 The kernel's ynl-gen-c cannot generate them (see the spec's doc), so this
 script compares them and prints one line per difference, e.g.
@@ -18,7 +22,9 @@ script compares them and prints one line per difference, e.g.
 
 It exits 1 on any difference, 0 when they agree. Only python3-yaml is
 needed. Usage: spec_check.py [--top DIR] [--spec F] [--header F]
-[--kernel F] [--decode F] (files default to the tree above this script).
+[--kernel F] [--decode F] [--selftest F] (files default to the tree
+above this script); spec_check.py --self-test checks that a change to a
+copy of the files is reported (KTAP).
 
 What is compared:
   header   family name and version defines, every const, every enum and
@@ -35,9 +41,14 @@ What is compared:
            check that the kernel applies in the handler instead of the
            policy (for its extack message) must be listed in
            HANDLER_CHECKS below, with the text the handler is found by;
+           every nla_put_*()/nla_nest_start() of an attribute uses the
+           spec's type, and the attributes put are exactly those the
+           spec's replies carry (nests followed);
   libibmcg every decode policy entry has the spec's type (and a binary's
            exact length), and every attribute a reply of the spec carries
-           is decoded (multi-attr nests, walked by hand, excepted).
+           is decoded (multi-attr nests, walked by hand, excepted);
+  selftest op_attrs[] lists every command with a do or dump, each with
+           exactly the spec's request attributes (0: no such form).
 """
 
 import argparse
@@ -555,6 +566,69 @@ def check_kernel(sp, hdr, path):
         err('kernel: %s op for %s is not in the spec' % (kind, cmd))
 
 
+PUT_TYPE = {'nla_put_u8': 'u8', 'nla_put_u16': 'u16', 'nla_put_u32': 'u32',
+            'nla_put_u64_64bit': 'u64', 'nla_put_uint': 'u64',
+            'nla_put_string': 'string', 'nla_put_flag': 'flag',
+            'nla_put': 'binary', 'nla_nest_start': 'nest',
+            'nla_nest_start_noflag': 'nest'}
+
+
+def reply_attrs(sp):
+    """{(set, attribute)} every reply of the spec may carry, nests followed."""
+    want = set()
+    todo = []
+    for op in sp.spec['operations']['list']:
+        setname = op.get('attribute-set', sp.fam)
+        for kind in ('do', 'dump'):
+            for aname in op.get(kind, {}).get('reply', {}).get('attributes', []):
+                todo.append((setname, aname))
+    while todo:
+        sname, aname = todo.pop()
+        a = sp.attr(sname, aname)
+        if a is None:
+            err('attr-set %s: no attribute %s' % (sname, aname))
+            continue
+        base = sp.sets[sname].get('subset-of', sname)
+        if (base, aname) in want:
+            continue
+        want.add((base, aname))
+        if a.get('type') == 'nest':
+            ns = a['nested-attributes']
+            for sub in sp.sets[ns]['attributes']:
+                todo.append((ns, sub['name']))
+    return want
+
+
+def check_puts(sp, path):
+    """What kernel/netlink.c puts into messages: the spec's type, and only
+    attributes some reply carries; every attribute a reply carries is put."""
+    text = strip_comments(open(path, encoding='utf-8').read())
+    bycname = sp.by_cname()
+    put = set()
+    for m in re.finditer(r'\b(nla_put\w*|nla_nest_start\w*)\s*\(\s*[\w>.-]+\s*,\s*(\w+)',
+                         text):
+        fn, c = m.group(1), m.group(2)
+        if c not in bycname:
+            continue
+        sname, a = bycname[c]
+        put.add((sname, a['name']))
+        t = PUT_TYPE.get(fn)
+        if t is None:
+            err('kernel: %s(%s) not understood by spec_check.py' % (fn, c))
+        elif t != a['type']:
+            err('attr %s.%s: spec says %s, kernel puts it with %s()' %
+                (sname, a['name'], a['type'], fn))
+    want = reply_attrs(sp)
+    for sname, aname in sorted(put - want):
+        err('attr %s.%s: the kernel puts it, no reply of the spec carries it' %
+            (sname, aname))
+    for sname, aname in sorted(want - put):
+        if sp.attr(sname, aname)['type'] == 'pad':
+            continue
+        err('attr %s.%s: a reply of the spec carries it, the kernel never '
+            'puts it' % (sname, aname))
+
+
 def hdr_max(sp, sname):
     prefix = sp.prefix(sname)
     return c_name('__', prefix, 'max'), c_name(prefix, 'max')
@@ -611,7 +685,71 @@ def check_decode(sp, hdr, path):
             (sname, aname))
 
 
-def check(spec_path, hdr_path, kern_path, dec_path):
+# ---- the selftest's expectations ------------------------------------------
+
+def check_selftest(sp, path):
+    """selftests/genl_policy.c's op_attrs[]: each do's and dump's request
+    attributes, as masks of A(NAME) terms; 0 for a form that is absent."""
+    text = strip_comments(open(path, encoding='utf-8').read())
+    macros = {m.group(1): m.group(2) for m in
+              re.finditer(r'^#define\s+(\w+)\s+(.*)$', text, flags=re.M)}
+    roots = [op['attribute-set'] for op in sp.spec['operations']['list']
+             if 'attribute-set' in op]
+    prefix = sp.prefix(roots[0])
+
+    def attrs(expr, depth=0):
+        out = set()
+        for term in expr.replace('(', ' ( ').replace(')', ' ) ').split('|'):
+            term = ''.join(term.split())
+            while term.startswith('(') and term.endswith(')') and \
+                    term.count('(') == 1:
+                term = term[1:-1]
+            m = re.fullmatch(r'A\((\w+)\)', term)
+            if m:
+                out.add(c_name(prefix, m.group(1)))
+            elif term == '0':
+                pass
+            elif term in macros and depth < 4:
+                out |= attrs(macros[term].strip()[1:-1]
+                             if macros[term].strip().startswith('(')
+                             else macros[term], depth + 1)
+            else:
+                raise ValueError('genl_policy.c op_attrs: "%s" not understood' % term)
+        return out
+
+    tab = re.search(r'\}\s*op_attrs\[\]\s*=\s*\{(.*?)\n\};', text, flags=re.S)
+    if not tab:
+        err('genl_policy.c: no op_attrs[] table')
+        return
+    got = {}
+    for entry in split_top(tab.group(1)):
+        f = split_top(entry.strip()[1:-1])
+        got[f[0]] = (attrs(f[1]), attrs(f[2]))
+    cmdprefix = sp.spec['operations'].get('name-prefix', sp.fam + '-')
+    for op in sp.spec['operations']['list']:
+        if 'do' not in op and 'dump' not in op:
+            continue
+        cmd = c_name(cmdprefix, op['name'])
+        if cmd not in got:
+            err('genl_policy.c op_attrs: no entry for %s' % cmd)
+            continue
+        setname = op.get('attribute-set', sp.fam)
+        for i, kind in enumerate(('do', 'dump')):
+            want = {sp.cname(setname, a) for a in
+                    op.get(kind, {}).get('request', {}).get('attributes', [])}
+            have = got[cmd][i]
+            for c in sorted(want - have):
+                err('op %s %s: spec accepts %s, genl_policy.c op_attrs does '
+                    'not expect it' % (op['name'], kind, c))
+            for c in sorted(have - want):
+                err('op %s %s: genl_policy.c op_attrs expects %s, the spec '
+                    'does not accept it' % (op['name'], kind, c))
+        del got[cmd]
+    for cmd in sorted(got):
+        err('genl_policy.c op_attrs: %s has no do or dump in the spec' % cmd)
+
+
+def check(spec_path, hdr_path, kern_path, dec_path, test_path):
     """Runs every comparison; returns the differences found."""
     del errors[:]
     with open(spec_path, encoding='utf-8') as f:
@@ -619,7 +757,9 @@ def check(spec_path, hdr_path, kern_path, dec_path):
     hdr = Header(hdr_path)
     for step in (lambda: check_header(sp.spec, hdr),
                  lambda: check_kernel(sp, hdr, kern_path),
-                 lambda: check_decode(sp, hdr, dec_path)):
+                 lambda: check_puts(sp, kern_path),
+                 lambda: check_decode(sp, hdr, dec_path),
+                 lambda: check_selftest(sp, test_path)):
         try:
             step()
         except (KeyError, ValueError, IndexError, TypeError) as e:
@@ -628,7 +768,8 @@ def check(spec_path, hdr_path, kern_path, dec_path):
 
 
 FILES = ('Documentation/netlink/specs/ib_mcgroups.yaml',
-         'include/uapi/ib_mcgroups.h', 'kernel/netlink.c', 'user/lib/decode.c')
+         'include/uapi/ib_mcgroups.h', 'kernel/netlink.c', 'user/lib/decode.c',
+         'selftests/genl_policy.c')
 
 # (file, text, its replacement, a message the check must then print): one
 # change of each kind the check exists for, made to a copy of the tree.
@@ -647,6 +788,10 @@ MUTATIONS = (
      'op rejoin do: spec has admin-perm'),
     (2, 'IB_DEVICE_NAME_MAX', 'IB_DEV_NAME_MAX',
      'no longer has "IB_DEVICE_NAME_MAX"'),
+    (2, 'nla_put_u16(skb, IB_MCG_A_PREV_MLID,', 'nla_put_u32(skb, IB_MCG_A_PREV_MLID,',
+     'attr ib-mcg.prev-mlid: spec says u16, kernel puts it with nla_put_u32()'),
+    (0, '            - prev-mlid\n', '',
+     'attr ib-mcg.prev-mlid: the kernel puts it, no reply of the spec carries it'),
     (1, '\tIB_MCG_A_SGID_INDEX,\n', '\tIB_MCG_A_SGID_INDEX,\n\tIB_MCG_A_NEW,\n',
      'attr-set ib-mcg: IB_MCG_A_HOLDERS: spec says 24, header 25'),
     (1, 'IB_MCG_REASON_MLID_CHANGED\t= 19', 'IB_MCG_REASON_MLID_CHANGED\t= 20',
@@ -660,6 +805,8 @@ MUTATIONS = (
      'attr holder.id: a reply carries it, no libibmcg decode policy has it'),
     (0, '          max: 0xfffff\n', '          max: 0xffff\n',
      'attr ib-mcg.flow-label: spec says max 65535, kernel policy mcg_join_policy max 1048575'),
+    (4, 'A_DEV | A(MGID) | A(LIST_BRIEF) },', 'A_DEV | A(MGID) },',
+     'op group-get dump: spec accepts IB_MCG_A_LIST_BRIEF, genl_policy.c op_attrs does not'),
     (0, '            - reply-brief\n', '',
      'op join do: kernel policy mcg_join_policy accepts IB_MCG_A_REPLY_BRIEF, the spec does not'),
 )
@@ -719,13 +866,14 @@ def main():
     ap.add_argument('--top', default=top)
     ap.add_argument('--self-test', action='store_true',
                     help='check that changed copies of the files fail')
-    for f in ('spec', 'header', 'kernel', 'decode'):
+    for f in ('spec', 'header', 'kernel', 'decode', 'selftest'):
         ap.add_argument('--' + f)
     args = ap.parse_args()
     if args.self_test:
         return self_test(args.top)
     paths = [getattr(args, f) or os.path.join(args.top, FILES[i])
-             for i, f in enumerate(('spec', 'header', 'kernel', 'decode'))]
+             for i, f in enumerate(('spec', 'header', 'kernel', 'decode',
+                                    'selftest'))]
     found = check(*paths)
     for e in found:
         print(e)
