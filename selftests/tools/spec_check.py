@@ -27,7 +27,8 @@ above this script); spec_check.py --self-test checks that a change to a
 copy of the files is reported (KTAP).
 
 What is compared:
-  header   family name and version defines, every const, every enum and
+  header   the types its comment gives attributes, family name and
+           version defines, every const, every enum and
            flags definition (names and values; an extra header entry must
            be named in the definition's doc), every attribute set (enum
            name, entry names, ids, the __MAX entry and the MAX define),
@@ -250,6 +251,26 @@ def check_header(spec, hdr):
         if hdr.defines.get(name) != '"%s"' % g['name']:
             err('mcast-group %s: header %s is %s' %
                 (g['name'], name, hdr.defines.get(name)))
+
+
+def check_header_doc(sp, path):
+    """The header's protocol comment gives types ("IB_MCG_A_PORT  u32"):
+    they must be the spec's."""
+    text = open(path, encoding='utf-8').read()
+    com = ' '.join(re.findall(r'/\*.*?\*/', text, flags=re.S))
+    com = re.sub(r'\n\s*\*', ' ', com)
+    bycname = sp.by_cname()
+    doc_type = {'16 B': 'binary'}
+    pat = r'((?:IB_MCG_\w+, )*IB_MCG_\w+)[ \t]+(u8|u16|u32|u64|string|16 B|nest|flag)\b'
+    for m in re.finditer(pat, com):
+        t = doc_type.get(m.group(2), m.group(2))
+        for c in m.group(1).split(', '):
+            if c not in bycname:
+                continue
+            sname, a = bycname[c]
+            if a['type'] != t:
+                err('attr %s.%s: spec says %s, the header\'s comment %s' %
+                    (sname, a['name'], a['type'], m.group(2)))
 
 
 # ---- C policy tables ------------------------------------------------------
@@ -756,6 +777,7 @@ def check(spec_path, hdr_path, kern_path, dec_path, test_path):
         sp = Spec(yaml.safe_load(f))
     hdr = Header(hdr_path)
     for step in (lambda: check_header(sp.spec, hdr),
+                 lambda: check_header_doc(sp, hdr_path),
                  lambda: check_kernel(sp, hdr, kern_path),
                  lambda: check_puts(sp, kern_path),
                  lambda: check_decode(sp, hdr, dec_path),
@@ -794,6 +816,8 @@ MUTATIONS = (
      'attr ib-mcg.prev-mlid: the kernel puts it, no reply of the spec carries it'),
     (1, '\tIB_MCG_A_SGID_INDEX,\n', '\tIB_MCG_A_SGID_INDEX,\n\tIB_MCG_A_NEW,\n',
      'attr-set ib-mcg: IB_MCG_A_HOLDERS: spec says 24, header 25'),
+    (1, ' *     IB_MCG_A_SGID_INDEX   u32 ', ' *     IB_MCG_A_SGID_INDEX   u16 ',
+     "attr ib-mcg.sgid-index: spec says u32, the header's comment u16"),
     (1, 'IB_MCG_REASON_MLID_CHANGED\t= 19', 'IB_MCG_REASON_MLID_CHANGED\t= 20',
      'definition reason: IB_MCG_REASON_MLID_CHANGED: spec says 19, header 20'),
     (1, '#define IB_MCG_GENL_VERSION\t2', '#define IB_MCG_GENL_VERSION\t3',
