@@ -679,25 +679,7 @@ def check_decode(sp, hdr, path):
             # decode tables check types and exact lengths, not ranges
             p.checks = {k: v for k, v in p.checks.items() if k == 'exact-len'}
             compare_attr(sp, hdr, sname, a, p, 'libibmcg %s' % tname)
-    # every attribute some reply carries, and what it nests
-    want = set()
-    todo = []
-    for op in sp.spec['operations']['list']:
-        setname = op.get('attribute-set', sp.fam)
-        for kind in ('do', 'dump'):
-            for aname in op.get(kind, {}).get('reply', {}).get('attributes', []):
-                todo.append((setname, aname))
-    while todo:
-        sname, aname = todo.pop()
-        a = sp.attr(sname, aname)
-        base = sp.sets[sname].get('subset-of', sname)
-        if (base, aname) in want:
-            continue
-        want.add((base, aname))
-        if a.get('type') == 'nest':
-            ns = a['nested-attributes']
-            for sub in sp.sets[ns]['attributes']:
-                todo.append((ns, sub['name']))
+    want = reply_attrs(sp)
     for sname, aname in sorted(want - covered):
         a = sp.attr(sname, aname)
         if a.get('multi-attr') or a['type'] == 'pad':
