@@ -10,6 +10,9 @@
 # CONFIG_KUNIT: the debug lane's cached kernel (KUNIT_KDIR, default the
 # newest /var/cache/ib_mcgroups/kernel-*/build that has it); its two
 # checks are skipped when there is none.
+# Also: the YNL spec, the UAPI header and the policy tables agree
+# (selftests/tools/spec_check.py, and its self-test), and the kernel's
+# ynl-gen-c reads the spec.
 set -u
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -75,7 +78,7 @@ build() {
 mkdir -p "$O"
 echo "TAP version 13"
 nk=$(echo "$KDIRS" | wc -w)
-echo "1..$((4 * nk + 9))"
+echo "1..$((4 * nk + 12))"
 
 if [ -n "$KSRC_TAR" ] && [ ! -e "$O/scripts/checkpatch.pl" ]; then
 	tar -xf "$KSRC_TAR" -C "$O" --strip-components=1 --wildcards \
@@ -271,6 +274,60 @@ sysfs_undocumented() {
 sysfs_undocumented >"$O/out"
 [ ! -s "$O/out" ]
 result $? "every sysfs file of the module is documented (ABI, mcctl.8 FILES)"
+
+# The protocol is written down by hand in five places: the YNL spec, the
+# UAPI header, the kernel's policies and replies (kernel/netlink.c),
+# libibmcg's decode policies (user/lib/decode.c) and genl_policy.c's
+# op_attrs[]. spec_check.py (python3-yaml) prints every difference
+# between them; its self-test makes one change of each kind to a copy of
+# the files and expects each reported, so that the check can fail.
+if python3 -c 'import yaml' 2>/dev/null; then
+	python3 "$TOP/selftests/tools/spec_check.py" >"$O/out" 2>&1
+	result $? "YNL spec, UAPI header, kernel and libibmcg policies agree (spec_check.py)"
+	python3 "$TOP/selftests/tools/spec_check.py" --self-test >"$O/out" 2>&1
+	result $? "spec_check.py reports each change made to a copy of the files"
+else
+	echo "python3-yaml not installed (make deps)" >"$O/out"
+	result 1 "YNL spec, UAPI header, kernel and libibmcg policies agree (spec_check.py)"
+	result 1 "spec_check.py reports each change made to a copy of the files"
+fi
+
+# The kernel's own YNL C generator (tools/net/ynl of the same tarball)
+# reads the spec: it generates the UAPI header and the kernel's policies
+# from a copy of it (the output is not used, see the spec's doc). It needs
+# python3-jsonschema as well, to validate the spec against the kernel's
+# genetlink-legacy schema: skipped without.
+ynl_gen() {
+	local gen=$O/tools/net/ynl/ynl-gen-c.py d=$O/ynl
+
+	[ -e "$gen" ] || gen=$O/tools/net/ynl/pyynl/ynl_gen_c.py
+	[ -e "$gen" ] || { echo "no ynl-gen-c in $KSRC_TAR"; return 1; }
+	rm -rf "$d" && mkdir -p "$d/Documentation/netlink/specs" &&
+		cp "$O"/Documentation/netlink/genetlink*.yaml "$d/Documentation/netlink/" &&
+		cp "$TOP/Documentation/netlink/specs/ib_mcgroups.yaml" \
+			"$d/Documentation/netlink/specs/" &&
+		touch "$d/MAINTAINERS" || return 1
+	# (the generator looks for MAINTAINERS above the spec, the tree's
+	# root, for ever if there is none: hence the timeouts too)
+	(cd "$(dirname "$gen")" &&
+	 timeout 300 python3 "$gen" --mode uapi --header -o "$d/uapi.h" \
+		--spec "$d/Documentation/netlink/specs/ib_mcgroups.yaml" &&
+	 timeout 300 python3 "$gen" --mode kernel --source -o "$d/nl.c" \
+		--spec "$d/Documentation/netlink/specs/ib_mcgroups.yaml") &&
+		grep -q 'IB_MCG_A_MLID_CHANGES' "$d/uapi.h"
+}
+if [ -n "$KSRC_TAR" ] && [ ! -e "$O/Documentation/netlink/genetlink-legacy.yaml" ]; then
+	tar -xf "$KSRC_TAR" -C "$O" --strip-components=1 --wildcards \
+		'*/tools/net/ynl/*' '*/Documentation/netlink/genetlink*.yaml' 2>/dev/null
+fi
+if ! python3 -c 'import jsonschema, yaml' 2>/dev/null; then
+	n=$((n + 1))
+	skipped=$((skipped + 1))
+	echo "ok $n the kernel's ynl-gen-c reads the YNL spec # SKIP python3-jsonschema not installed"
+else
+	ynl_gen >"$O/out" 2>&1
+	result $? "the kernel's ynl-gen-c reads the YNL spec"
+fi
 
 # The KUnit module, with ib_mcgroups.ko, against a kernel with KUnit.
 if [ -n "${KUNIT_KDIR:-}" ]; then
