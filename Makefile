@@ -67,8 +67,9 @@ DEB_PACKAGES += linux-image-6.12-amd64 linux-headers-6.12-amd64 \
 # shellcheck: style.sh checks every shell script of the tree with it.
 DEB_PACKAGES += shellcheck
 # python3-yaml: style.sh compares the YNL spec with the UAPI header and
-# the policies (selftests/tools/spec_check.py).
-DEB_PACKAGES += python3-yaml
+# the policies (selftests/tools/spec_check.py); python3-jsonschema: the
+# kernel's ynl-gen-c reads the spec (its check would be skipped without).
+DEB_PACKAGES += python3-yaml python3-jsonschema
 # make deb, make rpm and their host test (selftests/host/pkg_test.sh).
 DEB_PACKAGES += debhelper dh-dkms dpkg-dev fakeroot lintian rpm
 # promtool (in Debian's prometheus package): the host checks the metrics
