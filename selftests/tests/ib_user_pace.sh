@@ -13,7 +13,8 @@
 #    a re-join wave of root's N groups runs (client reregister): the SA
 #    sees at most the user's budget from the user, the wave takes at most
 #    1.5 x what the same wave took without the abuser in this run, and
-#    nothing of the user's is left behind (groups, holds, SA members).
+#    nothing of the user's is left behind (groups, holds, SA members);
+#  - a port GID change leaves every group with a paced Delete (finding 10).
 # The abuser runs at nice 19 (mcg_bulk abuse): the test measures the SA's share, not the
 # CPU's. No time is asserted, only ratios and counts.
 # timeout: 400
@@ -46,7 +47,7 @@ abuse() {
 	"${UNPRIV[@]}" mcg_bulk abuse simhca0 1 $K uid:65534 0x7000 "$1"
 }
 
-ktap_plan 18
+ktap_plan 22
 modprobe ib_umad
 check "load simhca (2 ports)" modprobe simhca nports=2 || ktap_skip_all "no simhca"
 check "load ib_mcgroups (rejoin_rate=$RATE, user_sa_rate=$URATE, join_wait_ms=0)" \
@@ -111,4 +112,22 @@ ktap_diag "SA: $(sa_requests) requests in $t ms, root's wave $((N + K)), the use
 	"budget $(budget $t); sa_timeouts $(cat $SYS/sa_timeouts) $(cat $P2SYS/sa_timeouts)"
 check "the SA saw at most the user's budget from the user" \
 	test "$user" -le "$(budget $t)"
+
+# --- a GID change: every group's Delete is paced (finding 10) ---------------
+# Every group of both ports is left and joined again under the new GID:
+# Deletes and re-joins both at rejoin_rate per port, so in any 100 ms at
+# most 2 x (rate / 10 + 2) requests (ib_failover's bound, per port).
+# 6.1's ib_core passes GID_CHANGE to no client: a PKEY_CHANGE that moves
+# nothing is the port event that makes the module look.
+echo 1 >$D/stats
+echo 0xfe80000000000abc >$D/subnet_prefix
+echo "0 $(awk '$1 == 0 { print $2 }' $D/port1/pkeys)" >$D/port1/pkeys
+echo "0 $(awk '$1 == 0 { print $2 }' $D/port2/pkeys)" >$D/port2/pkeys
+check "a new subnet prefix: a re-join wave" wait_for -t 120 waves_are 3
+check "every group is back" wait_for -t 60 members_are $((N + K))
+ktap_diag "Deletes $(stat rx_delete_mcm), Sets $(stat rx_set_mcm)," \
+	"peak SA requests in 100 ms $(stat max_per_100ms)"
+check "one Delete per group left" test "$(stat rx_delete_mcm)" -ge $N
+check "the SA never saw more than rejoin_rate per port" \
+	test "$(stat max_per_100ms)" -le $((2 * (RATE / 10 + 2)))
 ktap_finish
