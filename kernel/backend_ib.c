@@ -31,21 +31,59 @@
  *
  * The pacer (join_work) sends a port's SA requests, in this order:
  *
- *  - fresh joins, the join states a JOIN asked for (port->ib.fresh): at
- *    once, not paced, so that an application never waits behind a
- *    re-join wave;
- *  - re-joins of lost memberships and retries of failed joins
- *    (port->ib.retry; a failed attempt comes back after an exponential
- *    backoff with jitter, for as long as the group has holders);
- *  - leaves (port->ib.leaves): a membership let go of is freed with
- *    ib_sa_free_multicast() - which sends the SA Delete - by the pacer,
- *    not by the request that let go of it, so that releasing thousands of
- *    groups at once does not flood the SA (and the port's MAD receive
- *    queue, whose overflow makes multicast.c resend Deletes).
+ *  - root's fresh joins, the join states a JOIN with CAP_NET_ADMIN asked
+ *    for (port->ib.fresh): at once, not paced, so that an application
+ *    never waits behind a re-join wave;
+ *  - re-joins of root's groups' lost memberships and retries of failed
+ *    joins (port->ib.retry; a failed attempt comes back after an
+ *    exponential backoff with jitter, for as long as the group has
+ *    holders);
+ *  - root's leaves (port->ib.leaves): a membership let go of is freed
+ *    with ib_sa_free_multicast() - which sends the SA Delete - by the
+ *    pacer, not by the request that let go of it, so that releasing
+ *    thousands of groups at once does not flood the SA (and the port's
+ *    MAD receive queue, whose overflow makes multicast.c resend Deletes);
+ *  - then, only while none of root's paced work above waits (for credit
+ *    or the in-flight limit), users' work: the leaves, and then the
+ *    fresh joins, re-joins and retries (port->ib.ujoins), of the groups
+ *    a user without CAP_NET_ADMIN made (mcg_group.user_sa, until root
+ *    joins them; charged to the user whose join made it, sa_uid).
+ *
+ * Users' requests are paced and bounded per user and in total: each
+ * costs a request of the port's bucket (rejoin_rate), of the users'
+ * bucket (user_sa_rate_total) and of the user's own (user_sa_rate, a
+ * struct mcg_ib_user on port->ib.users, freed once it has refilled: see
+ * mcg_tb_idle()), the last two refilled without catch-up (the bound
+ * this gives: below); and users' joins have at most half the port's in-flight
+ * limit unanswered (mcg_user_inflight_limit()). A user's loop of JOIN,
+ * LEAVE and close therefore costs the SA no more than that, however fast
+ * it runs: a join let go of before its turn sends nothing. A group root
+ * joins while it waits as a user's goes with root's fresh joins.
+ *
+ * A membership let go of while its join is in flight keeps its slot: it
+ * is freed at once and counted as a leave in flight from then on
+ * (multicast.c's join goes on, and its Delete follows the answer) until
+ * the Delete has been answered, as any leave; a user's group's Delete is
+ * charged to the user's budget then, as a debt its next requests wait
+ * for. So in any T seconds the SA sees at most 1 + T x user_sa_rate
+ * requests of one user's groups, plus the joins it let go of in flight
+ * (the users' share of the in-flight limit at most). Root's queued leaves are bounded
+ * (MCG_IB_LEAVES_MAX): one past the bound is sent at once, unpaced, and
+ * counted in flight - nothing is lost or kept, the SA sees a burst.
+ * Users' queued leaves need no bound of their own: each is of a
+ * membership the user's budget paid for, and a user's leaves go before
+ * its joins, so they are bounded by its holds (user_max_holds).
+ *
+ * A group lost by other means than the SA (a GID change, REJOIN) leaves
+ * its memberships through this pacer too (leave_and_rejoin()) and is
+ * re-joined only once they are sent: multicast.c would answer a join of
+ * a membership it still has without asking the SA.
  *
  * Joins go only while the port is ACTIVE and not before the settle time
  * after a re-register (a new SM master ignores requests during its first
- * sweep). Re-joins and leaves together go at most rejoin_rate per second,
+ * sweep). A re-join wave is root's: it ends when root's groups have
+ * their memberships again, whatever users' groups still wait. Re-joins
+ * and leaves together go at most rejoin_rate per second,
  * by a token bucket (mcg_tb_refill()): each run sends as many as the time
  * elapsed since the last one pays for, so the rate holds however late the
  * work runs. Credit keeps growing (up to its cap, 10 ms of requests)
@@ -81,7 +119,8 @@
  * the end of the settle time, or (need_slot) an answer that frees room
  * under the in-flight limit; arm() never delays a run already due.
  *
- * Locking: SA callbacks must not take mcg_lock, because the paths that
+ * Locking: the lists, counters and buckets above are under mcg_lock;
+ * SA callbacks must not take mcg_lock, because the paths that
  * free a membership hold it and ib_sa_free_multicast() waits for running
  * callbacks. A callback only records its result under mcg_ib_lock and
  * queues the port's done_work, which handles it under mcg_lock. A freed
@@ -107,6 +146,16 @@ static unsigned int rejoin_inflight = 64;
 module_param(rejoin_inflight, uint, 0644);
 MODULE_PARM_DESC(rejoin_inflight,
 		 "SA requests one port has unanswered at most (default 64); the pacer uses twice rejoin_rate x the measured SA round trip of it, at least 8");
+
+static unsigned int user_sa_rate = 2;
+module_param(user_sa_rate, uint, 0644);
+MODULE_PARM_DESC(user_sa_rate,
+		 "SA requests (joins, re-joins, Deletes) the groups one user without CAP_NET_ADMIN made may cost one port per second at most (default 2; 0 counts as 1)");
+
+static unsigned int user_sa_rate_total = 10;
+module_param(user_sa_rate_total, uint, 0644);
+MODULE_PARM_DESC(user_sa_rate_total,
+		 "SA requests the groups of all users without CAP_NET_ADMIN together may cost one port per second at most (default 10; 0 counts as 1)");
 
 static unsigned int settle_ms = 3000;
 module_param(settle_ms, uint, 0644);
@@ -157,6 +206,13 @@ static void arm(struct mcg_port *port, unsigned long when)
 	mod_delayed_work(mcg_wq, &port->ib.join_work, when - now);
 }
 
+/* The list a group's paced joins wait on: root's, or users' behind it. */
+static struct list_head *retry_list(struct mcg_port *port,
+				    struct mcg_group *g)
+{
+	return g->user_sa ? &port->ib.ujoins : &port->ib.retry;
+}
+
 /* Queues @g for paced joins after @delay_ms. */
 static void retry_later(struct mcg_group *g, unsigned int delay_ms)
 {
@@ -164,7 +220,7 @@ static void retry_later(struct mcg_group *g, unsigned int delay_ms)
 
 	mcg_ib(g)->retry_at = jiffies + msecs_to_jiffies(delay_ms);
 	if (list_empty(&mcg_ib(g)->retry_node))
-		list_add_tail(&mcg_ib(g)->retry_node, &port->ib.retry);
+		list_add_tail(&mcg_ib(g)->retry_node, retry_list(port, g));
 	arm(port, mcg_ib(g)->retry_at);
 }
 
@@ -172,6 +228,15 @@ static void retry_later(struct mcg_group *g, unsigned int delay_ms)
 static unsigned int port_inflight(const struct mcg_port *port)
 {
 	return port->ib.inflight + port->ib.leaves_inflight;
+}
+
+/* A join of @m is answered or given up: its slot is free. */
+static void join_slot_put(struct mcg_port *port, struct mcg_ib_memb *m)
+{
+	port->ib.inflight--;
+	if (m->user)
+		port->ib.uinflight--;
+	m->user = false;
 }
 
 /*
@@ -219,7 +284,7 @@ static void memb_free(struct mcg_port *port, struct mcg_ib_memb *m)
 	list_del_init(&m->done_node);
 	spin_unlock_irq(&mcg_ib_lock);
 	if (m->state == MCG_MEMB_JOINING) {
-		port->ib.inflight--;
+		join_slot_put(port, m);
 		/* No answer will come to run the pacer: run it now. */
 		if (port->ib.need_slot && !port->dead)
 			arm(port, jiffies);
@@ -227,25 +292,46 @@ static void memb_free(struct mcg_port *port, struct mcg_ib_memb *m)
 	m->state = MCG_MEMB_NONE;
 }
 
+static struct mcg_ib_user *user_bucket(struct mcg_port *port, kuid_t uid,
+				       u64 interval, u64 now_ns);
+
 /*
- * Lets go of @m's joined membership, paced: the pacer frees it (and so
- * sends the SA Delete) when its turn comes. Its callbacks are ignored from
- * now on: the context is cleared under mcg_ib_lock, which ib_join_done()
- * reads it under, so that none can reach @m, freed with its group. A
- * membership not joined (no Delete to send), or one of a port going away,
- * or one without memory for the queue entry, is freed at once.
+ * Lets go of @m's membership, paced: the pacer frees it (and so sends
+ * the SA Delete) when its turn comes, a user's group's from the user's
+ * budget. Its callbacks are ignored from now on: the context is cleared
+ * under mcg_ib_lock, which ib_join_done() reads it under, so that none
+ * can reach @m, freed with its group.
+ *
+ * A membership still joining is freed now, but keeps its in-flight
+ * slot, as a leave in flight from now on: multicast.c's join goes on,
+ * and its Delete follows the answer; a user's group's Delete is charged
+ * to the user's budget now (a debt its next requests wait for). Freed
+ * later, a re-join of the same MGID meanwhile would find multicast.c's
+ * membership and send nothing, and the next leave would wait behind it.
+ *
+ * A membership never sent (no Delete to send), one of a port going
+ * away, or one without memory for the queue entry, is freed at once;
+ * so is one of root's past MCG_IB_LEAVES_MAX queued (its Delete
+ * unpaced, counted in flight). With @rejoin, the group is re-joined
+ * once the leave has been sent (leave_and_rejoin()). Returns true if the
+ * leave waits for the pacer.
  */
-static void memb_leave(struct mcg_port *port, struct mcg_ib_memb *m)
+static bool memb_leave_paced(struct mcg_port *port, struct mcg_ib_memb *m,
+			     bool rejoin)
 {
+	struct mcg_group *g = m->g;
+	bool joining = m->state == MCG_MEMB_JOINING;
+	struct mcg_ib_user *u;
 	struct mcg_ib_leave *l;
+	u64 iv, tiv, now_ns;
 
 	if (!m->mc)
-		return;
-	l = m->state == MCG_MEMB_JOINED && !port->dead ?
-	    kmalloc(sizeof(*l), GFP_KERNEL) : NULL;
+		return false;
+	l = (m->state == MCG_MEMB_JOINED || joining) && !port->dead ?
+	    kzalloc(sizeof(*l), GFP_KERNEL) : NULL;
 	if (!l) {
 		memb_free(port, m);
-		return;
+		return false;
 	}
 	spin_lock_irq(&mcg_ib_lock);
 	m->mc->context = NULL;
@@ -253,12 +339,51 @@ static void memb_leave(struct mcg_port *port, struct mcg_ib_memb *m)
 	spin_unlock_irq(&mcg_ib_lock);
 	rtt_probe_drop(port, m);
 	l->mc = m->mc;
-	l->mgid = m->g->mgid;
-	l->sent_ns = 0;
-	list_add_tail(&l->node, &port->ib.leaves);
+	l->mgid = g->mgid;
+	l->group_id = g->id;
+	l->user = g->user_sa;
+	l->uid = g->sa_uid;
+	l->rejoin = rejoin;
 	m->mc = NULL;
+	if (joining) {
+		/* The join's slot goes on as the leave's. */
+		join_slot_put(port, m);
+		l->joining = true;
+	}
 	m->state = MCG_MEMB_NONE;
+	if (joining ||
+	    (!l->user &&
+	     !mcg_ib_leave_paced(port->ib.nleaves, MCG_IB_LEAVES_MAX))) {
+		/* Sent now (the bound, or a join in flight), counted in flight. */
+		now_ns = ktime_get_ns();
+		ib_sa_free_multicast(l->mc);
+		l->mc = NULL;
+		l->sent_ns = now_ns;
+		list_add_tail(&l->node, &port->ib.leaves_sent);
+		port->ib.leaves_inflight++;
+		if (l->user) {
+			iv = mcg_pace_interval_ns(READ_ONCE(user_sa_rate));
+			tiv = mcg_pace_interval_ns(READ_ONCE(user_sa_rate_total));
+			u = user_bucket(port, l->uid, iv, now_ns);
+			if (u)
+				u->credit = mcg_tb_take(u->credit, iv, 1);
+			port->ib.ucredit = mcg_tb_take(port->ib.ucredit, tiv, 1);
+		}
+		return false;
+	}
+	if (!l->user) {
+		port->ib.nleaves++;
+		if (rejoin)
+			port->ib.rejoin_leaves++;
+	}
+	list_add_tail(&l->node, &port->ib.leaves);
 	arm(port, jiffies);
+	return true;
+}
+
+static void memb_leave(struct mcg_port *port, struct mcg_ib_memb *m)
+{
+	memb_leave_paced(port, m, false);
 }
 
 /* SA callback: record and hand over to done_work; see the top comment. */
@@ -296,8 +421,10 @@ static void wave_start(struct mcg_port *port)
 /* A wave ends when every group has its memberships again. */
 static void wave_check(struct mcg_port *port)
 {
+	/* Root's work only: users' groups come back behind it. */
 	if (!port->ib.wave || !list_empty(&port->ib.retry) ||
-	    !list_empty(&port->ib.fresh) || port->ib.inflight)
+	    !list_empty(&port->ib.fresh) ||
+	    port->ib.inflight > port->ib.uinflight || port->ib.rejoin_leaves)
 		return;
 	port->ib.wave = false;
 	port->ib.last_wave_ms = div_u64(ktime_get_ns() -
@@ -469,7 +596,7 @@ static bool eagain_retry(struct mcg_port *port, struct mcg_ib_memb *m,
 		return false;
 	when = jiffies + msecs_to_jiffies(delay);
 	if (list_empty(&mcg_ib(g)->retry_node)) {
-		list_add(&mcg_ib(g)->retry_node, &port->ib.retry);
+		list_add(&mcg_ib(g)->retry_node, retry_list(port, g));
 		mcg_ib(g)->retry_at = when;
 	} else if (time_after(mcg_ib(g)->retry_at, when)) {
 		mcg_ib(g)->retry_at = when;
@@ -558,7 +685,7 @@ static void ib_done_work(struct work_struct *work)
 		if (status) {
 			join_failed(port, m, status);
 		} else if (m->state == MCG_MEMB_JOINING) {
-			port->ib.inflight--;
+			join_slot_put(port, m);
 			/* Written before the callback, for good. */
 			join_succeeded(port, m, &m->mc->rec);
 		}
@@ -703,6 +830,9 @@ static unsigned int issue(struct mcg_port *port, struct mcg_group *g)
 	ib_sa_comp_mask mask;
 	int i;
 
+	/* Its leaves go first (leave_and_rejoin()), then it is queued. */
+	if (mcg_ib(g)->rejoin_leaves)
+		return 0;
 	for (i = 0; i < 4; i++) {
 		struct mcg_ib_memb *m = mcg_ib(g)->m[i];
 		struct ib_sa_multicast *mc;
@@ -721,7 +851,10 @@ static unsigned int issue(struct mcg_port *port, struct mcg_group *g)
 		}
 		m->mc = mc;
 		m->state = MCG_MEMB_JOINING;
+		m->user = g->user_sa;
 		port->ib.inflight++;
+		if (m->user)
+			port->ib.uinflight++;
 		sent++;
 		if (!port->ib.rtt_probe) {
 			port->ib.rtt_probe = m;
@@ -791,30 +924,255 @@ static unsigned int issue_now(struct mcg_port *port, struct mcg_group *g)
 	return issue(port, g);
 }
 
+/*
+ * A user's bucket (struct mcg_ib_user), refilled to @now_ns, made if the
+ * user has none; NULL without memory (its work waits for the next run).
+ */
+static struct mcg_ib_user *user_bucket(struct mcg_port *port, kuid_t uid,
+				       u64 interval, u64 now_ns)
+{
+	struct mcg_ib_user *u;
+
+	list_for_each_entry(u, &port->ib.users, node) {
+		if (!uid_eq(u->uid, uid))
+			continue;
+		u->credit = mcg_tb_refill(u->credit, now_ns - u->credit_ns,
+					  interval, MCG_TB_CAP_NS, false);
+		u->credit_ns = now_ns;
+		return u;
+	}
+	u = kzalloc(sizeof(*u), GFP_KERNEL);
+	if (!u)
+		return NULL;
+	u->uid = uid;
+	u->credit = interval;	/* an idle bucket's: one request */
+	u->credit_ns = now_ns;
+	list_add(&u->node, &port->ib.users);
+	return u;
+}
+
+/* Frees the users' buckets that have refilled (mcg_tb_idle()). */
+static void users_trim(struct mcg_port *port, u64 interval, u64 now_ns)
+{
+	struct mcg_ib_user *u, *tmp;
+
+	list_for_each_entry_safe(u, tmp, &port->ib.users, node) {
+		u->credit = mcg_tb_refill(u->credit, now_ns - u->credit_ns,
+					  interval, MCG_TB_CAP_NS, false);
+		u->credit_ns = now_ns;
+		if (mcg_tb_idle(u->credit, interval)) {
+			list_del(&u->node);
+			kfree(u);
+		}
+	}
+}
+
+/* One run's pacing state (ib_join_work()). */
+struct pace {
+	u64 interval;		/* rejoin_rate's */
+	u64 uinterval;		/* user_sa_rate's */
+	u64 tinterval;		/* user_sa_rate_total's */
+	u64 now_ns;
+	u64 uwait_ns;		/* users' work waits this long at least */
+	bool uwait;		/* ... if set */
+	bool stopped;		/* root's paced work waits: users' too */
+};
+
+/*
+ * May a request of user @u's group go (the port's, the users' and its
+ * own credit)? If not, notes when it could. @u NULL: the users' bucket
+ * only.
+ */
+static bool user_may_send(struct mcg_port *port, struct mcg_ib_user *u,
+			  struct pace *p)
+{
+	u64 w = max(mcg_tb_wait_ns(port->ib.credit, p->interval),
+		    mcg_tb_wait_ns(port->ib.ucredit, p->tinterval));
+
+	if (u)
+		w = max(w, mcg_tb_wait_ns(u->credit, p->uinterval));
+	if (!w)
+		return true;
+	if (!p->uwait || w < p->uwait_ns)
+		p->uwait_ns = w;
+	p->uwait = true;
+	return false;
+}
+
+static void user_take(struct mcg_port *port, struct mcg_ib_user *u,
+		      struct pace *p, unsigned int n)
+{
+	port->ib.credit = mcg_tb_take(port->ib.credit, p->interval, n);
+	port->ib.ucredit = mcg_tb_take(port->ib.ucredit, p->tinterval, n);
+	u->credit = mcg_tb_take(u->credit, p->uinterval, n);
+}
+
+/* @l has been sent: its group re-joins once all of its leaves have. */
+static void leave_sent(struct mcg_port *port, struct mcg_ib_leave *l)
+{
+	struct mcg_group *g;
+
+	if (!l->user)
+		port->ib.nleaves--;
+	if (!l->rejoin)
+		return;
+	if (!l->user)
+		port->ib.rejoin_leaves--;
+	g = mcg_group_find(port, &l->mgid);
+	if (!g || g->id != l->group_id || !mcg_ib(g)->rejoin_leaves)
+		return;
+	if (--mcg_ib(g)->rejoin_leaves || !mcg_ib(g)->want)
+		return;
+	retry_later(g, 0);
+}
+
+/* Frees @l's membership: multicast.c sends the Delete if it was the last. */
+static void leave_send(struct mcg_port *port, struct mcg_ib_leave *l,
+		       u64 now_ns)
+{
+	ib_sa_free_multicast(l->mc);
+	l->mc = NULL;
+	l->sent_ns = now_ns;
+	list_move_tail(&l->node, &port->ib.leaves_sent);
+	port->ib.leaves_inflight++;
+	leave_sent(port, l);
+}
+
+/* Root's leaves: rejoin_rate, the leaves' in-flight limit. */
+static void send_root_leaves(struct mcg_port *port, struct pace *p)
+{
+	struct mcg_ib_port *ib = &port->ib;
+	struct mcg_ib_leave *l, *tmp;
+
+	list_for_each_entry_safe(l, tmp, &ib->leaves, node) {
+		if (l->user)
+			continue;
+		if (mcg_inflight_full(port_inflight(port), leave_limit())) {
+			ib->need_slot = true;
+			ib->backlog = true;
+			p->stopped = true;
+			return;
+		}
+		if (!mcg_tb_may_send(ib->credit, p->interval)) {
+			ib->backlog = true;
+			p->stopped = true;
+			return;
+		}
+		leave_send(port, l, p->now_ns);
+		ib->credit = mcg_tb_take(ib->credit, p->interval, 1);
+	}
+}
+
+/* Users' leaves: each from its user's budget too. */
+static void send_user_leaves(struct mcg_port *port, struct pace *p)
+{
+	struct mcg_ib_port *ib = &port->ib;
+	struct mcg_ib_leave *l, *tmp;
+	struct mcg_ib_user *u;
+
+	list_for_each_entry_safe(l, tmp, &ib->leaves, node) {
+		if (!l->user)
+			continue;
+		if (mcg_inflight_full(port_inflight(port), leave_limit())) {
+			ib->need_slot = true;
+			return;
+		}
+		if (!user_may_send(port, NULL, p))
+			return;
+		u = user_bucket(port, l->uid, p->uinterval, p->now_ns);
+		if (!u) {
+			p->uwait = true;
+			return;
+		}
+		if (!user_may_send(port, u, p))
+			continue;
+		leave_send(port, l, p->now_ns);
+		user_take(port, u, p, 1);
+	}
+}
+
+/*
+ * Users' groups' joins, re-joins and retries, once root's are sent:
+ * each from its user's budget, and the users' together at most half the
+ * port's in-flight limit. A group root has joined since it was queued
+ * (no longer user_sa) is root's: it goes with root's fresh joins.
+ */
+static void send_user_joins(struct mcg_port *port, struct pace *p,
+			    unsigned int limit, unsigned long now)
+{
+	struct mcg_ib_port *ib = &port->ib;
+	struct mcg_ib_group *ig, *itmp;
+	struct mcg_ib_user *u;
+	struct mcg_group *g;
+	bool moved = false;
+	unsigned int sent;
+
+	list_for_each_entry_safe(ig, itmp, &ib->ujoins, retry_node) {
+		g = mcg_ib_group_of(ig);
+		if (!g->user_sa) {
+			list_move_tail(&ig->retry_node, &ib->fresh);
+			moved = true;
+			continue;
+		}
+		if (time_before(now, ig->retry_at)) {
+			arm(port, ig->retry_at);
+			continue;
+		}
+		if (mcg_inflight_full(port_inflight(port), limit) ||
+		    mcg_inflight_full(ib->uinflight,
+				      mcg_user_inflight_limit(limit))) {
+			ib->need_slot = true;
+			break;
+		}
+		if (!pkey_present(port, g)) {
+			group_pkey_wait(g);
+			continue;
+		}
+		if (!user_may_send(port, NULL, p))
+			break;
+		u = user_bucket(port, g->sa_uid, p->uinterval, p->now_ns);
+		if (!u) {
+			p->uwait = true;
+			break;
+		}
+		if (!user_may_send(port, u, p))
+			continue;
+		sent = issue_now(port, g);
+		user_take(port, u, p, sent);
+	}
+	if (moved)
+		arm(port, now);
+}
+
 /* The pacer: issues the requests that are due; see the top comment. */
 static void ib_join_work(struct work_struct *work)
 {
 	struct mcg_port *port = container_of(to_delayed_work(work),
 					     struct mcg_port, ib.join_work);
-	u64 interval = mcg_pace_interval_ns(READ_ONCE(rejoin_rate));
-	unsigned int limit = join_limit(port), llimit = leave_limit();
+	struct pace p = {
+		.interval = mcg_pace_interval_ns(READ_ONCE(rejoin_rate)),
+		.uinterval = mcg_pace_interval_ns(READ_ONCE(user_sa_rate)),
+		.tinterval = mcg_pace_interval_ns(READ_ONCE(user_sa_rate_total)),
+	};
+	unsigned int limit = join_limit(port);
 	unsigned long now = jiffies, next = 0;
 	struct mcg_ib_port *ib = &port->ib;
 	struct mcg_ib_group *ig, *itmp;
-	struct mcg_ib_leave *l, *ltmp;
+	bool later = false, joins = false;
 	struct mcg_group *g;
-	bool later = false;
 	unsigned int sent;
-	u64 now_ns;
 
 	mutex_lock(&mcg_lock);
 	if (port->dead)
 		goto out;
-	now_ns = ktime_get_ns();
-	leaves_reap(port, now_ns);
-	ib->credit = mcg_tb_refill(ib->credit, now_ns - ib->credit_ns,
-				   interval, MCG_TB_CAP_NS, ib->backlog);
-	ib->credit_ns = now_ns;
+	p.now_ns = ktime_get_ns();
+	leaves_reap(port, p.now_ns);
+	ib->credit = mcg_tb_refill(ib->credit, p.now_ns - ib->credit_ns,
+				   p.interval, MCG_TB_CAP_NS, ib->backlog);
+	ib->credit_ns = p.now_ns;
+	ib->ucredit = mcg_tb_refill(ib->ucredit, p.now_ns - ib->ucredit_ns,
+				    p.tinterval, MCG_TB_CAP_NS, false);
+	ib->ucredit_ns = p.now_ns;
 	ib->backlog = false;
 	ib->need_slot = false;
 
@@ -822,16 +1180,19 @@ static void ib_join_work(struct work_struct *work)
 	if (!port_active(port))
 		goto leaves;
 	if (mcg_settling(&ib->settling, ib->settle_until, now)) {
-		if (!list_empty(&ib->fresh) || !list_empty(&ib->retry))
+		if (!list_empty(&ib->fresh) || !list_empty(&ib->retry) ||
+		    !list_empty(&ib->ujoins))
 			arm(port, ib->settle_until);
 		goto leaves;
 	}
+	joins = true;
 	list_for_each_entry_safe(ig, itmp, &ib->fresh, retry_node) {
 		g = mcg_ib_group_of(ig);
 		if (mcg_inflight_full(port_inflight(port), limit)) {
 			ib->need_slot = true;
 			/* re-joins wait behind them: credit keeps growing */
 			ib->backlog = !list_empty(&ib->retry);
+			p.stopped = true;
 			goto leaves;
 		}
 		if (!pkey_present(port, g)) {
@@ -846,6 +1207,7 @@ static void ib_join_work(struct work_struct *work)
 		if (mcg_inflight_full(port_inflight(port), limit)) {
 			ib->need_slot = true;
 			ib->backlog = true;
+			p.stopped = true;
 			break;
 		}
 		if (time_before(now, mcg_ib(g)->retry_at)) {
@@ -858,37 +1220,33 @@ static void ib_join_work(struct work_struct *work)
 			group_pkey_wait(g);
 			continue;
 		}
-		if (!mcg_tb_may_send(ib->credit, interval)) {
+		if (!mcg_tb_may_send(ib->credit, p.interval)) {
 			ib->backlog = true;
+			p.stopped = true;
 			break;
 		}
 		sent = issue_now(port, g);
-		ib->credit = mcg_tb_take(ib->credit, interval, sent);
+		ib->credit = mcg_tb_take(ib->credit, p.interval, sent);
 	}
 leaves:
-	list_for_each_entry_safe(l, ltmp, &ib->leaves, node) {
-		if (mcg_inflight_full(port_inflight(port), llimit)) {
-			ib->need_slot = true;
-			ib->backlog = true;
-			break;
-		}
-		if (!mcg_tb_may_send(ib->credit, interval)) {
-			ib->backlog = true;
-			break;
-		}
-		/* Sends the Delete if it was the port's last member. */
-		ib_sa_free_multicast(l->mc);
-		l->mc = NULL;
-		l->sent_ns = now_ns;
-		list_move_tail(&l->node, &ib->leaves_sent);
-		ib->leaves_inflight++;
-		ib->credit = mcg_tb_take(ib->credit, interval, 1);
+	send_root_leaves(port, &p);
+	/* Users' work waits while root's paced work does. */
+	if (!p.stopped) {
+		send_user_leaves(port, &p);
+		if (joins)
+			send_user_joins(port, &p, limit, now);
 	}
+	users_trim(port, p.uinterval, p.now_ns);
+	/* The last of a group's re-join leaves may end nothing but a wave. */
+	wave_check(port);
 
 	/* Waiting for credit: the next token. For a slot: done_work. */
-	if (ib->backlog && !mcg_tb_may_send(ib->credit, interval))
-		arm(port, now + max(1UL, nsecs_to_jiffies(mcg_tb_wait_ns(ib->credit, interval) +
+	if (ib->backlog && !mcg_tb_may_send(ib->credit, p.interval))
+		arm(port, now + max(1UL, nsecs_to_jiffies(mcg_tb_wait_ns(ib->credit, p.interval) +
 						       TICK_NSEC - 1)));
+	if (p.uwait)
+		arm(port, now + max(1UL, nsecs_to_jiffies(p.uwait_ns +
+							  TICK_NSEC - 1)));
 	if (later)
 		arm(port, next);
 	/* Leaves free their slots unseen: look again at the next tick. */
@@ -1040,9 +1398,13 @@ static int ib_update(struct mcg_group *g, u8 join_state,
 		return 0;
 	}
 	if (added) {
-		/* Asked for by a JOIN: sent at once, with what it lacks. */
+		/*
+		 * Asked for by a JOIN: root's sent at once, with what it
+		 * lacks; a user's group's paced, behind root's re-joins.
+		 */
 		mcg_ib(g)->retry_at = jiffies;
-		list_move_tail(&mcg_ib(g)->retry_node, &port->ib.fresh);
+		list_move_tail(&mcg_ib(g)->retry_node,
+			       g->user_sa ? &port->ib.ujoins : &port->ib.fresh);
 		arm(port, jiffies);
 		if (g->state != IB_MCG_STATE_LINGERING)
 			g->state = IB_MCG_STATE_JOINING;
@@ -1051,24 +1413,34 @@ static int ib_update(struct mcg_group *g, u8 join_state,
 }
 
 /*
- * Leaves every SA membership of @g and queues it to be joined again at
- * once, as a lost group (a re-join wave, group_rejoins when it is back).
+ * Leaves every SA membership of @g and queues it to be joined again, as
+ * a lost group (a re-join wave, group_rejoins when it is back). The
+ * leaves are paced like any other (a user's group's from the user's
+ * budget); the group waits, on no list, until the pacer has sent them
+ * all (rejoin_leaves): multicast.c would answer a join of a membership
+ * it still has itself, without asking the SA.
  */
 static void leave_and_rejoin(struct mcg_port *port, struct mcg_group *g,
 			     u8 reason, int err)
 {
+	unsigned int queued = 0;
 	int i;
 
 	for (i = 0; i < 4; i++)
-		if (mcg_ib(g)->m[i])
-			memb_free(port, mcg_ib(g)->m[i]);
+		if (mcg_ib(g)->m[i] &&
+		    memb_leave_paced(port, mcg_ib(g)->m[i], true))
+			queued++;
 	mcg_ib(g)->stale = 0;
 	mcg_ib(g)->rejoining = true;
 	wave_start(port);
 	mcg_group_set_state(g, g->state == IB_MCG_STATE_LINGERING ?
 			    IB_MCG_STATE_LINGERING : IB_MCG_STATE_RETRY_WAIT,
 			    reason, err);
-	retry_later(g, 0);
+	mcg_ib(g)->rejoin_leaves += queued;
+	if (mcg_ib(g)->rejoin_leaves)
+		list_del_init(&mcg_ib(g)->retry_node);
+	else
+		retry_later(g, 0);
 }
 
 /*
@@ -1151,7 +1523,8 @@ static void ib_refresh(struct mcg_port *port)
 	clear_bit(IB_EVENT_GID_CHANGE, &port->ib.events);
 	gid_check(port);
 	if (port->ib.active && (!was_active || !list_empty(&port->ib.retry) ||
-				!list_empty(&port->ib.fresh)))
+				!list_empty(&port->ib.fresh) ||
+				!list_empty(&port->ib.ujoins)))
 		arm(port, jiffies);
 }
 
@@ -1159,6 +1532,8 @@ static int ib_port_init(struct mcg_port *port)
 {
 	INIT_LIST_HEAD(&port->ib.fresh);
 	INIT_LIST_HEAD(&port->ib.retry);
+	INIT_LIST_HEAD(&port->ib.ujoins);
+	INIT_LIST_HEAD(&port->ib.users);
 	INIT_LIST_HEAD(&port->ib.leaves);
 	INIT_LIST_HEAD(&port->ib.leaves_sent);
 	INIT_LIST_HEAD(&port->ib.done);
@@ -1181,12 +1556,19 @@ static int ib_port_init(struct mcg_port *port)
 static void ib_port_fini(struct mcg_port *port)
 {
 	struct mcg_ib_leave *l, *tmp;
+	struct mcg_ib_user *u, *utmp;
 
 	cancel_delayed_work_sync(&port->ib.join_work);
 	list_for_each_entry_safe(l, tmp, &port->ib.leaves, node) {
 		ib_sa_free_multicast(l->mc);
 		list_del(&l->node);
 		kfree(l);
+	}
+	port->ib.nleaves = 0;
+	port->ib.rejoin_leaves = 0;
+	list_for_each_entry_safe(u, utmp, &port->ib.users, node) {
+		list_del(&u->node);
+		kfree(u);
 	}
 	cancel_work_sync(&port->ib.done_work);
 	list_for_each_entry_safe(l, tmp, &port->ib.leaves_sent, node) {

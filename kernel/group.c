@@ -893,6 +893,8 @@ static struct mcg_group *group_new(const struct mcg_join_req *req, gfp_t gfp)
 	if (req->unpriv) {
 		g->provisional = true;
 		g->linger_ms = 0;
+		g->user_sa = true;
+		g->sa_uid = req->charge_uid;
 	}
 	g->state = IB_MCG_STATE_JOINING;
 	g->reason = IB_MCG_REASON_JOIN;
@@ -935,7 +937,7 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 	struct mcg_holder *h;
 	gfp_t gfp;
 	u8 want, old_state, old_js;
-	bool adopt = false, lingering;
+	bool adopt = false, lingering, old_user_sa;
 	int err, ret;
 
 	lockdep_assert_held(&mcg_lock);
@@ -1044,6 +1046,10 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 			     lingering && !req->unpriv);
 	old_state = g->state;
 	old_js = g->join_state;
+	old_user_sa = g->user_sa;
+	/* Root's join makes the group's SA requests root's, from now on. */
+	if (!req->unpriv)
+		g->user_sa = false;
 	ret = 0;
 	/*
 	 * A lingering group is asked too: it may have lost its membership
@@ -1055,6 +1061,7 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 		ret = port->backend->update(g, want, extack);
 		if (ret < 0) {
 			atomic64_inc(&port->join_errors);
+			g->user_sa = old_user_sa;
 			err = ret;
 			goto err_free;
 		}

@@ -236,6 +236,9 @@ struct mcg_ib_memb {
 	u8 eagain;			/* -EAGAIN answers in a row (no SM
 					 * address in ib_sa), under mcg_lock
 					 */
+	bool user;			/* its join in flight is a user's
+					 * (counted in ib.uinflight)
+					 */
 };
 
 /*
@@ -245,7 +248,7 @@ struct mcg_ib_memb {
  */
 struct mcg_ib_group {
 	struct mcg_ib_memb *m[4];	/* by join state bit, or NULL */
-	struct list_head retry_node;	/* on port->ib.fresh or ib.retry */
+	struct list_head retry_node;	/* on ib.fresh, ib.retry or ib.ujoins */
 	unsigned long retry_at;		/* jiffies */
 	unsigned int failures;		/* in a row, for the backoff */
 	unsigned int refusals;		/* re-joins refused since joined */
@@ -256,6 +259,9 @@ struct mcg_ib_group {
 					 */
 	bool established;		/* joined at least once */
 	bool rejoining;			/* lost its membership */
+	u8 rejoin_leaves;		/* leaves queued by leave_and_rejoin():
+					 * not re-joined before they are sent
+					 */
 	u16 mlid;			/* the MLID last reported joined, 0
 					 * before the first join
 					 */
@@ -272,6 +278,28 @@ struct mcg_ib_leave {
 	struct ib_sa_multicast *mc;	/* NULL once freed */
 	union ib_gid mgid;
 	u64 sent_ns;			/* ktime_get_ns() when freed */
+	u64 group_id;			/* mcg_group.id, for rejoin */
+	kuid_t uid;			/* user charged, if user */
+	bool user;			/* a user's group's: paced per user */
+	bool joining;			/* let go of while its join was in
+					 * flight: freed at once, its slot
+					 * kept (memb_leave_paced())
+					 */
+	bool rejoin;			/* its group re-joins once it is sent
+					 * (leave_and_rejoin())
+					 */
+};
+
+/*
+ * The token bucket of one user's SA requests on a port (backend_ib.c):
+ * on port->ib.users while it holds less than an idle bucket's credit; one
+ * that has refilled is the same as a new one and is freed.
+ */
+struct mcg_ib_user {
+	struct list_head node;
+	kuid_t uid;
+	s64 credit;			/* ns, as mcg_tb_refill() */
+	u64 credit_ns;			/* ktime_get_ns() of its last refill */
 };
 
 /* InfiniBand backend state of a port, under mcg_lock unless noted. */
@@ -280,7 +308,16 @@ struct mcg_ib_port {
 					 * JOIN: sent first, not paced
 					 */
 	struct list_head retry;		/* groups to re-join or retry: paced */
+	struct list_head ujoins;	/* users' groups' joins, re-joins and
+					 * retries: paced per user, after
+					 * root's re-joins
+					 */
+	struct list_head users;		/* mcg_ib_user: users' buckets */
 	struct list_head leaves;	/* mcg_ib_leave to send: paced */
+	unsigned int nleaves;		/* root's entries on leaves (bound:
+					 * MCG_IB_LEAVES_MAX)
+					 */
+	unsigned int rejoin_leaves;	/* root's entries with rejoin set */
 	struct list_head leaves_sent;	/* mcg_ib_leave in flight */
 	struct list_head done;		/* finished SA calls (mcg_ib_lock) */
 	struct work_struct done_work;
@@ -298,6 +335,9 @@ struct mcg_ib_port {
 					 * limit: done_work runs the pacer
 					 */
 	unsigned int inflight;		/* SA joins without an answer */
+	unsigned int uinflight;		/* ... of them users' */
+	s64 ucredit;			/* users' token bucket, ns */
+	u64 ucredit_ns;			/* ktime_get_ns() of its last refill */
 	struct mcg_ib_memb *rtt_probe;	/* the join being timed, or NULL */
 	u64 rtt_probe_ns;		/* ktime_get_ns() it was sent at */
 	u64 srtt_ns;			/* SA round trip (mcg_srtt_update()),
@@ -383,6 +423,17 @@ struct mcg_group {
 					 * CAP_NET_ADMIN ever had it: its
 					 * parameters are nobody's, the first
 					 * hold of root's sets them
+					 */
+	bool user_sa;			/* its SA requests are a user's:
+					 * paced per user, behind root's
+					 * (backend_ib.c); set by mcg_join()
+					 * before the backend's update: a
+					 * group a user's join made, until
+					 * root joins it ...
+					 */
+	kuid_t sa_uid;			/* ... charged to this user (the
+					 * charge_uid of the join that made
+					 * it)
 					 */
 	u8 keep_js;			/* join states of root's lingering
 					 * membership, kept while users hold

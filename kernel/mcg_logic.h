@@ -888,4 +888,68 @@ static inline unsigned int mcg_inflight_limit(unsigned int rate, u64 srtt_ns,
 		       max);
 }
 
+/*
+ * Users' SA requests (backend_ib.c): the groups a user's join made cost,
+ * for every join, re-join and Delete, a request of the port's bucket
+ * (rejoin_rate), of the users' bucket (user_sa_rate_total) and of the
+ * user's own (user_sa_rate), each refilled without backlog: over any
+ * stretch of time T the SA sees at most 1 + T x user_sa_rate of one
+ * user's requests (plus the Deletes charged as a debt, backend_ib.c).
+ * A user's bucket that has refilled to an idle bucket's credit (one
+ * request) is what a new one starts with: it is freed, and made again
+ * when the user next asks, with nothing gained.
+ */
+
+/**
+ * mcg_tb_idle() - may a user's bucket be freed?
+ * @credit: its credit, after mcg_tb_refill() without backlog
+ * @interval_ns: the cost of a request (mcg_pace_interval_ns())
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: true if the bucket holds what a new one starts with (one
+ * request), so that freeing it and making it again gives nothing more.
+ */
+static inline bool mcg_tb_idle(s64 credit, u64 interval_ns)
+{
+	return credit >= (s64)interval_ns;
+}
+
+/**
+ * mcg_user_inflight_limit() - the users' share of the in-flight limit
+ * @limit: the port's in-flight limit of joins (mcg_inflight_limit())
+ *
+ * Users' joins and re-joins together may have half the port's limit
+ * unanswered, at least one: root's re-joins always find room.
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: the most users' SA joins the port may have unanswered.
+ */
+static inline unsigned int mcg_user_inflight_limit(unsigned int limit)
+{
+	return max(limit / 2, 1U);
+}
+
+/*
+ * MCG_IB_LEAVES_MAX: root's leaves a port queues for the pacer at most.
+ * A leave past it is sent at once, unpaced (and counted in flight as any
+ * other): nothing is lost or kept, the SA sees a burst. Users' leaves are
+ * not counted: a user's leaves are bounded by its holds (a user's group's
+ * Delete is paid from the same budget as its joins, and sent first).
+ */
+#define MCG_IB_LEAVES_MAX	65536
+
+/**
+ * mcg_ib_leave_paced() - may a leave wait for the pacer?
+ * @queued: root's leaves the port has queued
+ * @max: the bound (MCG_IB_LEAVES_MAX)
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: true if one more leave may be queued, false if it must be
+ * sent at once.
+ */
+static inline bool mcg_ib_leave_paced(unsigned int queued, unsigned int max)
+{
+	return queued < max;
+}
+
 #endif /* _MCG_LOGIC_H */

@@ -1550,6 +1550,8 @@ static int put_ib_port(struct sk_buff *skb, const struct mcg_port *port)
 		return 0;
 	list_for_each(pos, &ib->retry)
 		pending++;
+	list_for_each(pos, &ib->ujoins)	/* users' groups', theirs too */
+		pending++;
 	if (nla_put_u32(skb, IB_MCG_A_LID, ib->lid) ||
 	    nla_put_u32(skb, IB_MCG_A_SM_LID, ib->sm_lid) ||
 	    nla_put_u32(skb, IB_MCG_A_LAST_SM_LID, ib->last_sm_lid) ||

@@ -895,6 +895,69 @@ static void tb_wave_test(struct kunit *test)
 	}
 }
 
+/*
+ * A user's bucket as backend_ib.c keeps it: refilled without backlog at
+ * every run of the pacer, freed when idle (mcg_tb_idle()) and made again
+ * with one request's credit when the user next asks. Whatever the times
+ * of the runs, a user asking all the time never gets more than
+ * 1 + T / interval requests in any window of length T from the start,
+ * and one asking once an interval gets every request.
+ */
+static void tb_user_test(struct kunit *test)
+{
+	const u64 iv = mcg_pace_interval_ns(2);	/* user_sa_rate 2/s */
+	u64 now = 0, last = 0, t;
+	unsigned int sent = 0, i;
+	bool exists = false;
+	s64 credit = 0;
+	u32 rnd = 1;
+
+	KUNIT_EXPECT_TRUE(test, mcg_tb_idle(iv, iv));
+	KUNIT_EXPECT_FALSE(test, mcg_tb_idle(iv - 1, iv));
+	KUNIT_EXPECT_TRUE(test, mcg_tb_idle(mcg_tb_refill(0, iv, iv,
+							  MCG_TB_CAP_NS, false),
+					    iv));
+	for (i = 0; i < 20000; i++) {
+		/* pacer runs 0..40 ms apart (jiffies, late wake-ups) */
+		rnd = rnd * 1103515245 + 12345;
+		now += (rnd >> 8) % (40 * NSEC_PER_MSEC);
+		if (exists) {
+			credit = mcg_tb_refill(credit, now - last, iv,
+					       MCG_TB_CAP_NS, false);
+		} else {
+			credit = iv;
+			exists = true;
+		}
+		last = now;
+		while (mcg_tb_may_send(credit, iv)) {
+			credit = mcg_tb_take(credit, iv, 1);
+			sent++;
+		}
+		t = now;
+		KUNIT_ASSERT_LE_MSG(test, (u64)sent, 1 + div64_u64(t, iv),
+				    "%u requests in %llu ns", sent, t);
+		/* users_trim(): an idle bucket is freed */
+		if (mcg_tb_idle(credit, iv))
+			exists = false;
+	}
+	/* asking all the time, the user gets its rate, less one request */
+	KUNIT_EXPECT_GE(test, (u64)sent + 2, div64_u64(now, iv) * 9 / 10);
+}
+
+/* The users' share of the in-flight limit, and the bound of root's leaves. */
+static void user_limits_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, mcg_user_inflight_limit(0), 1U);
+	KUNIT_EXPECT_EQ(test, mcg_user_inflight_limit(1), 1U);
+	KUNIT_EXPECT_EQ(test, mcg_user_inflight_limit(8), 4U);
+	KUNIT_EXPECT_EQ(test, mcg_user_inflight_limit(64), 32U);
+	KUNIT_EXPECT_TRUE(test, mcg_ib_leave_paced(0, MCG_IB_LEAVES_MAX));
+	KUNIT_EXPECT_TRUE(test, mcg_ib_leave_paced(MCG_IB_LEAVES_MAX - 1,
+						   MCG_IB_LEAVES_MAX));
+	KUNIT_EXPECT_FALSE(test, mcg_ib_leave_paced(MCG_IB_LEAVES_MAX,
+						    MCG_IB_LEAVES_MAX));
+}
+
 static struct kunit_case mcg_pacing_cases[] = {
 	KUNIT_CASE(pace_interval_test),
 	KUNIT_CASE(tb_refill_test),
@@ -905,6 +968,8 @@ static struct kunit_case mcg_pacing_cases[] = {
 	KUNIT_CASE(srtt_test),
 	KUNIT_CASE(inflight_limit_test),
 	KUNIT_CASE(tb_wave_test),
+	KUNIT_CASE(tb_user_test),
+	KUNIT_CASE(user_limits_test),
 	{}
 };
 

@@ -16,6 +16,12 @@
  *	asks the module to re-join the COUNT groups from FIRST (REJOIN, as
  *	mcctl fabric --reconcile does); prints "rejoined N", or on the first
  *	refusal the kernel's message, as mcctl prints it.
+ *   mcg_bulk abuse DEV PORT COUNT OWNER [FIRST [SECONDS]]
+ *	what a hostile user without CAP_NET_ADMIN may do, for SECONDS
+ *	(default 60): joins the COUNT groups from FIRST with bound holds,
+ *	by MGID only (no create parameters), leaves the first half of them
+ *	and closes the socket (the rest go with it), over and over; every
+ *	error is ignored. Runs at nice 19. Prints "rounds N joins J".
  *   mcg_bulk hold DEV PORT COUNT OWNER [FIRST]
  *	joins the COUNT groups from FIRST with bound holds, prints
  *	"joined N" and waits to be killed (the holds go with its socket).
@@ -32,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ibmcg.h"
@@ -51,11 +58,49 @@ static void set_mgid(uint8_t mgid[16], unsigned long n)
 	mgid[15] = n;
 }
 
+/* mcg_bulk abuse: see the top of this file. */
+static int do_abuse(const char *dev, uint32_t port, unsigned long count,
+		    struct ibmcg_join_args *args, unsigned long first,
+		    unsigned long seconds)
+{
+	unsigned long i, rounds = 0, joins = 0;
+	time_t end = time(NULL) + seconds;
+	uint8_t mgid[16];
+	struct ibmcg *h;
+
+	args->create = false;
+	args->flags = IB_MCG_F_BOUND;
+	/* the SA's share is measured, not the CPU's */
+	if (nice(19) == -1)
+		perror("mcg_bulk: nice");
+	while (time(NULL) < end) {
+		h = ibmcg_alloc();
+		if (!h || ibmcg_connect(h)) {
+			fprintf(stderr, "mcg_bulk: cannot talk to ib_mcgroups\n");
+			return 1;
+		}
+		for (i = 0; i < count; i++) {
+			set_mgid(mgid, first + i);
+			if (!ibmcg_join(h, dev, port, mgid, args, NULL))
+				joins++;
+		}
+		for (i = 0; i < count / 2; i++) {
+			set_mgid(mgid, first + i);
+			ibmcg_leave(h, dev, port, mgid, args->owner, 0, NULL);
+		}
+		ibmcg_close(h);
+		rounds++;
+	}
+	printf("rounds %lu joins %lu\n", rounds, joins);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct ibmcg_join_args args = { .size = sizeof(args), .create = true };
 	unsigned long i, r, count, rounds = 1, first = 0x1000, bad = 0;
 	bool join, owners = false, churn = false, hold = false, rejoin;
+	bool abuse;
 	char owner[IB_MCG_OWNER_MAX + 1];
 	const char *mode = argc > 1 ? argv[1] : "";
 	struct ibmcg *h;
@@ -65,9 +110,10 @@ int main(int argc, char **argv)
 
 	if (argc < 6 || (strcmp(mode, "join") && strcmp(mode, "leave") &&
 			 strcmp(mode, "owners") && strcmp(mode, "churn") &&
-			 strcmp(mode, "hold") && strcmp(mode, "rejoin"))) {
+			 strcmp(mode, "hold") && strcmp(mode, "rejoin") &&
+			 strcmp(mode, "abuse"))) {
 		fprintf(stderr,
-			"usage: mcg_bulk {join|leave|owners|churn|hold|rejoin} DEV PORT COUNT OWNER [FIRST [ROUNDS]]\n");
+			"usage: mcg_bulk {join|leave|owners|churn|hold|rejoin|abuse} DEV PORT COUNT OWNER [FIRST [ROUNDS]]\n");
 		return 2;
 	}
 	join = strcmp(mode, "leave") != 0;
@@ -75,6 +121,7 @@ int main(int argc, char **argv)
 	churn = !strcmp(mode, "churn");
 	hold = !strcmp(mode, "hold");
 	rejoin = !strcmp(mode, "rejoin");
+	abuse = !strcmp(mode, "abuse");
 	if (hold)
 		args.flags = IB_MCG_F_BOUND;
 	if (getenv("MCG_BULK_NOCREATE"))
@@ -91,6 +138,9 @@ int main(int argc, char **argv)
 		signature = strtoul(getenv("MCG_BULK_SIGNATURE"), NULL, 0);
 	if (churn)
 		rounds = argc > 7 ? strtoul(argv[7], NULL, 0) : 1000000;
+	if (abuse)
+		return do_abuse(argv[2], port, count, &args, first,
+				argc > 7 ? strtoul(argv[7], NULL, 0) : 60);
 
 	h = ibmcg_alloc();
 	if (!h || ibmcg_connect(h)) {

@@ -1,0 +1,133 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# What a user without CAP_NET_ADMIN can make the SA see (issue 27,
+# finding 1), counted in simhca's SA:
+#  - a LEAVE of a membership still joining keeps its in-flight slot: with
+#    every answer delayed, root's join/leave churn never has more
+#    requests unanswered at the SA than rejoin_inflight;
+#  - uid 65534 looping join/leave/close of groups that exist at the SA
+#    (port 2 holds them) costs the SA at most 1 + T x user_sa_rate
+#    requests in T seconds, plus the Deletes of joins it let go of
+#    unanswered (the users' share of the in-flight limit, 4 here);
+#  - the abuse test: the same loop for ABUSE_S seconds (default 60) while
+#    a re-join wave of root's N groups runs (client reregister): the SA
+#    sees at most the user's budget from the user, the wave takes at most
+#    1.5 x what the same wave took without the abuser in this run, and
+#    nothing of the user's is left behind (groups, holds, SA members);
+#  - a port GID change leaves every group with a paced Delete (finding 10).
+# The abuser runs at nice 19 (mcg_bulk abuse): the test measures the SA's share, not the
+# CPU's. No time is asserted, only ratios and counts.
+# timeout: 400
+. "$(dirname "$0")/../lib.sh"
+
+mcg_require_simhca
+N=${N:-200}		# root's groups on port 1: the wave
+K=16			# groups at the SA the user churns (port 2 holds them)
+RATE=100		# rejoin_rate
+URATE=2			# user_sa_rate
+ABUSE_S=${ABUSE_S:-60}
+PARAM=/sys/module/ib_mcgroups/parameters
+P2SYS=/sys/kernel/ib_mcgroups/simhca0/2
+
+stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
+# SA Sets and Deletes of MCMemberRecords, ib_mad's resends of them aside
+sa_requests() {
+	echo $(($(stat rx_set_mcm) + $(stat rx_delete_mcm) - $(stat answers_resent)))
+}
+waves_are() { [ "$(cat $SYS/rejoin_waves)" = "$1" ]; }
+groups_are() { [ "$(cat $SYS/groups)" = "$1" ]; }
+holders_are() { [ "$(cat $SYS/holders)" = "$1" ]; }
+sa_members() { grep -c '^member ' $D/sa_db; }
+members_are() { [ "$(sa_members)" = "$1" ]; }
+now_ms() { echo $((${EPOCHREALTIME/./} / 1000)); }
+# budget MS: what one user may cost the SA in MS milliseconds (the users'
+# share of rejoin_inflight=8 is 4)
+budget() { echo $((1 + $1 * URATE / 1000 + 4)); }
+abuse() {
+	"${UNPRIV[@]}" mcg_bulk abuse simhca0 1 $K uid:65534 0x7000 "$1"
+}
+
+ktap_plan 22
+modprobe ib_umad
+check "load simhca (2 ports)" modprobe simhca nports=2 || ktap_skip_all "no simhca"
+check "load ib_mcgroups (rejoin_rate=$RATE, user_sa_rate=$URATE, join_wait_ms=0)" \
+	mcg_load rejoin_rate=$RATE rejoin_inflight=8 settle_ms=0 \
+		user_sa_rate=$URATE join_wait_ms=0
+defer mcg_unload_simhca
+
+# --- a LEAVE of a joining membership keeps its slot ------------------------
+echo 300 >$D/delay_ms
+echo 1 >$D/stats
+check "root: 32 groups joined and left 5 times, answers 300 ms late" \
+	mcg_bulk churn simhca0 1 32 job:0 0x5000 5
+check "their Deletes are answered" wait_for -t 60 members_are 0
+ktap_diag "requests pending at most $(stat max_requests_pending)," \
+	"answers to resent requests $(stat answers_resent)"
+check "never more than rejoin_inflight (8) requests unanswered" \
+	test "$(stat max_requests_pending)" -le 8
+echo 0 >$D/delay_ms
+
+# --- the per-user budget -----------------------------------------------------
+check "root holds $K groups on port 2" mcg_bulk join simhca0 2 $K job:2 0x7000
+echo 1 >$D/stats
+t0=$(now_ms)
+check "uid 65534: join/leave/close loop for 15 s" abuse 15
+check "nothing of the user's is left" wait_for -t 60 members_are $K
+t=$(($(now_ms) - t0))
+ktap_diag "user: $(sa_requests) SA requests in $t ms, budget $(budget $t)"
+check "the SA saw at most 1 + T x user_sa_rate (+ 4) of them" \
+	test "$(sa_requests)" -le "$(budget $t)"
+
+# --- the abuse test ------------------------------------------------------------
+check "root holds $N groups on port 1" mcg_bulk join simhca0 1 $N job:1
+echo 1 >$D/client_reregister
+check "a re-join wave without the abuser" wait_for -t 120 waves_are 1
+base=$(cat $SYS/last_rejoin_wave_ms)
+check "every group is back" wait_for -t 60 members_are $((N + K))
+
+echo 1 >$D/stats
+t0=$(now_ms)
+abuse "$ABUSE_S" >/tmp/abuse.out 2>&1 &
+abuser=$!
+defer kill $abuser
+sleep $((ABUSE_S / 3))
+echo 1 >$D/client_reregister
+check "the same wave with uid 65534 looping join/leave/close" \
+	wait_for -t 120 waves_are 2
+wave=$(cat $SYS/last_rejoin_wave_ms)
+ktap_diag "wave of $N groups: ${base} ms alone, ${wave} ms with the abuser," \
+	"ratio $((wave * 100 / (base > 0 ? base : 1)))%"
+check "the wave took at most 1.5 x its time without the abuser" \
+	test $((wave * 2)) -le $((base * 3))
+wait "$abuser"
+check_eq "the abuser ran its $ABUSE_S s" 0 $?
+ktap_diag "abuser: $(cat /tmp/abuse.out)"
+check "no group or hold of the user's is left on port 1" \
+	wait_for -t 60 sh -c "[ \$(cat $SYS/groups) = $N ] && [ \$(cat $SYS/holders) = $N ]"
+check "no SA member of the user's is left" wait_for -t 60 members_are $((N + K))
+t=$(($(now_ms) - t0))
+# root's share: the wave's re-joins on both ports, one Set each
+user=$(($(sa_requests) - N - K))
+ktap_diag "SA: $(sa_requests) requests in $t ms, root's wave $((N + K)), the user's $user," \
+	"budget $(budget $t); sa_timeouts $(cat $SYS/sa_timeouts) $(cat $P2SYS/sa_timeouts)"
+check "the SA saw at most the user's budget from the user" \
+	test "$user" -le "$(budget $t)"
+
+# --- a GID change: every group's Delete is paced (finding 10) ---------------
+# Every group of both ports is left and joined again under the new GID:
+# Deletes and re-joins both at rejoin_rate per port, so in any 100 ms at
+# most 2 x (rate / 10 + 2) requests (ib_failover's bound, per port).
+# 6.1's ib_core passes GID_CHANGE to no client: a PKEY_CHANGE that moves
+# nothing is the port event that makes the module look.
+echo 1 >$D/stats
+echo 0xfe80000000000abc >$D/subnet_prefix
+echo "0 $(awk '$1 == 0 { print $2 }' $D/port1/pkeys)" >$D/port1/pkeys
+echo "0 $(awk '$1 == 0 { print $2 }' $D/port2/pkeys)" >$D/port2/pkeys
+check "a new subnet prefix: a re-join wave" wait_for -t 120 waves_are 3
+check "every group is back" wait_for -t 60 members_are $((N + K))
+ktap_diag "Deletes $(stat rx_delete_mcm), Sets $(stat rx_set_mcm)," \
+	"peak SA requests in 100 ms $(stat max_per_100ms)"
+check "one Delete per group left" test "$(stat rx_delete_mcm)" -ge $N
+check "the SA never saw more than rejoin_rate per port" \
+	test "$(stat max_per_100ms)" -le $((2 * (RATE / 10 + 2)))
+ktap_finish
