@@ -52,13 +52,16 @@ export KVER KDIR
 # kernel, mcctl, the demo's one test tool: no kernel source) and the VM.
 # "make deps-demo" installs only these, so that a newcomer's first "make
 # deps-demo demo" does not wait for the other kernels, the kernel sources,
-# Slurm or Prometheus.
+# Slurm or Prometheus. Its busybox is the one initramfs-tools already
+# brought: busybox-static (make deps; the tests' guest) replaces it, which
+# makes dpkg build the machine's initramfs again (a minute).
 DEMO_PACKAGES := build-essential pkg-config linux-image-amd64 \
-	linux-headers-amd64 qemu-system-x86 busybox-static \
+	linux-headers-amd64 qemu-system-x86 busybox \
 	kmod cpio xz-utils iproute2 util-linux rdma-core ibverbs-providers \
 	ibverbs-utils libibverbs-dev libnl-3-dev libnl-genl-3-dev \
 	libjson-c-dev librdmacm-dev libibumad-dev jq
-DEB_PACKAGES := $(DEMO_PACKAGES) linux-source-6.1 linux-source-6.12 sparse \
+DEB_PACKAGES := $(filter-out busybox,$(DEMO_PACKAGES)) busybox-static \
+	linux-source-6.1 linux-source-6.12 sparse \
 	perl infiniband-diags dkms opensm
 # The newer kernel Debian 12 ships, and its PREEMPT_RT flavour: make check
 # builds and tests on each (selftests/vm/kver.sh --all).

@@ -181,7 +181,7 @@ install_bin() {
 	copy_libs "$src"
 }
 
-install_bin busybox /usr/bin/busybox || die "busybox not found (apt install busybox-static)"
+install_bin busybox /usr/bin/busybox || die "busybox not found (make deps-demo)"
 for a in $(busybox --list); do
 	ln -s /usr/bin/busybox "$ROOT/bb/$a"
 done
