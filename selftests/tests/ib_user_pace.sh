@@ -26,7 +26,6 @@ K=16			# groups at the SA the user churns (port 2 holds them)
 RATE=100		# rejoin_rate
 URATE=2			# user_sa_rate
 ABUSE_S=${ABUSE_S:-60}
-PARAM=/sys/module/ib_mcgroups/parameters
 P2SYS=/sys/kernel/ib_mcgroups/simhca0/2
 
 stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
@@ -73,10 +72,10 @@ echo 1 >$D/stats
 t0=$(now_ms)
 check "uid 65534: join/leave/close loop for 15 s" abuse 15
 check "nothing of the user's is left" wait_for -t 60 members_are $K
-t=$(($(now_ms) - t0))
-ktap_diag "user: $(sa_requests) SA requests in $t ms, budget $(budget $t)"
+el=$(($(now_ms) - t0))
+ktap_diag "user: $(sa_requests) SA requests in $el ms, budget $(budget $el)"
 check "the SA saw at most 1 + T x user_sa_rate (+ 4) of them" \
-	test "$(sa_requests)" -le "$(budget $t)"
+	test "$(sa_requests)" -le "$(budget $el)"
 
 # --- the abuse test ------------------------------------------------------------
 check "root holds $N groups on port 1" mcg_bulk join simhca0 1 $N job:1
@@ -105,13 +104,13 @@ ktap_diag "abuser: $(cat /tmp/abuse.out)"
 check "no group or hold of the user's is left on port 1" \
 	wait_for -t 60 sh -c "[ \$(cat $SYS/groups) = $N ] && [ \$(cat $SYS/holders) = $N ]"
 check "no SA member of the user's is left" wait_for -t 60 members_are $((N + K))
-t=$(($(now_ms) - t0))
+el=$(($(now_ms) - t0))
 # root's share: the wave's re-joins on both ports, one Set each
 user=$(($(sa_requests) - N - K))
-ktap_diag "SA: $(sa_requests) requests in $t ms, root's wave $((N + K)), the user's $user," \
-	"budget $(budget $t); sa_timeouts $(cat $SYS/sa_timeouts) $(cat $P2SYS/sa_timeouts)"
+ktap_diag "SA: $(sa_requests) requests in $el ms, root's wave $((N + K)), the user's $user," \
+	"budget $(budget $el); sa_timeouts $(cat $SYS/sa_timeouts) $(cat $P2SYS/sa_timeouts)"
 check "the SA saw at most the user's budget from the user" \
-	test "$user" -le "$(budget $t)"
+	test "$user" -le "$(budget $el)"
 
 # --- a GID change: every group's Delete is paced (finding 10) ---------------
 # Every group of both ports is left and joined again under the new GID:
