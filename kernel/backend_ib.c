@@ -1007,23 +1007,36 @@ static void user_take(struct mcg_port *port, struct mcg_ib_user *u,
 	u->credit = mcg_tb_take(u->credit, p->uinterval, n);
 }
 
-/* @l has been sent: its group re-joins once all of its leaves have. */
+/* @l, a re-join's leave, has been sent: its group re-joins once all have. */
+static void rejoin_leave_sent(struct mcg_port *port, struct mcg_ib_leave *l)
+{
+	struct mcg_group *g = mcg_group_find(port, &l->mgid);
+
+	if (!g || g->id != l->group_id || !mcg_ib(g)->rejoin_leaves)
+		return;
+	if (--mcg_ib(g)->rejoin_leaves || !mcg_ib(g)->want)
+		return;
+	retry_later(g, 0);
+}
+
+/* @l has been sent. */
 static void leave_sent(struct mcg_port *port, struct mcg_ib_leave *l)
 {
-	struct mcg_group *g;
-
 	if (!l->user)
 		port->ib.nleaves--;
 	if (!l->rejoin)
 		return;
 	if (!l->user)
 		port->ib.rejoin_leaves--;
-	g = mcg_group_find(port, &l->mgid);
-	if (!g || g->id != l->group_id || !mcg_ib(g)->rejoin_leaves)
-		return;
-	if (--mcg_ib(g)->rejoin_leaves || !mcg_ib(g)->want)
-		return;
-	retry_later(g, 0);
+	rejoin_leave_sent(port, l);
+	/*
+	 * The last of root's re-join leaves may end nothing but a wave (its
+	 * group was let go of meanwhile). Only then: a wave that a client
+	 * reregister started ends only with an answer, since multicast.c
+	 * reports the lost groups one at a time after it has started.
+	 */
+	if (!l->user && !port->ib.rejoin_leaves)
+		wave_check(port);
 }
 
 /* Frees @l's membership: multicast.c sends the Delete if it was the last. */
@@ -1237,8 +1250,6 @@ leaves:
 			send_user_joins(port, &p, limit, now);
 	}
 	users_trim(port, p.uinterval, p.now_ns);
-	/* The last of a group's re-join leaves may end nothing but a wave. */
-	wave_check(port);
 
 	/* Waiting for credit: the next token. For a slot: done_work. */
 	if (ib->backlog && !mcg_tb_may_send(ib->credit, p.interval))
