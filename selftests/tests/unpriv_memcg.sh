@@ -31,7 +31,9 @@ mkdir -p $U
 defer rmdir $U
 
 # in_cg CMD...: CMD as uid 65534 in the cgroup $U, in the background;
-# in_cg_root CMD...: as root
+# in_cg_root CMD...: as root. Not one through the other: setpriv must
+# come before env, whose PATH lookup in the guest finds busybox's
+# setpriv applet, which has no --reuid.
 in_cg() {
 	bash -c 'echo $$ >'"$U"'/cgroup.procs && exec "$@"' bash \
 		"${UNPRIV[@]}" env MCG_BULK_NOCREATE=1 "$@" >>$TMP 2>&1 &

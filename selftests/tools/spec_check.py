@@ -95,6 +95,22 @@ def c_name(*parts):
     return ''.join(parts).upper().replace('-', '_')
 
 
+def numbered_enum(prefix, items):
+    """The (name, value) entries of a YNL-numbered enum (attributes or
+    commands): PREFIX_UNSPEC 0, the items from 1 (or their 'value'), and
+    __PREFIX_MAX one past the last; with the __PREFIX_MAX name."""
+    want = [(c_name(prefix, 'unspec'), 0)]
+    val = 1
+    for item in items:
+        if 'value' in item:
+            val = item['value']
+        want.append((c_name(prefix, item['name']), val))
+        val += 1
+    maxname = c_name('__', prefix, 'max')
+    want.append((maxname, val))
+    return want, maxname
+
+
 def strip_comments(text):
     text = re.sub(r'/\*.*?\*/', ' ', text, flags=re.S)
     return re.sub(r'//[^\n]*', ' ', text)
@@ -218,15 +234,7 @@ def check_header(spec, hdr):
             continue
         what = 'attr-set %s' % s['name']
         prefix = s.get('name-prefix', '%s-a-%s-' % (fam, s['name']))
-        want = [(c_name(prefix, 'unspec'), 0)]
-        val = 1
-        for a in s['attributes']:
-            if 'value' in a:
-                val = a['value']
-            want.append((c_name(prefix, a['name']), val))
-            val += 1
-        maxname = c_name('__', prefix, 'max')
-        want.append((maxname, val))
+        want, maxname = numbered_enum(prefix, s['attributes'])
         enum = s.get('enum-name', c_name(prefix, 'attrs').lower())
         check_enum(hdr, enum, want, what)
         mx = c_name(prefix, 'max')
@@ -235,15 +243,7 @@ def check_header(spec, hdr):
 
     ops = spec['operations']
     prefix = ops.get('name-prefix', fam + '-')
-    want = [(c_name(prefix, 'unspec'), 0)]
-    val = 1
-    for op in ops['list']:
-        if 'value' in op:
-            val = op['value']
-        want.append((c_name(prefix, op['name']), val))
-        val += 1
-    maxname = c_name('__', prefix, 'max')
-    want.append((maxname, val))
+    want, _ = numbered_enum(prefix, ops['list'])
     check_enum(hdr, ops.get('enum-name', fam + '_cmd'), want, 'operations')
 
     for g in spec.get('mcast-groups', {}).get('list', []):
