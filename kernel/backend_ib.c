@@ -999,6 +999,29 @@ static bool user_may_send(struct mcg_port *port, struct mcg_ib_user *u,
 	return false;
 }
 
+/*
+ * The budget a request of @uid's group is paid from, if it may go now.
+ * NULL with *@stop set: no user's request may go now (the port's or the
+ * users' bucket is empty, or no memory for @uid's); NULL alone: @uid's
+ * own bucket is empty, another user's request may go.
+ */
+static struct mcg_ib_user *user_turn(struct mcg_port *port, kuid_t uid,
+				     struct pace *p, bool *stop)
+{
+	struct mcg_ib_user *u;
+
+	*stop = !user_may_send(port, NULL, p);
+	if (*stop)
+		return NULL;
+	u = user_bucket(port, uid, p->uinterval, p->now_ns);
+	if (!u) {
+		p->uwait = true;
+		*stop = true;
+		return NULL;
+	}
+	return user_may_send(port, u, p) ? u : NULL;
+}
+
 static void user_take(struct mcg_port *port, struct mcg_ib_user *u,
 		      struct pace *p, unsigned int n)
 {
@@ -1082,6 +1105,7 @@ static void send_user_leaves(struct mcg_port *port, struct pace *p)
 	struct mcg_ib_port *ib = &port->ib;
 	struct mcg_ib_leave *l, *tmp;
 	struct mcg_ib_user *u;
+	bool stop;
 
 	list_for_each_entry_safe(l, tmp, &ib->leaves, node) {
 		if (!l->user)
@@ -1090,14 +1114,10 @@ static void send_user_leaves(struct mcg_port *port, struct pace *p)
 			ib->need_slot = true;
 			return;
 		}
-		if (!user_may_send(port, NULL, p))
+		u = user_turn(port, l->uid, p, &stop);
+		if (stop)
 			return;
-		u = user_bucket(port, l->uid, p->uinterval, p->now_ns);
-		if (!u) {
-			p->uwait = true;
-			return;
-		}
-		if (!user_may_send(port, u, p))
+		if (!u)
 			continue;
 		leave_send(port, l, p->now_ns);
 		user_take(port, u, p, 1);
@@ -1117,7 +1137,7 @@ static void send_user_joins(struct mcg_port *port, struct pace *p,
 	struct mcg_ib_group *ig, *itmp;
 	struct mcg_ib_user *u;
 	struct mcg_group *g;
-	bool moved = false;
+	bool moved = false, stop;
 	unsigned int sent;
 
 	list_for_each_entry_safe(ig, itmp, &ib->ujoins, retry_node) {
@@ -1141,14 +1161,10 @@ static void send_user_joins(struct mcg_port *port, struct pace *p,
 			group_pkey_wait(g);
 			continue;
 		}
-		if (!user_may_send(port, NULL, p))
+		u = user_turn(port, g->sa_uid, p, &stop);
+		if (stop)
 			break;
-		u = user_bucket(port, g->sa_uid, p->uinterval, p->now_ns);
-		if (!u) {
-			p->uwait = true;
-			break;
-		}
-		if (!user_may_send(port, u, p))
+		if (!u)
 			continue;
 		sent = issue_now(port, g);
 		user_take(port, u, p, sent);
