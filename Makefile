@@ -53,20 +53,23 @@ export KVER KDIR
 # "make deps-demo" installs only these, so that a newcomer's first "make
 # deps-demo demo" does not wait for the other kernels, the kernel sources,
 # Slurm or Prometheus. Its busybox is the one initramfs-tools already
-# brought: busybox-static (make deps; the tests' guest) replaces it, which
-# makes dpkg build the machine's initramfs again (a minute).
+# brought.
 DEMO_PACKAGES := build-essential pkg-config linux-image-amd64 \
 	linux-headers-amd64 qemu-system-x86 busybox \
 	kmod cpio xz-utils iproute2 util-linux rdma-core ibverbs-providers \
 	ibverbs-utils libibverbs-dev libnl-3-dev libnl-genl-3-dev \
 	libjson-c-dev librdmacm-dev libibumad-dev jq
-DEB_PACKAGES := $(filter-out busybox,$(DEMO_PACKAGES)) busybox-static \
+DEB_PACKAGES := $(DEMO_PACKAGES) \
 	linux-source-6.1 linux-source-6.12 sparse \
 	perl infiniband-diags dkms opensm
 # The newer kernel Debian 12 ships, and its PREEMPT_RT flavour: make check
-# builds and tests on each (selftests/vm/kver.sh --all).
-DEB_PACKAGES += linux-image-6.12-amd64 linux-headers-6.12-amd64 \
-	linux-image-6.12-rt-amd64 linux-headers-6.12-rt-amd64
+# builds and tests on each (selftests/vm/kver.sh --all). Their headers are
+# installed; their images are only unpacked into /var/cache/ib_mcgroups
+# (VM_DEBS), so that dpkg builds no initramfs for them and GRUB does not
+# boot them. busybox-static, the tests' guest shell, likewise: installed it
+# would replace busybox and rebuild the machine's initramfs.
+DEB_PACKAGES += linux-headers-6.12-amd64 linux-headers-6.12-rt-amd64
+VM_DEBS := linux-image-6.12-amd64 linux-image-6.12-rt-amd64 busybox-static
 # shellcheck: style.sh checks every shell script of the tree with it.
 DEB_PACKAGES += shellcheck
 # python3-yaml: style.sh compares the YNL spec with the UAPI header and
@@ -110,6 +113,7 @@ examples: user
 
 deps:
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEB_PACKAGES) $(DEBUG_PACKAGES)
+	selftests/vm/unpack-debs.sh $(VM_DEBS)
 
 .PHONY: deps-demo
 deps-demo:

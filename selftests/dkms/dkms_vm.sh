@@ -24,7 +24,10 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 # Run from make check: the outer make's flags are not for dkms's make.
 unset MAKEFLAGS MAKELEVEL MFLAGS
 # Never the build dir of the other VM tests, whose logs make check keeps.
-export O=${O:-$TOP/build}/dkms-vm
+O=${O:-$TOP/build}/dkms-vm
+mkdir -p "$O"
+O=$(cd "$O" && pwd)	# dkms needs its trees absolute
+export O
 # A kernel built by selftests/kernels/build-kernel.sh (KERNEL_DIR, as for
 # run.sh; selftests/kernels/lane.sh SERIES dkms): its release, its build
 # tree as the headers (KDIR), and run.sh boots it.

@@ -110,10 +110,16 @@ if [ -n "${KERNEL_DIR:-}" ]; then
 	MODROOT=$KERNEL_DIR/mods
 fi
 if [ -z "${KVER:-}" ]; then
-	KVER=$("$VM_DIR/kver.sh") || die "no kernel with both /boot/vmlinuz-X and headers (make deps)"
+	KVER=$("$VM_DIR/kver.sh") || die "no kernel with both an image and headers (make deps)"
 fi
-VMLINUZ=/boot/vmlinuz-$KVER
-[ -n "${KERNEL_DIR:-}" ] && VMLINUZ=$KERNEL_DIR/bzImage
+if [ -n "${KERNEL_DIR:-}" ]; then
+	VMLINUZ=$KERNEL_DIR/bzImage
+else
+	# an image make deps unpacked (unpack-debs.sh), or the machine's own
+	MODROOT=$("$VM_DIR/kver.sh" --root "$KVER") ||
+		die "kernel $KVER: no /boot/vmlinuz-$KVER and none unpacked (make deps)"
+	VMLINUZ=$MODROOT/boot/vmlinuz-$KVER
+fi
 [ -f "$VMLINUZ" ] || die "$VMLINUZ not found"
 [ -r "$VMLINUZ" ] || die "$VMLINUZ not readable"
 log "kernel $KVER, build dir $O"
@@ -181,8 +187,12 @@ install_bin() {
 	copy_libs "$src"
 }
 
-install_bin busybox /usr/bin/busybox || die "busybox not found (make deps-demo)"
-for a in $(busybox --list); do
+# busybox-static as make deps unpacks it (unpack-debs.sh), else the
+# machine's busybox (make deps-demo)
+BUSYBOX=${DEB_CACHE:-/var/cache/ib_mcgroups/debs}/busybox-static/bin/busybox
+[ -x "$BUSYBOX" ] || BUSYBOX=busybox
+install_bin "$BUSYBOX" /usr/bin/busybox || die "busybox not found (make deps-demo)"
+for a in $("$BUSYBOX" --list); do
 	ln -s /usr/bin/busybox "$ROOT/bb/$a"
 done
 ln -s busybox "$ROOT/usr/bin/sh"

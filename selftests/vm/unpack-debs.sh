@@ -1,0 +1,85 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Unpacks Debian packages the VM needs into the project's cache instead of
+# installing them on the machine (make deps):
+#
+#   selftests/vm/unpack-debs.sh PACKAGE...
+#
+# A kernel image (linux-image-*, or a metapackage such as
+# linux-image-6.12-amd64, which names the image it depends on) lands in
+# $IMAGE_CACHE/<release>/ - boot/vmlinuz-<release>, boot/config-<release>
+# and lib/modules/<release>/ with its modules.dep - where kver.sh and
+# run.sh find it. Installing it instead would make dpkg build an initramfs
+# for it (minutes on 2 cores; the VM brings its own) and GRUB boot it next.
+# Any other package lands in $DEB_CACHE/<package>/ (busybox-static: the
+# tests' guest shell, which installed would replace the machine's busybox
+# and so rebuild the machine's initramfs).
+#
+# A package already unpacked at the version apt would install is left as
+# it is. Environment: IMAGE_CACHE (default /var/cache/ib_mcgroups/images),
+# DEB_CACHE (default /var/cache/ib_mcgroups/debs).
+set -euo pipefail
+
+IMAGE_CACHE=${IMAGE_CACHE:-/var/cache/ib_mcgroups/images}
+DEB_CACHE=${DEB_CACHE:-/var/cache/ib_mcgroups/debs}
+
+die() { echo "unpack-debs.sh: $*" >&2; exit 1; }
+
+[ $# -gt 0 ] || die "usage: unpack-debs.sh PACKAGE..."
+
+# The package a kernel metapackage stands for (itself if it is none).
+image_of() {
+	local dep
+
+	dep=$(apt-cache depends "$1" 2>/dev/null |
+	      awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ {print $2; exit}')
+	echo "${dep:-$1}"
+}
+
+candidate() {
+	apt-cache policy "$1" | awk '$1 == "Candidate:" {print $2}'
+}
+
+# unpack PACKAGE VERSION DEST: the package's files in DEST, replaced whole.
+unpack() {
+	local pkg=$1 ver=$2 dest=$3 tmp
+
+	tmp=$(mktemp -d "$(dirname "$dest")/.unpack.XXXXXX")
+	# apt downloads as _apt when it can write there
+	chown _apt "$tmp" 2>/dev/null || true
+	(cd "$tmp" && apt-get download -q "$pkg=$ver" >&2) ||
+		{ rm -rf "$tmp"; die "apt-get download $pkg=$ver failed"; }
+	mkdir "$tmp/root"
+	dpkg-deb -x "$tmp"/*.deb "$tmp/root"
+	echo "$ver" >"$tmp/root/.version"
+	rm -rf "$dest"
+	mv "$tmp/root" "$dest"
+	rm -rf "$tmp"
+}
+
+for p in "$@"; do
+	case "$p" in
+	linux-image-*)
+		pkg=$(image_of "$p")
+		rel=${pkg#linux-image-}
+		dest=$IMAGE_CACHE/$rel ;;
+	*)
+		pkg=$p
+		dest=$DEB_CACHE/$p ;;
+	esac
+	ver=$(candidate "$pkg")
+	[ -n "$ver" ] && [ "$ver" != "(none)" ] || die "$pkg: not in apt's lists (apt-get update?)"
+	if [ "$(cat "$dest/.version" 2>/dev/null)" = "$ver" ]; then
+		echo "unpack-debs.sh: $pkg $ver: cached in $dest"
+		continue
+	fi
+	mkdir -p "$(dirname "$dest")"
+	unpack "$pkg" "$ver" "$dest"
+	case "$p" in
+	linux-image-*)
+		[ -f "$dest/boot/vmlinuz-$rel" ] || die "$pkg has no boot/vmlinuz-$rel"
+		depmod -b "$dest" "$rel" ;;
+	esac
+	echo "unpack-debs.sh: $pkg $ver: unpacked in $dest"
+done
