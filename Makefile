@@ -65,11 +65,13 @@ DEB_PACKAGES := $(DEMO_PACKAGES) \
 # The newer kernel Debian 12 ships, and its PREEMPT_RT flavour: make check
 # builds and tests on each (selftests/vm/kver.sh --all). Their headers are
 # installed; their images are only unpacked into /var/cache/ib_mcgroups
-# (VM_DEBS), so that dpkg builds no initramfs for them and GRUB does not
-# boot them. busybox-static, the tests' guest shell, likewise: installed it
-# would replace busybox and rebuild the machine's initramfs.
+# (VM_IMAGES), so that dpkg builds no initramfs for them and GRUB does not
+# boot them. The headers depend on the images: a package of no files,
+# ib-mcgroups-vm-kernels, stands in for them (unpack-debs.sh --stand-in).
+# busybox-static, the tests' guest shell, is only unpacked too: installed
+# it would replace busybox and rebuild the machine's initramfs.
 DEB_PACKAGES += linux-headers-6.12-amd64 linux-headers-6.12-rt-amd64
-VM_DEBS := linux-image-6.12-amd64 linux-image-6.12-rt-amd64 busybox-static
+VM_IMAGES := linux-image-6.12-amd64 linux-image-6.12-rt-amd64
 # shellcheck: style.sh checks every shell script of the tree with it.
 DEB_PACKAGES += shellcheck
 # python3-yaml: style.sh compares the YNL spec with the UAPI header and
@@ -112,8 +114,9 @@ examples: user
 	$(MAKE) -C examples
 
 deps:
+	selftests/vm/unpack-debs.sh --stand-in $(VM_IMAGES)
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEB_PACKAGES) $(DEBUG_PACKAGES)
-	selftests/vm/unpack-debs.sh $(VM_DEBS)
+	selftests/vm/unpack-debs.sh $(VM_IMAGES) busybox-static
 
 .PHONY: deps-demo
 deps-demo:

@@ -19,6 +19,15 @@
 # A package already unpacked at the version apt would install is left as
 # it is. Environment: IMAGE_CACHE (default /var/cache/ib_mcgroups/images),
 # DEB_CACHE (default /var/cache/ib_mcgroups/debs).
+#
+#   selftests/vm/unpack-debs.sh --stand-in IMAGE...
+#
+# Before the headers are installed: Debian's linux-headers-<release>
+# depends on linux-image-<release> (or its -unsigned twin), so apt would
+# install the very images this script unpacks instead. This installs
+# ib-mcgroups-vm-kernels, a package with no files that provides the image
+# names of the given kernel metapackages (their current release), and so
+# stands in for them; `apt-get purge ib-mcgroups-vm-kernels` removes it.
 set -euo pipefail
 
 IMAGE_CACHE=${IMAGE_CACHE:-/var/cache/ib_mcgroups/images}
@@ -26,7 +35,7 @@ DEB_CACHE=${DEB_CACHE:-/var/cache/ib_mcgroups/debs}
 
 die() { echo "unpack-debs.sh: $*" >&2; exit 1; }
 
-[ $# -gt 0 ] || die "usage: unpack-debs.sh PACKAGE..."
+[ $# -gt 0 ] || die "usage: unpack-debs.sh [--stand-in] PACKAGE..."
 
 # The package a kernel metapackage stands for (itself if it is none).
 image_of() {
@@ -57,6 +66,50 @@ unpack() {
 	mv "$tmp/root" "$dest"
 	rm -rf "$tmp"
 }
+
+# --stand-in: the package of no files that provides the images' names.
+stand_in() {
+	local p pkg ver provides="" tmp
+
+	# versioned: the headers depend on the image of their own version
+	for p in "$@"; do
+		pkg=$(image_of "$p")
+		ver=$(candidate "$pkg")
+		provides="$provides${provides:+, }$pkg (= $ver), $pkg-unsigned (= $ver)"
+	done
+	if [ "$(dpkg-query -W -f='${Status} ${Provides}' ib-mcgroups-vm-kernels 2>/dev/null)" = \
+	     "install ok installed $provides" ]; then
+		echo "unpack-debs.sh: ib-mcgroups-vm-kernels stands in for $provides"
+		return
+	fi
+	tmp=$(mktemp -d)
+	mkdir -m 0755 "$tmp/pkg" "$tmp/pkg/DEBIAN"
+	cat >"$tmp/pkg/DEBIAN/control" <<-EOF
+	Package: ib-mcgroups-vm-kernels
+	Version: 1
+	Architecture: all
+	Maintainer: ib_mcgroups selftests <root@localhost>
+	Section: misc
+	Priority: optional
+	Provides: $provides
+	Description: stand-in for the kernel images the ib_mcgroups VM boots
+	 The ib_mcgroups tests boot these kernels in qemu from
+	 /var/cache/ib_mcgroups/images, unpacked there by
+	 selftests/vm/unpack-debs.sh. Their headers are installed, and depend
+	 on the images: this package, with no files, satisfies that, so that
+	 the images are not installed (no initramfs, no new boot entry).
+	EOF
+	dpkg-deb -b "$tmp/pkg" "$tmp/stand-in.deb" >/dev/null
+	dpkg -i "$tmp/stand-in.deb" >/dev/null
+	rm -rf "$tmp"
+	echo "unpack-debs.sh: ib-mcgroups-vm-kernels installed: stands in for $provides"
+}
+
+if [ "$1" = --stand-in ]; then
+	shift
+	stand_in "$@"
+	exit
+fi
 
 for p in "$@"; do
 	case "$p" in
