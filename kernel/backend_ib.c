@@ -605,6 +605,20 @@ static bool eagain_retry(struct mcg_port *port, struct mcg_ib_memb *m,
 	return true;
 }
 
+/*
+ * A membership lost to a port error (not to a reregister, a LID change or
+ * a P_Key move) is reported as such: the port is not ACTIVE now. Asked of
+ * the device, as multicast.c reports the loss before our event handler
+ * has seen PORT_ERR; port->ib.active is updated only by resync_work.
+ */
+static bool port_down(struct mcg_port *port)
+{
+	struct ib_port_attr attr;
+
+	return !ib_query_port(port->dev->ibdev, port->port_num, &attr) &&
+	       attr.state != IB_PORT_ACTIVE;
+}
+
 static void join_failed(struct mcg_port *port, struct mcg_ib_memb *m,
 			int status)
 {
@@ -642,6 +656,8 @@ static void join_failed(struct mcg_port *port, struct mcg_ib_memb *m,
 	if (status == -ENETRESET) {
 		/* Lost, not refused: re-join as soon as the port allows. */
 		mcg_ib(g)->rejoining = true;
+		if (port_down(port))
+			reason = IB_MCG_REASON_PORT_DOWN;
 		wave_start(port);
 	} else {
 		atomic64_inc(&port->ib.rejoin_failures);

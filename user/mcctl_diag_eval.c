@@ -198,7 +198,7 @@ static const char *reason_fix(const struct diag_facts *f, uint8_t reason)
 	case IB_MCG_REASON_PKEY_MISSING:
 		return "add the group's P_Key to the port's partitions in the subnet manager (see pkey); the group is joined when it appears";
 	case IB_MCG_REASON_NET_RESET:
-		return "re-joining after an SM reregister or port error; if it lasts, check the SM and mcctl stats (rejoin_pending, sa_timeouts)";
+		return "re-joining after an SM reregister; if it lasts, check the SM and mcctl stats (rejoin_pending, sa_timeouts)";
 	case IB_MCG_REASON_NETDEV_DOWN:
 		return "the port's network device is gone: bring it back (the group is re-attached when it returns)";
 	default:

@@ -436,9 +436,13 @@ enum ib_mcg_reason {
 	IB_MCG_REASON_UNLOAD		= 7,	/* module unloaded */
 	IB_MCG_REASON_TIMEOUT		= 8,	/* SA did not answer */
 	IB_MCG_REASON_SA_REJECTED	= 9,	/* SA answered with an error */
-	IB_MCG_REASON_PORT_DOWN		= 10,	/* port not ACTIVE */
+	IB_MCG_REASON_PORT_DOWN		= 10,	/* IB: lost, the port left
+						 * ACTIVE
+						 */
 	IB_MCG_REASON_PKEY_MISSING	= 11,	/* P_Key not in port table */
-	IB_MCG_REASON_NET_RESET		= 12,	/* SM reregister / port error */
+	IB_MCG_REASON_NET_RESET		= 12,	/* SM reregister, LID change,
+						 * P_Key move, new port GID
+						 */
 	IB_MCG_REASON_ERROR		= 13,	/* other local error (ERROR) */
 	IB_MCG_REASON_LINGER_EXPIRED	= 14,	/* linger time ran out */
 	IB_MCG_REASON_OWNER_RELEASE	= 15,	/* OWNER_RELEASE request */

@@ -20,7 +20,7 @@ state_of() { mcctl -j show "$P" "$1" | jq -r .state; }
 joined() { [ "$(state_of "$1")" = joined ]; }
 state_is() { [ "$(state_of "$1")" = "$2" ]; }
 
-ktap_plan 45
+ktap_plan 46
 modprobe ib_umad
 check "load simhca" modprobe simhca || ktap_skip_all "no simhca"
 check "load ib_mcgroups" mcg_load settle_ms=300 backoff_base_ms=200
@@ -111,6 +111,8 @@ G7=ff12:401b:ffff::7
 echo $((20000 * SCALE)) >$PARAM/join_wait_ms
 echo down >$D/port1/state
 check "port down: $G waits" wait_for -t 10 __lib_not joined $G
+check_eq "in retry-wait, reason port-down" "retry-wait port-down" \
+	"$(mcctl -j show $P $G | jq -r '.state + " " + .reason')"
 mcctl -j join "$P" $G7 owner w create >/tmp/join.$$ 2>&1 &
 jpid=$!
 check "a join of $G7 waits for the port" wait_for -t 10 state_is $G7 joining
