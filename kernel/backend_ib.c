@@ -409,30 +409,6 @@ static int ib_join_done(int status, struct ib_sa_multicast *mc)
 	return 0;	/* we free it ourselves, never from here */
 }
 
-static void wave_start(struct mcg_port *port)
-{
-	if (port->ib.wave)
-		return;
-	port->ib.wave = true;
-	port->ib.wave_start_ns = ktime_get_ns();
-	mcg_notify_port(port, IB_MCG_CMD_REJOIN_WAVE_START_NTF);
-}
-
-/* A wave ends when every group has its memberships again. */
-static void wave_check(struct mcg_port *port)
-{
-	/* Root's work only: users' groups come back behind it. */
-	if (!port->ib.wave || !list_empty(&port->ib.retry) ||
-	    !list_empty(&port->ib.fresh) ||
-	    port->ib.inflight > port->ib.uinflight || port->ib.rejoin_leaves)
-		return;
-	port->ib.wave = false;
-	port->ib.last_wave_ms = div_u64(ktime_get_ns() -
-					port->ib.wave_start_ns, NSEC_PER_MSEC);
-	atomic64_inc(&port->ib.rejoin_waves);
-	mcg_notify_port(port, IB_MCG_CMD_REJOIN_WAVE_END_NTF);
-}
-
 static bool all_joined(struct mcg_group *g)
 {
 	int i;
@@ -443,6 +419,85 @@ static bool all_joined(struct mcg_group *g)
 		     mcg_ib(g)->m[i]->state != MCG_MEMB_JOINED))
 			return false;
 	return true;
+}
+
+static void wave_start(struct mcg_port *port)
+{
+	if (port->ib.wave)
+		return;
+	port->ib.wave = true;
+	port->ib.wave_start_ns = ktime_get_ns();
+	mcg_notify_port(port, IB_MCG_CMD_REJOIN_WAVE_START_NTF);
+}
+
+/* @g is back (or gone): the wave no longer waits for it. */
+static void wave_got(struct mcg_port *port, struct mcg_group *g)
+{
+	if (!mcg_ib(g)->wave_wait)
+		return;
+	mcg_ib(g)->wave_wait = false;
+	port->ib.wave_waits--;
+}
+
+/*
+ * A CLIENT_REREGISTER or LID_CHANGE makes multicast.c report every joined
+ * group of the port lost (-ENETRESET), one at a time on its own
+ * workqueue, and it may report them after we have seen the event: until
+ * then, such a group still looks joined and waits on no list, and an SA
+ * answer of other work (a fresh join, a user's) would find the wave
+ * finished. So every group of root's that is joined now is one the wave
+ * waits for, until it is joined again or released. One reported and
+ * joined again before we got here would keep the wave open for ever:
+ * after MCG_WAVE_REPORT_MS, groups never reported are let go.
+ */
+#define MCG_WAVE_REPORT_MS	10000
+
+static void wave_expect(struct mcg_port *port)
+{
+	struct rb_node *n;
+
+	for (n = rb_first(&port->groups); n; n = rb_next(n)) {
+		struct mcg_group *g = rb_entry(n, struct mcg_group, node);
+
+		if (g->user_sa || !mcg_ib(g)->want || mcg_ib(g)->wave_wait ||
+		    !all_joined(g))
+			continue;
+		mcg_ib(g)->wave_wait = true;
+		port->ib.wave_waits++;
+	}
+	if (!port->ib.wave_waits)
+		return;
+	wave_start(port);
+	port->ib.wave_wait_until = jiffies + msecs_to_jiffies(MCG_WAVE_REPORT_MS);
+	arm(port, port->ib.wave_wait_until);
+}
+
+/* After MCG_WAVE_REPORT_MS: what was not reported lost was not lost. */
+static void wave_wait_expire(struct mcg_port *port)
+{
+	struct rb_node *n;
+
+	if (!port->ib.wave_waits ||
+	    time_before(jiffies, port->ib.wave_wait_until))
+		return;
+	for (n = rb_first(&port->groups); n; n = rb_next(n))
+		wave_got(port, rb_entry(n, struct mcg_group, node));
+}
+
+/* A wave ends when every group has its memberships again. */
+static void wave_check(struct mcg_port *port)
+{
+	wave_wait_expire(port);
+	/* Root's work only: users' groups come back behind it. */
+	if (!port->ib.wave || !list_empty(&port->ib.retry) ||
+	    !list_empty(&port->ib.fresh) || port->ib.wave_waits ||
+	    port->ib.inflight > port->ib.uinflight || port->ib.rejoin_leaves)
+		return;
+	port->ib.wave = false;
+	port->ib.last_wave_ms = div_u64(ktime_get_ns() -
+					port->ib.wave_start_ns, NSEC_PER_MSEC);
+	atomic64_inc(&port->ib.rejoin_waves);
+	mcg_notify_port(port, IB_MCG_CMD_REJOIN_WAVE_END_NTF);
 }
 
 static void rec_from_sa(struct mcg_rec *r, const struct ib_sa_mcmember_rec *sa)
@@ -515,6 +570,7 @@ static void join_succeeded(struct mcg_port *port, struct mcg_ib_memb *m,
 	}
 	if (!all_joined(g))
 		return;
+	wave_got(port, g);
 	mcg_ib(g)->failures = 0;
 	mcg_ib(g)->refusals = 0;
 	mcg_ib(g)->established = true;
@@ -1295,6 +1351,8 @@ leaves:
 	/* Leaves free their slots unseen: look again at the next tick. */
 	if (ib->need_slot && ib->leaves_inflight)
 		arm(port, now + 1);
+	/* Run at wave_wait_until too (wave_expect()). */
+	wave_check(port);
 out:
 	mutex_unlock(&mcg_lock);
 }
@@ -1428,6 +1486,7 @@ static int ib_update(struct mcg_group *g, u8 join_state,
 	if (!join_state) {
 		list_del_init(&mcg_ib(g)->retry_node);
 		g->rec.valid = false;
+		wave_got(port, g);
 		wave_check(port);
 		return 0;
 	}
@@ -1540,7 +1599,7 @@ static int ib_rejoin(struct mcg_group *g, struct netlink_ext_ack *extack)
 static void ib_refresh(struct mcg_port *port)
 {
 	struct ib_port_attr attr;
-	bool was_active = port->ib.active;
+	bool was_active = port->ib.active, lost = false;
 
 	if (!ib_query_port(port->dev->ibdev, port->port_num, &attr)) {
 		port->ib.active = attr.state == IB_PORT_ACTIVE;
@@ -1558,10 +1617,14 @@ static void ib_refresh(struct mcg_port *port)
 		/* Nothing to re-join is no wave. */
 		if (port->ngroups)
 			wave_start(port);
+		lost = true;
 	}
+	if (test_and_clear_bit(IB_EVENT_LID_CHANGE, &port->ib.events))
+		lost = true;
+	if (lost)
+		wave_expect(port);
 	clear_bit(IB_EVENT_PORT_ERR, &port->ib.events);
 	clear_bit(IB_EVENT_PORT_ACTIVE, &port->ib.events);
-	clear_bit(IB_EVENT_LID_CHANGE, &port->ib.events);
 	clear_bit(IB_EVENT_PKEY_CHANGE, &port->ib.events);
 	clear_bit(IB_EVENT_GID_CHANGE, &port->ib.events);
 	gid_check(port);
@@ -1636,6 +1699,7 @@ static void ib_group_fini(struct mcg_group *g)
 {
 	int i;
 
+	wave_got(g->port, g);
 	for (i = 0; i < 4; i++) {
 		if (!mcg_ib(g)->m[i])
 			continue;

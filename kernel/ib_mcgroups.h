@@ -259,6 +259,9 @@ struct mcg_ib_group {
 					 */
 	bool established;		/* joined at least once */
 	bool rejoining;			/* lost its membership */
+	bool wave_wait;			/* the port's wave waits for it to
+					 * be joined again (wave_expect())
+					 */
 	u8 rejoin_leaves;		/* leaves queued by leave_and_rejoin():
 					 * not re-joined before they are sent
 					 */
@@ -347,6 +350,8 @@ struct mcg_ib_port {
 	bool active;			/* port ACTIVE */
 	bool wave;			/* a re-join wave is on */
 	u64 wave_start_ns;
+	unsigned int wave_waits;	/* groups with wave_wait set */
+	unsigned long wave_wait_until;	/* jiffies: then they are let go */
 	u32 lid;
 	u32 sm_lid;
 	u32 last_sm_lid;
