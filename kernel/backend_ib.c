@@ -58,7 +58,8 @@
  * limit unanswered (mcg_user_inflight_limit()). A user's loop of JOIN,
  * LEAVE and close therefore costs the SA no more than that, however fast
  * it runs: a join let go of before its turn sends nothing. A group root
- * joins while it waits as a user's goes with root's fresh joins.
+ * joins while it waits as a user's is root's: ib_update() moves it to
+ * root's fresh joins at once.
  *
  * A membership let go of while its join is in flight keeps its slot: it
  * is freed at once and counted as a leave in flight from then on
@@ -1448,6 +1449,25 @@ static int ib_check(struct mcg_port *port, const struct mcg_join_req *req,
  * lingering group taken back with another join state) is kept until they
  * are held: make before break, so the group never lacks a membership.
  */
+/*
+ * Whether @g waits on the users' queue. Asked by ib_update() only for a
+ * root group queued for a join that adds nothing (one root has just
+ * taken from a user, or a lingering one taken back), which is rare: a
+ * walk of the queue is cheaper than a field every list move would have
+ * to keep.
+ */
+static bool on_ujoins(struct mcg_port *port, struct mcg_group *g)
+{
+	struct mcg_ib_group *ig;
+
+	if (list_empty(&mcg_ib(g)->retry_node))
+		return false;
+	list_for_each_entry(ig, &port->ib.ujoins, retry_node)
+		if (ig == mcg_ib(g))
+			return true;
+	return false;
+}
+
 static int ib_update(struct mcg_group *g, u8 join_state,
 		     struct netlink_ext_ack *extack)
 {
@@ -1498,6 +1518,11 @@ static int ib_update(struct mcg_group *g, u8 join_state,
 			wave_check(port);
 		}
 		return 0;
+	}
+	if (!added && !g->user_sa && on_ujoins(port, g)) {
+		/* Root joined a user's group waiting for the users' turn. */
+		list_move_tail(&mcg_ib(g)->retry_node, &port->ib.fresh);
+		arm(port, jiffies);
 	}
 	if (added) {
 		/*

@@ -1054,10 +1054,13 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 	/*
 	 * A lingering group is asked too: it may have lost its membership
 	 * while nobody held it (an SM failover), and is then joining again.
+	 * So is a user's group root now joins, unless joined: a join of it
+	 * that waits for the users' turn is root's now (sent at once).
 	 */
 	if (new_group || want != g->join_state ||
 	    g->state == IB_MCG_STATE_DETACHED ||
-	    g->state == IB_MCG_STATE_LINGERING) {
+	    g->state == IB_MCG_STATE_LINGERING ||
+	    (old_user_sa != g->user_sa && g->state != IB_MCG_STATE_JOINED)) {
 		ret = port->backend->update(g, want, extack);
 		if (ret < 0) {
 			atomic64_inc(&port->join_errors);

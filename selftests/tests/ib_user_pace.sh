@@ -47,7 +47,7 @@ abuse() {
 	"${UNPRIV[@]}" mcg_bulk abuse simhca0 1 $K uid:65534 0x7000 "$1"
 }
 
-ktap_plan 23
+ktap_plan 32
 modprobe ib_umad
 check "load simhca (2 ports)" modprobe simhca nports=2 || ktap_skip_all "no simhca"
 check "load ib_mcgroups (rejoin_rate=$RATE, user_sa_rate=$URATE, join_wait_ms=0)" \
@@ -117,6 +117,53 @@ ktap_diag "SA: $(sa_requests) requests in $el ms, root's wave $((N + K)), the us
 check "the SA saw at most the user's budget from the user" \
 	test "$user" -le "$(budget $el)"
 
+# --- root's join of a group the user's joins wait for ------------------------
+# uid 65534 holds the K groups (bound holds): its joins go at user_sa_rate,
+# 1/s here, K seconds for all. Then a client reregister starts a wave of
+# root's N groups at 20/s, 10 s, during which users' work waits. Root's
+# join of the user's last group makes it root's: sent at once, as root's
+# fresh joins are, not after the wave and the user's others.
+PARAM=/sys/module/ib_mcgroups/parameters
+echo 1 >$PARAM/user_sa_rate
+echo 20 >$PARAM/rejoin_rate
+MCG_BULK_NOCREATE=1 "${UNPRIV[@]}" mcg_bulk hold simhca0 1 $K uid:65534 0x7000 \
+	>/tmp/hold.out 2>&1 &
+holder=$!
+defer kill $holder
+check "uid 65534 holds $K groups" wait_for -t 10 grep -q joined /tmp/hold.out ||
+	ktap_diag "$(cat /tmp/hold.out)"
+last=ff12:401b:ffff::$(printf %x $((0x7000 + K - 1)))
+user_waiting() {
+	mcctl -j list $P | jq '[.[] | select(.group | startswith("ff12:401b:ffff::70")) | select(.state != "joined")] | length'
+}
+# root's groups (job:1) not joined
+root_lost() {
+	mcctl -j list owner job:1 | jq '[.[] | select(.state != "joined")] | length'
+}
+root_losing() { [ "$(root_lost)" -gt 0 ]; }
+waves=$(cat $SYS/rejoin_waves)
+waves2=$(cat $P2SYS/rejoin_waves)
+echo 1 >$D/client_reregister
+check "a client reregister: root's wave at 20/s" wait_for -t 30 root_losing
+# The reregister wiped the SA: port 2's re-joins create the groups again
+# (root's join by MGID only creates nothing), in 16 / 20 s.
+check "port 2's wave has ended" wait_for -t 30 \
+	sh -c "[ \$(cat $P2SYS/rejoin_waves) = $((waves2 + 1)) ]"
+echo $((3000 * ${TIMEOUT_SCALE:-1})) >$PARAM/join_wait_ms
+check "root joins the user's last group ($last)" mcctl join $P "$last" owner r
+echo 0 >$PARAM/join_wait_ms
+check_eq "it is joined" joined "$(mcctl -j show $P "$last" | jq -r .state)"
+waiting=$(user_waiting)
+ktap_diag "root's groups still to re-join: $(root_lost), the user's groups waiting: $waiting"
+check "ahead of the wave's end and of the user's other joins" test "$waiting" -gt 0
+echo $RATE >$PARAM/rejoin_rate
+echo $URATE >$PARAM/user_sa_rate
+check "the wave ends" wait_for -t 60 waves_are $((waves + 1))
+kill $holder
+mcctl leave $P "$last" owner r
+check "the user's groups go with its socket" wait_for -t 60 groups_are $N
+check "and their SA members" wait_for -t 60 members_are $((N + K))
+
 # --- a GID change: every group's Delete is paced (finding 10) ---------------
 # Every group of both ports is left and joined again under the new GID:
 # Deletes and re-joins both at rejoin_rate per port, so in any 100 ms at
@@ -127,7 +174,7 @@ echo 1 >$D/stats
 echo 0xfe80000000000abc >$D/subnet_prefix
 echo "0 $(awk '$1 == 0 { print $2 }' $D/port1/pkeys)" >$D/port1/pkeys
 echo "0 $(awk '$1 == 0 { print $2 }' $D/port2/pkeys)" >$D/port2/pkeys
-check "a new subnet prefix: a re-join wave" wait_for -t 120 waves_are 3
+check "a new subnet prefix: a re-join wave" wait_for -t 120 waves_are $((waves + 2))
 check "every group is back" wait_for -t 60 members_are $((N + K))
 ktap_diag "Deletes $(stat rx_delete_mcm), Sets $(stat rx_set_mcm)," \
 	"peak SA requests in 100 ms $(stat max_per_100ms)"
