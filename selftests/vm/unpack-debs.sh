@@ -26,8 +26,9 @@
 # depends on linux-image-<release> (or its -unsigned twin), so apt would
 # install the very images this script unpacks instead. This installs
 # ib-mcgroups-vm-kernels, a package with no files that provides the image
-# names of the given kernel metapackages (their current release), and so
-# stands in for them; `apt-get purge ib-mcgroups-vm-kernels` removes it.
+# names of the given kernel metapackages (their current release, those not
+# installed), and so stands in for them; `apt-get purge
+# ib-mcgroups-vm-kernels` removes it.
 set -euo pipefail
 
 IMAGE_CACHE=${IMAGE_CACHE:-/var/cache/ib_mcgroups/images}
@@ -44,6 +45,10 @@ image_of() {
 	dep=$(apt-cache depends "$1" 2>/dev/null |
 	      awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ {print $2; exit}')
 	echo "${dep:-$1}"
+}
+
+installed() {
+	[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]
 }
 
 candidate() {
@@ -71,12 +76,19 @@ unpack() {
 stand_in() {
 	local p pkg ver provides="" tmp
 
-	# versioned: the headers depend on the image of their own version
+	# versioned: the headers depend on the image of their own version.
+	# Not for an image installed (signed or not): the headers need no
+	# stand-in then, and the signed image conflicts with the -unsigned.
 	for p in "$@"; do
 		pkg=$(image_of "$p")
+		if installed "$pkg" || installed "$pkg-unsigned"; then
+			echo "unpack-debs.sh: $pkg is installed: no stand-in needed"
+			continue
+		fi
 		ver=$(candidate "$pkg")
-		provides="$provides${provides:+, }$pkg (= $ver), $pkg-unsigned (= $ver)"
+		provides="$provides${provides:+, }$pkg (= $ver)"
 	done
+	[ -n "$provides" ] || return 0
 	if [ "$(dpkg-query -W -f='${Status} ${Provides}' ib-mcgroups-vm-kernels 2>/dev/null)" = \
 	     "install ok installed $provides" ]; then
 		echo "unpack-debs.sh: ib-mcgroups-vm-kernels stands in for $provides"
