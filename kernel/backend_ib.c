@@ -473,14 +473,21 @@ static void wave_expect(struct mcg_port *port)
 	arm(port, port->ib.wave_wait_until);
 }
 
-/* After MCG_WAVE_REPORT_MS: what was not reported lost was not lost. */
+/*
+ * After MCG_WAVE_REPORT_MS: what was not reported lost was not lost.
+ * Until then, the pacer is kept armed for that time (arm() leaves an
+ * earlier run alone, which must then arm it again).
+ */
 static void wave_wait_expire(struct mcg_port *port)
 {
 	struct rb_node *n;
 
-	if (!port->ib.wave_waits ||
-	    time_before(jiffies, port->ib.wave_wait_until))
+	if (!port->ib.wave_waits)
 		return;
+	if (time_before(jiffies, port->ib.wave_wait_until)) {
+		arm(port, port->ib.wave_wait_until);
+		return;
+	}
 	for (n = rb_first(&port->groups); n; n = rb_next(n))
 		wave_got(port, rb_entry(n, struct mcg_group, node));
 }
