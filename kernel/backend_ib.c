@@ -720,8 +720,15 @@ static void join_failed(struct mcg_port *port, struct mcg_ib_memb *m,
 	if (status == -ENETRESET) {
 		/* Lost, not refused: re-join as soon as the port allows. */
 		mcg_ib(g)->rejoining = true;
-		if (port_down(port))
+		if (port_down(port)) {
 			reason = IB_MCG_REASON_PORT_DOWN;
+			/*
+			 * Not before resync_work has seen PORT_ERR: the pacer
+			 * would send the re-join to a port that is down. It
+			 * asks the device again at its next run.
+			 */
+			port->ib.active = false;
+		}
 		wave_start(port);
 	} else {
 		atomic64_inc(&port->ib.rejoin_failures);
