@@ -1458,12 +1458,6 @@ static int ib_check(struct mcg_port *port, const struct mcg_join_req *req,
 }
 
 /*
- * Holds exactly @join_state: queues new bits and frees dropped ones now,
- * except that a held membership given up while new bits are asked for (a
- * lingering group taken back with another join state) is kept until they
- * are held: make before break, so the group never lacks a membership.
- */
-/*
  * Whether @g waits on the users' queue. Asked by ib_update() only for a
  * root group queued for a join that adds nothing (one root has just
  * taken from a user, or a lingering one taken back), which is rare: a
@@ -1482,6 +1476,12 @@ static bool on_ujoins(struct mcg_port *port, struct mcg_group *g)
 	return false;
 }
 
+/*
+ * Holds exactly @join_state: queues new bits and frees dropped ones now,
+ * except that a held membership given up while new bits are asked for (a
+ * lingering group taken back with another join state) is kept until they
+ * are held: make before break, so the group never lacks a membership.
+ */
 static int ib_update(struct mcg_group *g, u8 join_state,
 		     struct netlink_ext_ack *extack)
 {
