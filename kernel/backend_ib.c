@@ -670,17 +670,20 @@ static bool eagain_retry(struct mcg_port *port, struct mcg_ib_memb *m,
 }
 
 /*
- * A membership lost to a port error (not to a reregister, a LID change or
- * a P_Key move) is reported as such: the port is not ACTIVE now. Asked of
- * the device, as multicast.c reports the loss before our event handler
- * has seen PORT_ERR; port->ib.active is updated only by resync_work.
+ * Asks the device for the port's state, LID and SM LID. Returns whether
+ * the port is ACTIVE: as the device says, or as last known if it does not
+ * answer.
  */
-static bool port_down(struct mcg_port *port)
+static bool port_query(struct mcg_port *port)
 {
 	struct ib_port_attr attr;
 
-	return !ib_query_port(port->dev->ibdev, port->port_num, &attr) &&
-	       attr.state != IB_PORT_ACTIVE;
+	if (!ib_query_port(port->dev->ibdev, port->port_num, &attr)) {
+		port->ib.active = attr.state == IB_PORT_ACTIVE;
+		port->ib.lid = attr.lid;
+		port->ib.sm_lid = attr.sm_lid;
+	}
+	return port->ib.active;
 }
 
 static void join_failed(struct mcg_port *port, struct mcg_ib_memb *m,
@@ -720,15 +723,15 @@ static void join_failed(struct mcg_port *port, struct mcg_ib_memb *m,
 	if (status == -ENETRESET) {
 		/* Lost, not refused: re-join as soon as the port allows. */
 		mcg_ib(g)->rejoining = true;
-		if (port_down(port)) {
+		/*
+		 * A membership lost to a port error (not to a reregister, a
+		 * LID change or a P_Key move) is reported as such. The device
+		 * is asked: multicast.c reports the loss before resync_work
+		 * has seen PORT_ERR, and until then the pacer would send the
+		 * re-join to a port that is down (port_active() asks again).
+		 */
+		if (!port_query(port))
 			reason = IB_MCG_REASON_PORT_DOWN;
-			/*
-			 * Not before resync_work has seen PORT_ERR: the pacer
-			 * would send the re-join to a port that is down. It
-			 * asks the device again at its next run.
-			 */
-			port->ib.active = false;
-		}
 		wave_start(port);
 	} else {
 		atomic64_inc(&port->ib.rejoin_failures);
@@ -959,17 +962,7 @@ static unsigned int issue(struct mcg_port *port, struct mcg_group *g)
  */
 static bool port_active(struct mcg_port *port)
 {
-	struct ib_port_attr attr;
-
-	if (port->ib.active)
-		return true;
-	if (!ib_query_port(port->dev->ibdev, port->port_num, &attr) &&
-	    attr.state == IB_PORT_ACTIVE) {
-		port->ib.active = true;
-		port->ib.lid = attr.lid;
-		port->ib.sm_lid = attr.sm_lid;
-	}
-	return port->ib.active;
+	return port->ib.active || port_query(port);
 }
 
 /*
@@ -1637,14 +1630,9 @@ static int ib_rejoin(struct mcg_group *g, struct netlink_ext_ack *extack)
 /* After IB events (from resync_work): port state, reregister, settle. */
 static void ib_refresh(struct mcg_port *port)
 {
-	struct ib_port_attr attr;
 	bool was_active = port->ib.active, lost = false;
 
-	if (!ib_query_port(port->dev->ibdev, port->port_num, &attr)) {
-		port->ib.active = attr.state == IB_PORT_ACTIVE;
-		port->ib.lid = attr.lid;
-		port->ib.sm_lid = attr.sm_lid;
-	}
+	port_query(port);
 	if (test_and_clear_bit(IB_EVENT_CLIENT_REREGISTER, &port->ib.events)) {
 		unsigned int settle = mcg_settle_delay_ms(READ_ONCE(settle_ms),
 							  get_random_u32());
