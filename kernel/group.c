@@ -89,6 +89,69 @@ MODULE_PARM_DESC(user_max_holds_total,
 		 "Holds all users without CAP_NET_ADMIN may have together (default 4096)");
 
 /*
+ * MGID ranges in which a user's JOIN may create a group at an InfiniBand
+ * SA (mcg_join()). Written by the parameter's set() under mcg_lock (the
+ * module's parameter lock is taken first; nothing under mcg_lock takes
+ * it), read under mcg_lock.
+ */
+#define MCG_USER_CREATE_MAX 16
+static struct mcg_mgid_range mcg_user_create[MCG_USER_CREATE_MAX];
+static int mcg_user_create_n;
+
+static int user_create_set(const char *val, const struct kernel_param *kp)
+{
+	struct mcg_mgid_range r[MCG_USER_CREATE_MAX];
+	const char *why;
+	int n;
+
+	n = mcg_mgid_ranges_parse(val, r, ARRAY_SIZE(r), &why);
+	if (n < 0) {
+		pr_warn("user_create: %s; at most %d entries MGID[/LEN], LEN 8 to 128 (unchanged)\n",
+			why, MCG_USER_CREATE_MAX);
+		return n;
+	}
+	mutex_lock(&mcg_lock);
+	memcpy(mcg_user_create, r, n * sizeof(r[0]));
+	mcg_user_create_n = n;
+	mutex_unlock(&mcg_lock);
+	return 0;
+}
+
+static int user_create_get(char *buf, const struct kernel_param *kp)
+{
+	int i, len = 0;
+
+	mutex_lock(&mcg_lock);
+	for (i = 0; i < mcg_user_create_n; i++)
+		len += sysfs_emit_at(buf, len, "%s%pI6c/%u", i ? "," : "",
+				     mcg_user_create[i].mgid.raw,
+				     mcg_user_create[i].len);
+	mutex_unlock(&mcg_lock);
+	return len + sysfs_emit_at(buf, len, "\n");
+}
+
+static const struct kernel_param_ops user_create_ops = {
+	.set	= user_create_set,
+	.get	= user_create_get,
+};
+
+module_param_cb(user_create, &user_create_ops, NULL, 0644);
+__MODULE_PARM_TYPE(user_create, "charp");
+MODULE_PARM_DESC(user_create,
+		 "MGID ranges (MGID/LEN, comma-separated, at most 16) in which users without CAP_NET_ADMIN may create groups at an InfiniBand SA, with the default parameters (default: none)");
+
+/* Under mcg_lock. */
+static bool user_may_create(const union ib_gid *mgid)
+{
+	int i;
+
+	for (i = 0; i < mcg_user_create_n; i++)
+		if (mcg_mgid_in_range(&mcg_user_create[i], mgid))
+			return true;
+	return false;
+}
+
+/*
  * Holds without CAP_NET_ADMIN, per uid they are charged to (the holder's
  * own and its user namespace's owner, mcg_holder.charge_uid), and in all.
  * Under mcg_lock. An entry lives while it counts a hold.
@@ -891,6 +954,7 @@ static struct mcg_group *group_new(const struct mcg_join_req *req, gfp_t gfp)
 	 * time, not even the default one, until root holds it.
 	 */
 	if (req->unpriv) {
+		g->user_create = req->create.create;	/* mcg_join() */
 		g->provisional = true;
 		g->linger_ms = 0;
 		g->user_sa = true;
@@ -937,7 +1001,8 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 	struct mcg_holder *h;
 	gfp_t gfp;
 	u8 want, old_state, old_js;
-	bool adopt = false, lingering, old_user_sa;
+	bool adopt = false, lingering, old_user_sa, user_create = false;
+	struct mcg_join_req ureq;
 	int err, ret;
 
 	lockdep_assert_held(&mcg_lock);
@@ -956,6 +1021,19 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 		NL_SET_ERR_MSG(extack,
 			       "without CAP_NET_ADMIN a join cannot give a group its parameters (Q_Key, create parameters, an SA-assigned MGID): join without them, or root must hold the group with them first");
 		return -EPERM;
+	}
+	/*
+	 * Except in a range root allowed (user_create): there a user's join
+	 * of a group nobody holds creates it at the SA, with the default
+	 * parameters, and every user's hold of it is one of its creators.
+	 */
+	if (req->unpriv && port->backend->id == IB_MCG_BACKEND_IB_SA &&
+	    (g ? g->user_create : user_may_create(&req->mgid))) {
+		ureq = *req;
+		ureq.create = (struct mcg_create){ .create = true,
+						   .pkey = 0xffff };
+		req = &ureq;
+		user_create = true;
 	}
 	err = port->backend->check(port, req, extack);
 	if (err)
@@ -1001,7 +1079,8 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 		return -ENOMEM;
 	h->join_state = req->join_state;
 	/* A user's parameters only repeat root's: it re-joins by MGID. */
-	h->create = !req->unpriv && (req->create.create || req->create.qkey);
+	h->create = user_create ||
+		    (!req->unpriv && (req->create.create || req->create.qkey));
 	h->unpriv = req->unpriv;
 	h->uid = req->uid;
 	h->charge_uid = req->charge_uid;

@@ -429,6 +429,11 @@ struct mcg_group {
 					 * parameters are nobody's, the first
 					 * hold of root's sets them
 					 */
+	bool user_create;		/* made by a user's join in a
+					 * user_create range: created at the
+					 * SA with the default parameters,
+					 * every user's hold a creator
+					 */
 	bool user_sa;			/* its SA requests are a user's:
 					 * paced per user, behind root's
 					 * (backend_ib.c); set by mcg_join()

@@ -16,6 +16,7 @@
 #define _MCG_LOGIC_H
 
 #include <linux/in.h>
+#include <linux/inet.h>
 #include <linux/jiffies.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
@@ -950,6 +951,108 @@ static inline unsigned int mcg_user_inflight_limit(unsigned int limit)
 static inline bool mcg_ib_leave_paced(unsigned int queued, unsigned int max)
 {
 	return queued < max;
+}
+
+/* ---- MGID ranges users may create groups in ------------------------------ */
+
+/**
+ * struct mcg_mgid_range - an MGID prefix: the first @len bits of @mgid
+ * @mgid: the prefix, its bits after @len zero
+ * @len: its length in bits, 8..128
+ */
+struct mcg_mgid_range {
+	union ib_gid mgid;
+	u8 len;
+};
+
+/**
+ * mcg_mgid_in_range() - does an MGID start with a range's prefix?
+ * @r: the range
+ * @mgid: the MGID
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: true if the first @r->len bits of @mgid are @r's.
+ */
+static inline bool mcg_mgid_in_range(const struct mcg_mgid_range *r,
+				     const union ib_gid *mgid)
+{
+	unsigned int bytes = r->len / 8, bits = r->len % 8;
+	u8 mask = 0xff << (8 - bits);
+
+	if (memcmp(r->mgid.raw, mgid->raw, bytes))
+		return false;
+	return !bits || !((r->mgid.raw[bytes] ^ mgid->raw[bytes]) & mask);
+}
+
+/* Are the bits of @mgid after the first @len zero? */
+static inline bool mcg_mgid_prefix_only(const union ib_gid *mgid,
+					unsigned int len)
+{
+	unsigned int i = len / 8;
+
+	if (len % 8 && (mgid->raw[i++] & (0xff >> (len % 8))))
+		return false;
+	return !memchr_inv(mgid->raw + i, 0, sizeof(mgid->raw) - i);
+}
+
+/**
+ * mcg_mgid_ranges_parse() - parse a list of MGID ranges
+ * @s: "MGID[/LEN]" entries, separated by commas or white space (LEN 8 to
+ *     128, default 128: one MGID); may be empty
+ * @r: where the ranges go
+ * @max: room in @r
+ * @why: on error, what was wrong (a constant string)
+ *
+ * Each MGID must be a multicast GID (first byte 0xff) whose bits after
+ * LEN are zero, so that each range is written one way only.
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: the number of ranges, or -EINVAL with @why set.
+ */
+static inline int mcg_mgid_ranges_parse(const char *s,
+					struct mcg_mgid_range *r, int max,
+					const char **why)
+{
+	static const char sep[] = ", \t\n";
+	int n = 0;
+
+	for (s += strspn(s, sep); *s; s += strspn(s, sep)) {
+		size_t len = strcspn(s, sep), alen = len;
+		const char *slash = memchr(s, '/', len), *end;
+		struct mcg_mgid_range x = { .len = 128 };
+		char num[4] = "";
+
+		if (slash) {
+			alen = slash - s;
+			if (len - alen - 1 < sizeof(num))
+				memcpy(num, slash + 1, len - alen - 1);
+			if (kstrtou8(num, 10, &x.len) || x.len < 8 ||
+			    x.len > 128) {
+				*why = "a prefix length is not 8 to 128";
+				return -EINVAL;
+			}
+		}
+		if (!in6_pton(s, alen, x.mgid.raw, -1, &end) ||
+		    end != s + alen) {
+			*why = "an entry is not an MGID (an IPv6 address)";
+			return -EINVAL;
+		}
+		if (x.mgid.raw[0] != 0xff) {
+			*why = "an MGID is not a multicast GID (ff00::/8)";
+			return -EINVAL;
+		}
+		if (!mcg_mgid_prefix_only(&x.mgid, x.len)) {
+			*why = "an MGID has bits set after its prefix length";
+			return -EINVAL;
+		}
+		if (n == max) {
+			*why = "too many ranges";
+			return -EINVAL;
+		}
+		r[n++] = x;
+		s += len;
+	}
+	return n;
 }
 
 #endif /* _MCG_LOGIC_H */

@@ -31,7 +31,12 @@
  *     with the high bit set (a controlled Q_Key). A Q_Key, create
  *     parameters or an all-zero MGID only for a group held (or left
  *     lingering) with them by a privileged caller: an unprivileged hold
- *     never gives a group its parameters (-EPERM). At most user_max_holds
+ *     never gives a group its parameters (-EPERM). On InfiniBand its
+ *     JOIN of a group nobody on the node holds is by MGID, of a group the
+ *     SA has, except in the MGID ranges of the module parameter
+ *     user_create: there the group is created with the default
+ *     parameters (Q_Key IB_MCG_DEFAULT_QKEY, P_Key 0xffff, the SA's MTU
+ *     and rate) and re-created by its users' holds. At most user_max_holds
  *     such holds per uid (module parameter, default 64; 0: none). Each
  *     socket of the uid has a hold of its own on a group: a join from
  *     another socket takes a new hold (another owner's gets -EBUSY).

@@ -1218,12 +1218,76 @@ static void ib_check_test(struct kunit *test)
 			-EINVAL);
 }
 
+/* A list of user_create ranges, and which MGIDs each covers. */
+static void mgid_ranges_test(struct kunit *test)
+{
+	struct mcg_mgid_range r[3];
+	union ib_gid g;
+	const char *why = NULL;
+
+	KUNIT_EXPECT_EQ(test, mcg_mgid_ranges_parse("", r, 3, &why), 0);
+	KUNIT_EXPECT_EQ(test, mcg_mgid_ranges_parse(" ,\n", r, 3, &why), 0);
+	KUNIT_ASSERT_EQ(test,
+			mcg_mgid_ranges_parse("ff12:401b:ffff::/112, ff15::1\n",
+					      r, 3, &why), 2);
+	KUNIT_EXPECT_EQ(test, r[0].len, 112);
+	KUNIT_EXPECT_EQ(test, r[1].len, 128);
+	g = gid_v6(0xff12, 0x401b, 0xffff, 0, 0, 0, 0, 0x1234);
+	KUNIT_EXPECT_TRUE(test, mcg_mgid_in_range(&r[0], &g));
+	g = gid_v6(0xff12, 0x401b, 0xffff, 0, 0, 0, 1, 0);
+	KUNIT_EXPECT_FALSE(test, mcg_mgid_in_range(&r[0], &g));
+	g = gid_v6(0xff15, 0, 0, 0, 0, 0, 0, 1);
+	KUNIT_EXPECT_TRUE(test, mcg_mgid_in_range(&r[1], &g));
+	g.raw[15] = 2;
+	KUNIT_EXPECT_FALSE(test, mcg_mgid_in_range(&r[1], &g));
+	/* a length that is not a multiple of 8 */
+	KUNIT_ASSERT_EQ(test, mcg_mgid_ranges_parse("ff12:401b:ff80::/41", r,
+						    3, &why), 1);
+	g = gid_v6(0xff12, 0x401b, 0xffc0, 0, 0, 0, 0, 7);
+	KUNIT_EXPECT_TRUE(test, mcg_mgid_in_range(&r[0], &g));
+	g = gid_v6(0xff12, 0x401b, 0xff00, 0, 0, 0, 0, 7);
+	KUNIT_EXPECT_FALSE(test, mcg_mgid_in_range(&r[0], &g));
+	KUNIT_ASSERT_EQ(test, mcg_mgid_ranges_parse("ff00::/8", r, 3, &why), 1);
+	KUNIT_EXPECT_TRUE(test, mcg_mgid_in_range(&r[0], &g));
+
+	/* each refusal says why */
+	KUNIT_EXPECT_EQ(test, mcg_mgid_ranges_parse("ff12::/7", r, 3, &why),
+			-EINVAL);
+	KUNIT_EXPECT_STREQ(test, why, "a prefix length is not 8 to 128");
+	KUNIT_EXPECT_EQ(test, mcg_mgid_ranges_parse("ff12::/129", r, 3, &why),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, mcg_mgid_ranges_parse("ff12::/", r, 3, &why),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, mcg_mgid_ranges_parse("ff12::/0128", r, 3, &why),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, mcg_mgid_ranges_parse("ff12::/1x", r, 3, &why),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, mcg_mgid_ranges_parse("ff12::g/16", r, 3, &why),
+			-EINVAL);
+	KUNIT_EXPECT_STREQ(test, why,
+			   "an entry is not an MGID (an IPv6 address)");
+	KUNIT_EXPECT_EQ(test, mcg_mgid_ranges_parse("fe80::/16", r, 3, &why),
+			-EINVAL);
+	KUNIT_EXPECT_STREQ(test, why,
+			   "an MGID is not a multicast GID (ff00::/8)");
+	KUNIT_EXPECT_EQ(test, mcg_mgid_ranges_parse("ff12::1/112", r, 3, &why),
+			-EINVAL);
+	KUNIT_EXPECT_STREQ(test, why,
+			   "an MGID has bits set after its prefix length");
+	KUNIT_EXPECT_EQ(test, mcg_mgid_ranges_parse("ff12:401b:ffc0::/41", r,
+						    3, &why), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mcg_mgid_ranges_parse("ff11::,ff12::,ff13::,ff14::",
+						    r, 3, &why), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, why, "too many ranges");
+}
+
 static struct kunit_case mcg_mgid_cases[] = {
 	KUNIT_CASE(mgid_mapping_test),
 	KUNIT_CASE(roce_check_v4_test),
 	KUNIT_CASE(roce_check_v6_test),
 	KUNIT_CASE(ib_check_test),
 	KUNIT_CASE(sa_linklocal_test),
+	KUNIT_CASE(mgid_ranges_test),
 	{}
 };
 
