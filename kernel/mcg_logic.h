@@ -389,12 +389,13 @@ static inline int mcg_user_limit(unsigned int user_holds, unsigned int max,
 
 /**
  * mcg_charge_uid() - whom a hold without CAP_NET_ADMIN is charged to
- * @ns: the user namespace the socket was opened in
+ * @ns: the requester's user namespace (the sender's current_user_ns():
+ *      a request runs in its sender's context)
  * @uid: the requester's uid
  *
  * Whom a hold without CAP_NET_ADMIN is charged to besides its user @uid:
  * the owner of the outermost user namespace below the initial one that
- * the socket was opened in (@ns), unless root set it up (then root chose
+ * the request was sent from (@ns), unless root set it up (then root chose
  * what its users may do, and each is still held to user_max_holds). A
  * rootless container maps its users to subordinate uids of their own:
  * charging the namespace's owner for them bounds them all by one user's
@@ -416,7 +417,7 @@ static inline kuid_t mcg_charge_uid(const struct user_namespace *ns,
 
 /**
  * mcg_user_limits_more() - the other limits of a hold without CAP_NET_ADMIN
- * @in_userns: the socket was opened in a user namespace that a user
+ * @in_userns: the request was sent from a user namespace that a user
  *             other than root set up
  * @owner_holds: the holds charged to that namespace's owner
  * @total: all holds without CAP_NET_ADMIN
