@@ -195,12 +195,13 @@ fi
 # minutes on 2 cores with the kernel build of a fresh machine, so
 # DEBUG_TESTS is a core set: membership on RoCE and IB, SM failover, churn
 # and concurrency, bound holds and bulk release by owner, an unanswered
-# SA join released, device removal and module unload; and failslab only
+# SA join released, device removal (ib_remove_race: while the SA
+# answers) and module unload; and failslab only
 # sweeps join (IPv4), leave all and dump (FAILSLAB_SWEEPS; each sweep
 # is about 90 mcctl runs with one allocation failed). DEBUG_TESTS= and
 # FAILSLAB_SWEEPS= run everything (so does make check-debug). KVER=X
 # (one kernel) or DEBUG_LANE=0 leave the lane out.
-DEBUG_TESTS=${DEBUG_TESTS-roce_membership ib_join ib_failover ib_churn concurrency bound_holds owner_release ib_pending_release lifecycle}
+DEBUG_TESTS=${DEBUG_TESTS-roce_membership ib_join ib_failover ib_churn concurrency bound_holds owner_release ib_pending_release ib_remove_race lifecycle}
 FAILSLAB_SWEEPS=${FAILSLAB_SWEEPS-join4 leaveall dump}
 DEBUG_KERNEL=${DEBUG_KERNEL:-6.12}
 DEBUG_LANE=${DEBUG_LANE:-1}
