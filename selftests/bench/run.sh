@@ -6,7 +6,7 @@
 # table: figure | anchor | now | ratio | target | met. Timing never
 # fails it: the exit status is 0 unless a benchmark itself broke.
 #
-#   selftests/bench/run.sh [SCENARIO...]     (default: roce ib scale)
+#   selftests/bench/run.sh [SCENARIO...]     (default: roce ib scale opensm)
 #
 # Environment: KVER (as for selftests/vm/run.sh), O (default
 # build/bench), and the scenarios' knobs: BENCH_N (RoCE groups, 16384),
@@ -23,7 +23,7 @@ DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TOP=$(cd "$DIR/../.." && pwd)
 O=${O:-$TOP/build/bench}
 SCENARIOS=("$@")
-[ ${#SCENARIOS[@]} -gt 0 ] || SCENARIOS=(roce ib scale)
+[ ${#SCENARIOS[@]} -gt 0 ] || SCENARIOS=(roce ib scale opensm)
 mkdir -p "$O"
 
 # Knobs of the scenarios reach the guest through a sourced file, quoted:
