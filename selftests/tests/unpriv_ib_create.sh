@@ -15,7 +15,6 @@
 . "$(dirname "$0")/../lib.sh"
 
 mcg_require_simhca
-ME=uid:65534
 PARAM=/sys/module/ib_mcgroups/parameters/user_create
 R=ff12:401b:ffff::/112
 T=$(mktemp -d /tmp/unpriv_ib_create.XXXXXX)
