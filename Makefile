@@ -94,8 +94,9 @@ DEB_PACKAGES += gnuplot-nox
 DEB_PACKAGES += slurmctld slurmd slurm-client munge prometheus-node-exporter
 
 # What building kernels needs (selftests/kernels/build-kernel.sh: the debug
-# kernel from linux-source-6.12 above, 5.10 and the newest from the
-# linux-source of bullseye and sid, which it fetches itself).
+# kernel from linux-source-6.12 above, the newest from sid's linux-source,
+# which it fetches itself; Debian 11's 5.10 is fetched as packaged,
+# selftests/kernels/distro.sh).
 DEBUG_PACKAGES := bc bison flex libelf-dev libssl-dev
 
 all: module user selftests examples

@@ -173,10 +173,10 @@ tally() {
 # (threaded interrupts, sleeping spinlocks in the RDMA and IGMP paths).
 CORE_TESTS=${CORE_TESTS:-roce_membership datapath ib_datapath bound_holds ib_join ib_sm_ah ib_failover ib_pacer lifecycle}
 RT_TESTS=${RT_TESTS:-$CORE_TESTS}
-# The lanes on kernels of other Debian releases, built from their
-# linux-source (selftests/kernels/: bullseye is Debian 11's 5.10, sid the
-# newest kernel in the archive): the core set (CORE_TESTS; TEST... if
-# given) and the DKMS test. LANES= leaves them out; KVER=X does too.
+# The lanes on kernels of other Debian releases (selftests/kernels/):
+# bullseye is Debian 11's 5.10 as Debian ships it (its image and headers),
+# sid the newest kernel in the archive, built from its linux-source: the
+# core set (CORE_TESTS; TEST... if given) and the DKMS test. LANES= leaves them out; KVER=X does too.
 LANES=${LANES-bullseye sid}
 if [ -n "${KVER:-}" ]; then
 	KVERS=$KVER
@@ -214,18 +214,21 @@ elif [ "$DEBUG_LANE" = 0 ]; then
 fi
 
 # The kernels built here (selftests/kernels/build-kernel.sh, cached in
-# /var/cache/ib_mcgroups): the debug lane's and the other releases' lanes'.
+# /var/cache/ib_mcgroups): the debug lane's and the other releases' lanes'
+# (bullseye's is fetched, see selftests/kernels/distro.sh).
 # On a fresh machine they are built one after the other in the background,
 # at nice 19, while the host checks and the VM tests on Debian 12's kernels
 # run: the build takes only what they leave. A job that needs one of
 # these kernels is queued until its build has ended (build/check/
 # kernel-TAG.done, written whether it built or not: a kernel that does
 # not build fails the jobs that need it). Each build's messages:
-# build/check/kernel-TAG.log.
+# build/check/kernel-TAG.log. Debian 11's packaged kernel (a download,
+# no build) goes first.
 kbuilds=()
+[[ " $LANES " != *" bullseye "* ]] || kbuilds+=("plain:bullseye")
 [ "$DEBUG_LANE" = 0 ] || kbuilds+=("debug:$DEBUG_KERNEL")
 for l in $LANES; do
-	kbuilds+=("plain:$l")
+	[ "$l" = bullseye ] || kbuilds+=("plain:$l")
 done
 rm -f "$LOG"/kernel-*.done "$LOG"/*.rc
 kbuild_pid=
@@ -369,8 +372,10 @@ for kj in "${kjobs[@]}"; do
 	echo "# kernel $k: $(tally $names)"
 done
 for l in $LANES; do
+	# lane.sh's line: "# kernel REL (SERIES: ORIGIN, DIR; ...)"
 	rel=$(sed -nE 's/^# kernel ([^ ]+) .*/\1/p' "$LOG/vm-$l.log" 2>/dev/null | head -n1)
-	echo "# kernel ${rel:-?} ($l, built from its linux-source; core set): $(tally "vm-$l" "dkms-$l")"
+	origin=$(sed -nE 's/^# kernel [^ ]+ \(([^,]+),.*/\1/p' "$LOG/vm-$l.log" 2>/dev/null | head -n1)
+	echo "# kernel ${rel:-?} (${origin:-$l}; core set): $(tally "vm-$l" "dkms-$l")"
 done
 if [ "$DEBUG_LANE" != 0 ]; then
 	rel=$(cat "$LOG/debug.release" 2>/dev/null || echo "$DEBUG_KERNEL")

@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# A lane on a kernel built from Debian's linux-source of another release
-# (selftests/kernels/README.md): Debian 11's 5.10 (bullseye) and the newest
-# kernel in the archive (sid), next to Debian 12's own kernels.
+# A lane on a kernel of another Debian release (selftests/kernels/README.md):
+# Debian 11's 5.10 (bullseye) as Debian ships it, and the newest kernel in
+# the archive (sid), built from its linux-source, next to Debian 12's own.
 #
 #   selftests/kernels/lane.sh SERIES vm [run.sh options] [TEST...]
 #   selftests/kernels/lane.sh SERIES dkms
@@ -11,12 +11,13 @@
 #   SERIES  bullseye or sid (or 6.1, 6.12: Debian 12's sources, built the
 #           same way)
 #   vm      the VM tests (all, or TEST...) on that kernel: build-kernel.sh
-#           builds it once (KFLAVOUR=plain, cached in /var/cache/ib_mcgroups),
+#           builds it once (KFLAVOUR=plain, cached in /var/cache/ib_mcgroups;
+#           for bullseye distro.sh fetches Debian's image and headers),
 #           ib_mcgroups.ko and simhca.ko are built against it from a copy of
 #           their sources with W=1, a warning failing the lane (mods.sh),
 #           selftests/vm/run.sh --kernel boots it
 #   dkms    the DKMS install test (selftests/dkms/dkms_vm.sh) with that
-#           kernel's build tree as the headers
+#           kernel's build tree (bullseye: its headers) as the headers
 #
 # Environment: O (build dir, default build/kernels/lane-SERIES), CACHE, JOBS.
 # The last line is "N passed, M failed[, K skipped]".
@@ -39,7 +40,13 @@ mkdir -p "$OUT"
 t0=$(date +%s)
 K=$(KFLAVOUR=plain KSERIES=$series "$DIR/build-kernel.sh") || die "the $series kernel does not build"
 rel=$(cat "$K/kernel.release")
-echo "# kernel $rel ($series, $K; built in $(cat "$K/build-time") s, this run $(( $(date +%s) - t0 )) s)"
+if [ -f "$K/origin" ]; then
+	echo "# kernel $rel ($series: $(cat "$K/origin"), $K; this run $(( $(date +%s) - t0 )) s)"
+else
+	echo "# kernel $rel ($series: built from its linux-source, $K; built in $(cat "$K/build-time") s, this run $(( $(date +%s) - t0 )) s)"
+fi
+# A packaged kernel's headers may name a compiler Debian 12 lacks (distro.sh)
+[ ! -d "$K/bin" ] || export PATH="$K/bin:$PATH"
 
 # shellcheck source-path=SCRIPTDIR source=mods.sh
 . "$DIR/mods.sh"

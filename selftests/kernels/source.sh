@@ -44,29 +44,11 @@ bullseye|sid) ;;
 *) die "unknown series '$series' (6.1, 6.12, bullseye or sid)" ;;
 esac
 
-# The mirror of the machine's own Debian sources (deb822 or one-line form).
-mirror=${MIRROR:-$(grep -rhoE 'https?://[^ ]+/debian/?( |$)' /etc/apt/sources.list \
-	/etc/apt/sources.list.d/ 2>/dev/null | head -n1 | tr -d ' ' || true)}
-mirror=${mirror:-http://deb.debian.org/debian}
-A=$CACHE/apt/$series
-mkdir -p "$A/lists/partial" "$A/archives/partial" "$CACHE/src"
-exec 8>"$A/.lock"
-flock 8
-echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] ${mirror%/} $series main" \
-	>"$A/sources.list"
-APT=(-o Dir::Etc::SourceList="$A/sources.list" -o Dir::Etc::SourceParts=/dev/null
-     -o Dir::State::Lists="$A/lists" -o Dir::State::status=/dev/null
-     -o Dir::Cache="$A" -o Dir::Cache::archives="$A/archives"
-     -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
+# shellcheck source-path=SCRIPTDIR source=apt.sh
+. "$(dirname "${BASH_SOURCE[0]}")/apt.sh"
+apt_private "$series"
+mkdir -p "$CACHE/src"
 
-if [ -z "$(find "$A/lists" -maxdepth 1 -name '*_Packages*' -mtime -1 2>/dev/null)" ]; then
-	log "apt update of $series from $mirror (private lists in $A)"
-	apt-get "${APT[@]}" -q update >"$A/update.log" 2>&1 ||
-		die "apt-get update of $series failed; see $A/update.log"
-fi
-
-# bullseye: the one linux-source-X.Y it has; sid: the one the metapackage
-# "linux-source" depends on (the newest).
 if [ "$series" = sid ]; then
 	pkg=$(apt-cache "${APT[@]}" depends linux-source 2>/dev/null |
 		sed -nE 's/^ *Depends: (linux-source-[0-9.]+)$/\1/p' | sort -V | tail -n1)
@@ -75,16 +57,14 @@ else
 		grep -E '^linux-source-[0-9]+\.[0-9]+$' | sort -V | tail -n1)
 fi
 [ -n "$pkg" ] || die "no linux-source package in $series"
-ver=$(apt-cache "${APT[@]}" policy "$pkg" | sed -nE 's/^ *Candidate: (.*)$/\1/p')
-if [ -z "$ver" ] || [ "$ver" = "(none)" ]; then
+ver=$(apt_candidate "$pkg")
+if [ -z "$ver" ]; then
 	die "$pkg has no candidate in $series"
 fi
 out=$CACHE/src/$pkg-$ver.tar.xz
 if [ ! -s "$out" ]; then
 	log "fetching $pkg $ver from $series"
-	(cd "$A/archives" && apt-get "${APT[@]}" -q download "$pkg=$ver" >"$A/download.log" 2>&1) ||
-		die "apt-get download $pkg=$ver failed; see $A/download.log"
-	deb=$(find "$A/archives" -maxdepth 1 -name "${pkg}_*.deb" | sort -V | tail -n1)
+	deb=$(apt_fetch "$pkg=$ver")
 	x=$(mktemp -d "$CACHE/src/.x.XXXXXX")
 	dpkg-deb -x "$deb" "$x"
 	t=$(find "$x/usr/src" -maxdepth 1 -name 'linux-source-*.tar.xz' | head -n1)
