@@ -364,7 +364,7 @@ run_jobs
 echo "# ==== summary ($((SECONDS / 60)) min $((SECONDS % 60)) s, $CHECK_JOBS jobs at a time)"
 for b in "${kbuilds[@]}"; do
 	[ -f "$LOG/kernel-${b/:/-}.log" ] &&
-		echo "# kernel build $b: $(grep -E '^build-kernel: (built|cached|exit)' "$LOG/kernel-${b/:/-}.log" | tr '\n' ' ')"
+		echo "# kernel build $b: $(grep -E '^(build-kernel|kernels/distro): (built|cached|unpacked|exit)' "$LOG/kernel-${b/:/-}.log" | tr '\n' ' ')"
 done
 for kj in "${kjobs[@]}"; do
 	read -r k names <<<"$kj"
