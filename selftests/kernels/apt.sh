@@ -11,6 +11,8 @@
 #                        options), takes the suite's lock (fd 8) and
 #                        refreshes the lists at most once a day (MIRROR:
 #                        default the machine's Debian mirror)
+#   apt_depends PKG RE   the newest package PKG depends on whose name
+#                        matches the extended regex RE, or nothing
 #   apt_candidate PKG    the version apt would fetch, or nothing
 #   apt_fetch PKG=VER    downloads the .deb into $A/archives, prints its path
 
@@ -35,6 +37,11 @@ apt_private() {
 		apt-get "${APT[@]}" -q update >"$A/update.log" 2>&1 ||
 			die "apt-get update of $suite failed; see $A/update.log"
 	fi
+}
+
+apt_depends() {
+	apt-cache "${APT[@]}" depends "$1" 2>/dev/null |
+		sed -nE "s/^ *Depends: ($2)\$/\\1/p" | sort -V | tail -n1
 }
 
 apt_candidate() {

@@ -45,16 +45,11 @@ esac
 . "$(dirname "${BASH_SOURCE[0]}")/apt.sh"
 apt_private "$series"
 
-# dep META PATTERN: the package META depends on that matches PATTERN
-dep() {
-	apt-cache "${APT[@]}" depends "$1" 2>/dev/null |
-		sed -nE "s/^ *Depends: ($2)\$/\\1/p" | sort -V | tail -n1
-}
-img=$(dep linux-image-amd64 'linux-image-[0-9][^ ]*')
-hdr=$(dep linux-headers-amd64 'linux-headers-[0-9][^ ]*')
+img=$(apt_depends linux-image-amd64 'linux-image-[0-9][^ ]*')
+hdr=$(apt_depends linux-headers-amd64 'linux-headers-[0-9][^ ]*')
 [ -n "$img" ] && [ -n "$hdr" ] || die "no linux-image/linux-headers packages in $series"
-common=$(dep "$hdr" 'linux-headers-[^ ]*-common')
-kbuild=$(dep "$hdr" 'linux-kbuild-[^ ]*')
+common=$(apt_depends "$hdr" 'linux-headers-[^ ]*-common')
+kbuild=$(apt_depends "$hdr" 'linux-kbuild-[^ ]*')
 [ -n "$common" ] && [ -n "$kbuild" ] || die "$hdr: no -common or linux-kbuild dependency"
 ver=$(apt_candidate "$img")
 [ -n "$ver" ] || die "$img has no candidate in $series"

@@ -50,8 +50,7 @@ apt_private "$series"
 mkdir -p "$CACHE/src"
 
 if [ "$series" = sid ]; then
-	pkg=$(apt-cache "${APT[@]}" depends linux-source 2>/dev/null |
-		sed -nE 's/^ *Depends: (linux-source-[0-9.]+)$/\1/p' | sort -V | tail -n1)
+	pkg=$(apt_depends linux-source 'linux-source-[0-9.]+')
 else
 	pkg=$(apt-cache "${APT[@]}" pkgnames linux-source- 2>/dev/null |
 		grep -E '^linux-source-[0-9]+\.[0-9]+$' | sort -V | tail -n1)
