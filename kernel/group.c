@@ -954,7 +954,6 @@ static struct mcg_group *group_new(const struct mcg_join_req *req, gfp_t gfp)
 	 * time, not even the default one, until root holds it.
 	 */
 	if (req->unpriv) {
-		g->user_create = req->create.create;	/* mcg_join() */
 		g->provisional = true;
 		g->linger_ms = 0;
 		g->user_sa = true;
@@ -1111,6 +1110,7 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 		new_group = group_new(req, gfp);
 		if (!new_group)
 			goto nomem;
+		new_group->user_create = user_create;
 		g = new_group;
 	}
 
