@@ -428,7 +428,7 @@ static void wave_start(struct mcg_port *port)
 		return;
 	port->ib.wave = true;
 	port->ib.wave_start_ns = ktime_get_ns();
-	mcg_notify_port(port, IB_MCG_CMD_REJOIN_WAVE_START_NTF);
+	mcg_port_event(port, IB_MCG_CMD_REJOIN_WAVE_START_NTF);
 }
 
 /* @g is back (or gone): the wave no longer waits for it. */
@@ -505,7 +505,7 @@ static void wave_check(struct mcg_port *port)
 	port->ib.last_wave_ms = div_u64(ktime_get_ns() -
 					port->ib.wave_start_ns, NSEC_PER_MSEC);
 	atomic64_inc(&port->ib.rejoin_waves);
-	mcg_notify_port(port, IB_MCG_CMD_REJOIN_WAVE_END_NTF);
+	mcg_port_event(port, IB_MCG_CMD_REJOIN_WAVE_END_NTF);
 }
 
 static void rec_from_sa(struct mcg_rec *r, const struct ib_sa_mcmember_rec *sa)
@@ -522,12 +522,6 @@ static void rec_from_sa(struct mcg_rec *r, const struct ib_sa_mcmember_rec *sa)
 	r->tclass = sa->traffic_class;
 	r->hop_limit = sa->hop_limit;
 	r->valid = true;
-}
-
-static u8 state_after_join(const struct mcg_group *g)
-{
-	return g->state == IB_MCG_STATE_LINGERING ? IB_MCG_STATE_LINGERING :
-						    IB_MCG_STATE_JOINED;
 }
 
 /* Make before break: all that is wanted is held; let go of the rest. */
@@ -559,8 +553,8 @@ static void mlid_check(struct mcg_port *port, struct mcg_group *g)
 		return;
 	g->rec.prev_mlid = old;
 	atomic64_inc(&port->ib.mlid_changes);
-	mcg_notify(g, IB_MCG_CMD_GROUP_STATE_NTF, IB_MCG_REASON_MLID_CHANGED,
-		   NULL);
+	mcg_group_event(g, IB_MCG_CMD_GROUP_STATE_NTF,
+			IB_MCG_REASON_MLID_CHANGED);
 }
 
 static void join_succeeded(struct mcg_port *port, struct mcg_ib_memb *m,
@@ -587,7 +581,7 @@ static void join_succeeded(struct mcg_port *port, struct mcg_ib_memb *m,
 		atomic64_inc(&port->ib.group_rejoins);
 	}
 	/* Joined first: the old membership goes only after that. */
-	mcg_group_set_state(g, state_after_join(g), IB_MCG_REASON_JOIN, 0);
+	mcg_group_set_link(g, IB_MCG_STATE_JOINED, IB_MCG_REASON_JOIN, 0);
 	mlid_check(port, g);
 	release_stale(port, g);
 }
@@ -737,9 +731,7 @@ static void join_failed(struct mcg_port *port, struct mcg_ib_memb *m,
 		atomic64_inc(&port->ib.rejoin_failures);
 		delay = backoff_ms(++mcg_ib(g)->failures);
 	}
-	mcg_group_set_state(g, g->state == IB_MCG_STATE_LINGERING ?
-			    IB_MCG_STATE_LINGERING : IB_MCG_STATE_RETRY_WAIT,
-			    reason, -status);
+	mcg_group_set_link(g, IB_MCG_STATE_RETRY_WAIT, reason, -status);
 	retry_later(g, delay);
 }
 
@@ -990,17 +982,16 @@ static void leaves_reap(struct mcg_port *port, u64 now_ns)
 static void group_pkey_wait(struct mcg_group *g)
 {
 	/* Waits for PKEY_CHANGE to bring it back. */
-	mcg_group_set_state(g, g->state == IB_MCG_STATE_LINGERING ?
-			    IB_MCG_STATE_LINGERING : IB_MCG_STATE_RETRY_WAIT,
-			    IB_MCG_REASON_PKEY_MISSING, ENOENT);
+	mcg_group_set_link(g, IB_MCG_STATE_RETRY_WAIT,
+			   IB_MCG_REASON_PKEY_MISSING, ENOENT);
 }
 
 static unsigned int issue_now(struct mcg_port *port, struct mcg_group *g)
 {
 	list_del_init(&mcg_ib(g)->retry_node);
-	if (g->state == IB_MCG_STATE_RETRY_WAIT)
-		mcg_group_set_state(g, IB_MCG_STATE_JOINING, g->reason,
-				    g->error);
+	if (g->link == IB_MCG_STATE_RETRY_WAIT)
+		mcg_group_set_link(g, IB_MCG_STATE_JOINING, g->reason,
+				   g->error);
 	return issue(port, g);
 }
 
@@ -1540,8 +1531,7 @@ static int ib_update(struct mcg_group *g, u8 join_state,
 		list_move_tail(&mcg_ib(g)->retry_node,
 			       g->user_sa ? &port->ib.ujoins : &port->ib.fresh);
 		arm(port, jiffies);
-		if (g->state != IB_MCG_STATE_LINGERING)
-			g->state = IB_MCG_STATE_JOINING;
+		return MCG_UPDATE_JOINING;
 	}
 	return MCG_UPDATE_PENDING;
 }
@@ -1567,9 +1557,7 @@ static void leave_and_rejoin(struct mcg_port *port, struct mcg_group *g,
 	mcg_ib(g)->stale = 0;
 	mcg_ib(g)->rejoining = true;
 	wave_start(port);
-	mcg_group_set_state(g, g->state == IB_MCG_STATE_LINGERING ?
-			    IB_MCG_STATE_LINGERING : IB_MCG_STATE_RETRY_WAIT,
-			    reason, err);
+	mcg_group_set_link(g, IB_MCG_STATE_RETRY_WAIT, reason, err);
 	mcg_ib(g)->rejoin_leaves += queued;
 	if (mcg_ib(g)->rejoin_leaves)
 		list_del_init(&mcg_ib(g)->retry_node);

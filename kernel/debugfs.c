@@ -20,14 +20,19 @@ static const char *const state_names[] = {
 	[IB_MCG_STATE_LINGERING]	= "lingering",
 };
 
+static const char *state_name(u8 state)
+{
+	return state < ARRAY_SIZE(state_names) && state_names[state] ?
+	       state_names[state] : "?";
+}
+
 static void show_group(struct seq_file *m, const struct mcg_group *g, u64 now)
 {
 	const struct mcg_holder *h;
 
-	seq_printf(m, "%s/%u %pI6c state=%s join_state=0x%x holders=%u",
+	seq_printf(m, "%s/%u %pI6c state=%s link=%s join_state=0x%x holders=%u",
 		   mcg_dev_name(g->port), g->port->port_num, g->mgid.raw,
-		   g->state < ARRAY_SIZE(state_names) && state_names[g->state] ?
-		   state_names[g->state] : "?",
+		   state_name(mcg_group_state(g)), state_name(g->link),
 		   g->join_state, g->nholders);
 	if (g->error)
 		seq_printf(m, " error=%d reason=%u", -g->error, g->reason);

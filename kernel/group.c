@@ -419,28 +419,102 @@ int mcg_group_rekey(struct mcg_group *g, const union ib_gid *mgid)
 	return 0;
 }
 
+/*
+ * Events: the transport (netlink.c) registers itself at load, before any
+ * device is added, and goes after every device has been removed.
+ */
+static const struct mcg_events *mcg_ev;
+
 /**
- * mcg_group_set_state() - a backend's state change of a group
+ * mcg_events_set() - register who is told of changes
+ * @ev: the transport's callbacks, or NULL to unregister
+ *
+ * Context: module init and exit, when no request, device or work item
+ * can report anything.
+ */
+void mcg_events_set(const struct mcg_events *ev)
+{
+	mcg_ev = ev;
+}
+
+/**
+ * mcg_group_event() - tell listeners of a change of a group
  * @g: the group
- * @state: its new state (enum ib_mcg_state)
+ * @cmd: the notification (IB_MCG_CMD_GROUP_*_NTF)
+ * @reason: why (enum ib_mcg_reason)
+ *
+ * Context: under mcg_lock; may sleep.
+ */
+void mcg_group_event(struct mcg_group *g, u8 cmd, u8 reason)
+{
+	if (mcg_ev)
+		mcg_ev->group(g, cmd, reason, NULL);
+}
+
+static void holder_event(struct mcg_group *g, u8 cmd, u8 reason,
+			 const struct mcg_holder *h)
+{
+	if (mcg_ev)
+		mcg_ev->group(g, cmd, reason, h);
+}
+
+/**
+ * mcg_port_event() - tell listeners of a change of a port
+ * @port: the port
+ * @cmd: the notification (IB_MCG_CMD_REJOIN_WAVE_*_NTF)
+ *
+ * Context: under mcg_lock; may sleep.
+ */
+void mcg_port_event(struct mcg_port *port, u8 cmd)
+{
+	if (mcg_ev)
+		mcg_ev->port(port, cmd);
+}
+
+/*
+ * The one place a group's state changes (Documentation/group-state.rst):
+ * its hold (enum mcg_hold) and its link, why, and the error. Returns
+ * whether anything changed; the caller tells listeners.
+ */
+static bool group_set(struct mcg_group *g, u8 hold, u8 link, u8 reason,
+		      int err)
+{
+	if (g->hold == hold && g->link == link && g->reason == reason &&
+	    g->error == err)
+		return false;
+	g->hold = hold;
+	g->link = link;
+	g->reason = reason;
+	g->error = err;
+	group_changed(g);
+	return true;
+}
+
+/* group_set() and, if anything changed, GROUP_STATE_NTF. */
+static void group_transition(struct mcg_group *g, u8 hold, u8 link,
+			     u8 reason, int err)
+{
+	if (group_set(g, hold, link, reason, err))
+		mcg_group_event(g, IB_MCG_CMD_GROUP_STATE_NTF, reason);
+}
+
+/**
+ * mcg_group_set_link() - a backend's report of a group's link state
+ * @g: the group
+ * @link: IB_MCG_STATE_JOINING, _JOINED, _RETRY_WAIT or _DETACHED
  * @reason: why (enum ib_mcg_reason)
  * @err: the error that caused it, a positive errno, or 0
  *
  * Record it and tell listeners, among them a library waiting for the
- * outcome of its JOIN (GROUP_STATE_NTF). Nothing happens if state,
- * reason and error are unchanged.
+ * outcome of its JOIN (GROUP_STATE_NTF). Nothing happens if link,
+ * reason and error are unchanged. Whether anyone holds the group is not
+ * the backend's to say: a lingering group stays lingering.
  *
- * Context: under mcg_lock; may sleep (mcg_notify()).
+ * Context: under mcg_lock; may sleep.
  */
-void mcg_group_set_state(struct mcg_group *g, u8 state, u8 reason, int err)
+void mcg_group_set_link(struct mcg_group *g, u8 link, u8 reason, int err)
 {
-	if (g->state == state && g->reason == reason && g->error == err)
-		return;
-	g->state = state;
-	g->reason = reason;
-	g->error = err;
-	group_changed(g);
-	mcg_notify(g, IB_MCG_CMD_GROUP_STATE_NTF, reason, NULL);
+	group_transition(g, g->hold, link, reason, err);
 }
 
 static u32 owner_hash(const char *name)
@@ -463,20 +537,6 @@ struct mcg_owner *mcg_owner_find(const char *name)
 		if (!strcmp(o->name, name))
 			return o;
 	return NULL;
-}
-
-/**
- * mcg_owner_holds() - how many holds an owner has, on every port
- * @name: the owner's name
- *
- * Context: under mcg_lock.
- * Return: the number of holds, 0 for an owner that holds nothing.
- */
-unsigned int mcg_owner_holds(const char *name)
-{
-	struct mcg_owner *o = mcg_owner_find(name);
-
-	return o ? o->nholds : 0;
 }
 
 static u8 holders_union(const struct mcg_group *g)
@@ -676,7 +736,7 @@ static void holder_drop(struct mcg_group *g, struct mcg_holder *h, u8 reason)
 	}
 	atomic64_inc(&g->port->leaves);
 	group_changed(g);
-	mcg_notify(g, IB_MCG_CMD_HOLDER_DEL_NTF, reason, h);
+	holder_event(g, IB_MCG_CMD_HOLDER_DEL_NTF, reason, h);
 	/* The socket (h->bound) was the holder's, in the notification. */
 	if (b) {
 		sock_unpin(&b->sock);
@@ -702,10 +762,8 @@ static void group_free(struct mcg_group *g, u8 reason)
 	else
 		rb_erase(&g->node, &port->groups);
 	port->ngroups--;
-	group_changed(g);
-	g->state = IB_MCG_STATE_RELEASED;
-	g->reason = reason;
-	mcg_notify(g, IB_MCG_CMD_GROUP_DEL_NTF, reason, NULL);
+	group_set(g, MCG_HOLD_RELEASED, g->link, reason, g->error);
+	mcg_group_event(g, IB_MCG_CMD_GROUP_DEL_NTF, reason);
 	mcg_group_put(g);
 }
 
@@ -715,16 +773,14 @@ static void group_linger(struct mcg_group *g, u8 reason, u32 ms)
 	struct mcg_port *port = g->port;
 
 	g->linger_until = jiffies + msecs_to_jiffies(ms);
-	g->state = IB_MCG_STATE_LINGERING;
-	g->reason = reason;
-	group_changed(g);
+	group_set(g, MCG_HOLD_LINGERING, g->link, reason, g->error);
 	if (!delayed_work_pending(&port->linger_work) ||
 	    time_before(g->linger_until, port->linger_next)) {
 		port->linger_next = g->linger_until;
 		mod_delayed_work(mcg_wq, &port->linger_work,
 				 g->linger_until - jiffies);
 	}
-	mcg_notify(g, IB_MCG_CMD_GROUP_STATE_NTF, reason, NULL);
+	mcg_group_event(g, IB_MCG_CMD_GROUP_STATE_NTF, reason);
 }
 
 /* Milliseconds left of root's linger time that users took back, or 0. */
@@ -768,7 +824,7 @@ static bool group_settle(struct mcg_group *g, u8 reason)
 		}
 	}
 	if (!js) {
-		if (mcg_settle_lingers(ms, g->state, reason,
+		if (mcg_settle_lingers(ms, g->hold == MCG_HOLD_LINGERING, reason,
 				       !mcg_mgid_is_zero(&g->mgid))) {
 			group_linger(g, reason, ms);
 			return false;
@@ -785,9 +841,9 @@ static bool group_settle(struct mcg_group *g, u8 reason)
 		 * What is left may be held already: a group that waited only
 		 * for the join states given up is joined.
 		 */
-		if (!ret && (g->state == IB_MCG_STATE_JOINING ||
-			     g->state == IB_MCG_STATE_RETRY_WAIT))
-			mcg_group_set_state(g, IB_MCG_STATE_JOINED, reason, 0);
+		if (!ret && (g->link == IB_MCG_STATE_JOINING ||
+			     g->link == IB_MCG_STATE_RETRY_WAIT))
+			mcg_group_set_link(g, IB_MCG_STATE_JOINED, reason, 0);
 	}
 	return false;
 }
@@ -818,7 +874,7 @@ void mcg_linger_work(struct work_struct *work)
 		struct mcg_group *g = rb_entry(n, struct mcg_group, node);
 
 		n = rb_next(n);
-		if (g->state != IB_MCG_STATE_LINGERING)
+		if (g->hold != MCG_HOLD_LINGERING)
 			continue;
 		if (time_after_eq(now, g->linger_until)) {
 			atomic64_inc(&port->linger_expired);
@@ -845,24 +901,28 @@ static bool holder_of_sock(const struct mcg_holder *h,
 }
 
 /*
- * Is @h a hold of @owner with @join_state (any if 0) and, if @sock is
- * given, bound to that socket? What a LEAVE drops.
+ * Is @h a hold of @o with @join_state (any if 0) and, if @sock is given,
+ * bound to that socket? What a LEAVE drops. Owners are interned (struct
+ * mcg_owner, one per name): a name is looked up once, where the request
+ * comes in, and a NULL owner (nobody by that name holds anything)
+ * matches no hold.
  */
-static bool holder_matches(const struct mcg_holder *h, const char *owner,
-			   u8 join_state, const struct mcg_sock *sock)
+static bool holder_matches(const struct mcg_holder *h,
+			   const struct mcg_owner *o, u8 join_state,
+			   const struct mcg_sock *sock)
 {
-	return (!join_state || h->join_state == join_state) &&
-	       !strcmp(h->o->name, owner) && (!sock || holder_of_sock(h, sock));
+	return h->o == o && (!join_state || h->join_state == join_state) &&
+	       (!sock || holder_of_sock(h, sock));
 }
 
-/* Does @owner hold @g with @join_state (any join state if 0) [on @sock]? */
-static bool holder_held(struct mcg_group *g, const char *owner, u8 join_state,
-			const struct mcg_sock *sock)
+/* Does @o hold @g with @join_state (any join state if 0) [on @sock]? */
+static bool holder_held(struct mcg_group *g, const struct mcg_owner *o,
+			u8 join_state, const struct mcg_sock *sock)
 {
 	struct mcg_holder *h;
 
 	list_for_each_entry(h, &g->holders, node)
-		if (holder_matches(h, owner, join_state, sock))
+		if (holder_matches(h, o, join_state, sock))
 			return true;
 	return false;
 }
@@ -870,19 +930,19 @@ static bool holder_held(struct mcg_group *g, const char *owner, u8 join_state,
 /**
  * mcg_holder_find() - an owner's hold of a group with a join state
  * @g: the group
- * @owner: the owner's name
+ * @o: the owner (mcg_owner_find()), or NULL
  * @join_state: the exact join state of the hold
  *
  * Context: under mcg_lock.
  * Return: the holder, or NULL.
  */
-struct mcg_holder *mcg_holder_find(struct mcg_group *g, const char *owner,
-				   u8 join_state)
+struct mcg_holder *mcg_holder_find(struct mcg_group *g,
+				   const struct mcg_owner *o, u8 join_state)
 {
 	struct mcg_holder *h;
 
 	list_for_each_entry(h, &g->holders, node)
-		if (h->join_state == join_state && !strcmp(h->o->name, owner))
+		if (h->o == o && h->join_state == join_state)
 			return h;
 	return NULL;
 }
@@ -896,25 +956,25 @@ struct mcg_holder *mcg_holder_find(struct mcg_group *g, const char *owner,
  * most one hold per join state on a group.
  */
 static struct mcg_holder *join_holder_find(struct mcg_group *g,
+					   const struct mcg_owner *o,
 					   const struct mcg_join_req *req)
 {
 	struct mcg_holder *h;
 
 	if (!req->unpriv)
-		return mcg_holder_find(g, req->owner, req->join_state);
+		return mcg_holder_find(g, o, req->join_state);
 	list_for_each_entry(h, &g->holders, node)
-		if (h->join_state == req->join_state &&
-		    !strcmp(h->o->name, req->owner) &&
+		if (h->o == o && h->join_state == req->join_state &&
 		    (!h->unpriv || holder_of_sock(h, &req->nl_sock)))
 			return h;
 	return NULL;
 }
 
 /* Refuses a join that would exceed the port's budget or the owner's limit. */
-static int join_limits(const struct mcg_join_req *req, bool new_group,
+static int join_limits(const struct mcg_join_req *req,
+		       const struct mcg_owner *o, bool new_group,
 		       struct netlink_ext_ack *extack)
 {
-	struct mcg_owner *o = mcg_owner_find(req->owner);
 	unsigned int max = READ_ONCE(mcg_user_max_holds);
 	int err;
 
@@ -959,7 +1019,8 @@ static struct mcg_group *group_new(const struct mcg_join_req *req, gfp_t gfp)
 		g->user_sa = true;
 		g->sa_uid = req->charge_uid;
 	}
-	g->state = IB_MCG_STATE_JOINING;
+	g->hold = MCG_HOLD_HELD;
+	g->link = IB_MCG_STATE_JOINING;
 	g->reason = IB_MCG_REASON_JOIN;
 	kref_init(&g->ref);
 	INIT_LIST_HEAD(&g->holders);
@@ -982,7 +1043,7 @@ static struct mcg_group *group_new(const struct mcg_join_req *req, gfp_t gfp)
  * limits), and asks the backend (ops->update) for the membership the
  * holders now want. A synchronous backend holds it on return; one that
  * returns MCG_UPDATE_PENDING reports the outcome later through
- * mcg_group_set_state() or mcg_group_refuse()/mcg_group_abandon().
+ * mcg_group_set_link() or mcg_group_refuse()/mcg_group_abandon().
  * Sends GROUP_NEW_NTF or GROUP_STATE_NTF, then HOLDER_NEW_NTF.
  *
  * Context: under mcg_lock; may sleep (allocates, the backend, notifies).
@@ -995,17 +1056,18 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 	struct mcg_port *port = req->port;
 	struct mcg_group *g, *new_group = NULL;
 	struct mcg_ucount *spare[2] = { NULL, NULL };
-	struct mcg_owner *new_owner = NULL;
+	struct mcg_owner *o, *new_owner = NULL;
 	struct mcg_bound *new_bound = NULL;
 	struct mcg_holder *h;
 	gfp_t gfp;
-	u8 want, old_state, old_js;
+	u8 want, link, old_js;
 	bool adopt = false, lingering, old_user_sa, user_create = false;
 	struct mcg_join_req ureq;
-	int err, ret;
+	int err, ret, link_err;
 
 	lockdep_assert_held(&mcg_lock);
 
+	o = mcg_owner_find(req->owner);
 	/* An all-zero MGID always asks the SA for a new group. */
 	g = mcg_mgid_is_zero(&req->mgid) ? NULL :
 					   mcg_group_find(port, &req->mgid);
@@ -1054,7 +1116,7 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 				       "group exists with different create parameters");
 			return -EINVAL;
 		}
-		h = join_holder_find(g, req);
+		h = join_holder_find(g, o, req);
 		if (h) {
 			err = mcg_rejoin_check(h, req, extack);
 			if (err)
@@ -1067,7 +1129,7 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 			return 0;
 		}
 	}
-	err = join_limits(req, !g, extack);
+	err = join_limits(req, o, !g, extack);
 	if (err)
 		return err;
 
@@ -1097,7 +1159,7 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 		if (!new_bound)
 			goto nomem;
 	}
-	h->o = mcg_owner_find(req->owner);
+	h->o = o;
 	if (!h->o) {
 		new_owner = kzalloc(sizeof(*new_owner), gfp);
 		if (!new_owner)
@@ -1120,10 +1182,11 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 	 * the join is a user's, which must not drop root's membership: the
 	 * group keeps it (keep_js) while users hold it.
 	 */
-	lingering = g->state == IB_MCG_STATE_LINGERING;
+	lingering = g->hold == MCG_HOLD_LINGERING;
 	want = mcg_join_want(g->join_state, req->join_state,
 			     lingering && !req->unpriv);
-	old_state = g->state;
+	link = g->link;
+	link_err = g->error;
 	old_js = g->join_state;
 	old_user_sa = g->user_sa;
 	/* Root's join makes the group's SA requests root's, from now on. */
@@ -1137,9 +1200,8 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 	 * that waits for the users' turn is root's now (sent at once).
 	 */
 	if (new_group || want != g->join_state ||
-	    g->state == IB_MCG_STATE_DETACHED ||
-	    g->state == IB_MCG_STATE_LINGERING ||
-	    (old_user_sa != g->user_sa && g->state != IB_MCG_STATE_JOINED)) {
+	    g->link == IB_MCG_STATE_DETACHED || lingering ||
+	    (old_user_sa != g->user_sa && g->link != IB_MCG_STATE_JOINED)) {
 		ret = port->backend->update(g, want, extack);
 		if (ret < 0) {
 			atomic64_inc(&port->join_errors);
@@ -1147,17 +1209,15 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 			err = ret;
 			goto err_free;
 		}
-		/* A synchronous backend holds it now. */
-		if (ret != MCG_UPDATE_PENDING) {
-			g->error = 0;
-			g->state = IB_MCG_STATE_JOINED;
-		} else if (g->state == IB_MCG_STATE_LINGERING) {
-			/* Taken back, but the fabric still has to agree. */
-			g->state = IB_MCG_STATE_JOINING;
+		if (!ret) {
+			/* Held now (a synchronous backend). */
+			link = IB_MCG_STATE_JOINED;
+			link_err = 0;
+		} else if (ret == MCG_UPDATE_JOINING) {
+			link = IB_MCG_STATE_JOINING;
 		}
+		/* MCG_UPDATE_PENDING: on its way already, as the link says. */
 	}
-	if (g->state != old_state || new_group)
-		g->reason = IB_MCG_REASON_JOIN;
 	if (req->has_linger)
 		g->linger_ms = req->linger_ms;
 	g->join_state = want;
@@ -1183,20 +1243,20 @@ int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 		hash_add(mcg_owners, &new_owner->node,
 			 owner_hash(new_owner->name));
 	if (new_group) {
+		group_set(g, MCG_HOLD_HELD, link, IB_MCG_REASON_JOIN, link_err);
 		group_insert(port, g);
-		mcg_notify(g, IB_MCG_CMD_GROUP_NEW_NTF, IB_MCG_REASON_JOIN,
-			   NULL);
-	} else if (g->state != old_state) {
-		if (old_state == IB_MCG_STATE_LINGERING)
+		mcg_group_event(g, IB_MCG_CMD_GROUP_NEW_NTF, IB_MCG_REASON_JOIN);
+	} else if (link != g->link || lingering) {
+		if (lingering)
 			atomic64_inc(&port->linger_hits);
-		mcg_notify(g, IB_MCG_CMD_GROUP_STATE_NTF, IB_MCG_REASON_JOIN,
-			   NULL);
+		group_transition(g, MCG_HOLD_HELD, link, IB_MCG_REASON_JOIN,
+				 link_err);
 	}
 	holder_link(g, h, req, &new_bound, spare);
 	kfree(new_bound);	/* NULL unless already there */
 	kfree(spare[0]);	/* NULL unless not needed */
 	kfree(spare[1]);
-	mcg_notify(g, IB_MCG_CMD_HOLDER_NEW_NTF, IB_MCG_REASON_JOIN, h);
+	holder_event(g, IB_MCG_CMD_HOLDER_NEW_NTF, IB_MCG_REASON_JOIN, h);
 	*out = g;
 	*hout = h;
 	return 0;
@@ -1217,7 +1277,8 @@ err_free:
 /**
  * mcg_leave_group() - drop an owner's holds of a group (a LEAVE)
  * @g: the group
- * @owner: the owner's name
+ * @o: the owner (mcg_owner_find()); NULL (nobody by that name holds
+ *     anything) matches nothing
  * @join_state: the join state of the hold to drop, or 0 for all of them
  * @sock: if not NULL, drop only the holds bound to this socket (a LEAVE
  *        without CAP_NET_ADMIN)
@@ -1234,7 +1295,8 @@ err_free:
  * Return: 0, or -ENOENT (with @extack) if the owner holds nothing
  * matching; then nothing changed.
  */
-int mcg_leave_group(struct mcg_group *g, const char *owner, u8 join_state,
+int mcg_leave_group(struct mcg_group *g, const struct mcg_owner *o,
+		    u8 join_state,
 		    const struct mcg_sock *sock, u8 reason,
 		    struct mcg_group **out, struct mcg_group *snap,
 		    struct netlink_ext_ack *extack)
@@ -1244,8 +1306,12 @@ int mcg_leave_group(struct mcg_group *g, const char *owner, u8 join_state,
 
 	lockdep_assert_held(&mcg_lock);
 
+	/*
+	 * The owner is freed with its last hold (holder_drop()): @o is then
+	 * only compared with the holds left, none of which can be its.
+	 */
 	list_for_each_entry_safe(h, tmp, &g->holders, node) {
-		if (!holder_matches(h, owner, join_state, sock))
+		if (!holder_matches(h, o, join_state, sock))
 			continue;
 		holder_drop(g, h, reason);
 		n++;
@@ -1262,7 +1328,7 @@ int mcg_leave_group(struct mcg_group *g, const char *owner, u8 join_state,
 	INIT_LIST_HEAD(&snap->holders);
 	snap->nholders = 0;
 	snap->join_state = 0;
-	snap->state = IB_MCG_STATE_RELEASED;
+	snap->hold = MCG_HOLD_RELEASED;
 	snap->reason = reason;
 	*out = group_settle(g, reason) ? snap : g;
 	return 0;
@@ -1280,7 +1346,8 @@ int mcg_leave_group(struct mcg_group *g, const char *owner, u8 join_state,
 #define MCG_LEAVE_ROOT	BIT(1)
 #define MCG_LEAVE_OTHER	BIT(2)
 
-static unsigned int check_unpriv(struct mcg_group *g, const char *owner,
+static unsigned int check_unpriv(struct mcg_group *g,
+				 const struct mcg_owner *o,
 				 u8 join_state, kuid_t uid,
 				 const struct mcg_sock *sock)
 {
@@ -1288,7 +1355,7 @@ static unsigned int check_unpriv(struct mcg_group *g, const char *owner,
 	unsigned int found = 0;
 
 	list_for_each_entry(h, &g->holders, node) {
-		if (!holder_matches(h, owner, join_state, NULL))
+		if (!holder_matches(h, o, join_state, NULL))
 			continue;
 		if (holder_of_sock(h, sock) && h->unpriv && uid_eq(h->uid, uid))
 			found |= MCG_LEAVE_MINE;
@@ -1305,7 +1372,7 @@ static unsigned int check_unpriv(struct mcg_group *g, const char *owner,
  * @port: the port
  * @mgid: the group's MGID; all zero for all of the port's groups waiting
  *        for an SA-assigned MGID
- * @owner: the owner's name
+ * @o: the owner (mcg_owner_find()), or NULL
  * @join_state: the join state to drop, or 0 for every join state
  * @uid: the requester's uid
  * @sock: the requester's socket
@@ -1324,7 +1391,7 @@ static unsigned int check_unpriv(struct mcg_group *g, const char *owner,
  * Return: 0 if the LEAVE may go on, -EPERM (with @extack) if not.
  */
 int mcg_leave_check_unpriv(struct mcg_port *port, const union ib_gid *mgid,
-			   const char *owner, u8 join_state, kuid_t uid,
+			   const struct mcg_owner *o, u8 join_state, kuid_t uid,
 			   const struct mcg_sock *sock,
 			   struct netlink_ext_ack *extack)
 {
@@ -1336,10 +1403,10 @@ int mcg_leave_check_unpriv(struct mcg_port *port, const union ib_gid *mgid,
 	if (!mcg_mgid_is_zero(mgid)) {
 		g = mcg_group_find(port, mgid);
 		if (g)
-			found = check_unpriv(g, owner, join_state, uid, sock);
+			found = check_unpriv(g, o, join_state, uid, sock);
 	} else {
 		list_for_each_entry(g, &port->unkeyed, unkeyed_node)
-			found |= check_unpriv(g, owner, join_state, uid, sock);
+			found |= check_unpriv(g, o, join_state, uid, sock);
 	}
 	if (found & MCG_LEAVE_MINE)
 		return 0;
@@ -1361,7 +1428,7 @@ int mcg_leave_check_unpriv(struct mcg_port *port, const union ib_gid *mgid,
  * yet: an all-zero MGID names all of them. The reply describes the last
  * one the owner's holds were dropped on.
  */
-static int leave_unkeyed(struct mcg_port *port, const char *owner,
+static int leave_unkeyed(struct mcg_port *port, const struct mcg_owner *o,
 			 u8 join_state, const struct mcg_sock *sock, u8 reason,
 			 struct mcg_group **out, struct mcg_group *snap,
 			 struct netlink_ext_ack *extack)
@@ -1371,9 +1438,9 @@ static int leave_unkeyed(struct mcg_port *port, const char *owner,
 
 	list_for_each_entry_safe(g, tmp, &port->unkeyed, unkeyed_node) {
 		/* Only @g leaves the list: @tmp stays valid. */
-		if (!holder_held(g, owner, join_state, sock))
+		if (!holder_held(g, o, join_state, sock))
 			continue;
-		if (!mcg_leave_group(g, owner, join_state, sock, reason, out,
+		if (!mcg_leave_group(g, o, join_state, sock, reason, out,
 				     snap, extack))
 			any = true;
 	}
@@ -1389,7 +1456,7 @@ static int leave_unkeyed(struct mcg_port *port, const char *owner,
  * @port: the port
  * @mgid: the MGID; an all-zero @mgid names the port's groups still
  *        waiting for an SA-assigned MGID
- * @owner: as for mcg_leave_group()
+ * @o: as for mcg_leave_group()
  * @join_state: as for mcg_leave_group()
  * @sock: with @sock, only the holds bound to that socket are dropped
  * @reason: as for mcg_leave_group()
@@ -1403,7 +1470,8 @@ static int leave_unkeyed(struct mcg_port *port, const char *owner,
  * owner holds nothing matching; then nothing changed.
  */
 int mcg_leave(struct mcg_port *port, const union ib_gid *mgid,
-	      const char *owner, u8 join_state, const struct mcg_sock *sock,
+	      const struct mcg_owner *o, u8 join_state,
+	      const struct mcg_sock *sock,
 	      u8 reason, struct mcg_group **out, struct mcg_group *snap,
 	      struct netlink_ext_ack *extack)
 {
@@ -1412,15 +1480,93 @@ int mcg_leave(struct mcg_port *port, const union ib_gid *mgid,
 	lockdep_assert_held(&mcg_lock);
 
 	if (mcg_mgid_is_zero(mgid))
-		return leave_unkeyed(port, owner, join_state, sock, reason,
+		return leave_unkeyed(port, o, join_state, sock, reason,
 				     out, snap, extack);
 	g = mcg_group_find(port, mgid);
 	if (!g) {
 		NL_SET_ERR_MSG(extack, "no such group on this port");
 		return -ENOENT;
 	}
-	return mcg_leave_group(g, owner, join_state, sock, reason, out, snap,
+	return mcg_leave_group(g, o, join_state, sock, reason, out, snap,
 			       extack);
+}
+
+/**
+ * mcg_owner_release() - drop every hold of an owner (OWNER_RELEASE)
+ * @o: the owner (mcg_owner_find()), or NULL: nothing to drop
+ * @dev: only holds on this device, or NULL for every device
+ * @port: only holds on this port, or NULL; takes precedence over @dev
+ * @ent: filled with one entry per group the owner's holds were dropped
+ *       on, in the order of the owner's holds
+ * @max: room in @ent; @o->nholds is always enough
+ * @holds: set to the number of holds dropped
+ *
+ * Groups are released by reference, never looked up by MGID: a group
+ * still waiting for an SA-assigned MGID has none (all zero) yet. Each
+ * group settles as after a LEAVE (reason OWNER_RELEASE): it lingers, is
+ * released, or asks its backend for less. @o goes with its last hold.
+ *
+ * Context: under mcg_lock; may sleep.
+ * Return: the entries filled in @ent.
+ */
+unsigned int mcg_owner_release(struct mcg_owner *o,
+			       const struct mcg_device *dev,
+			       const struct mcg_port *port,
+			       struct mcg_released *ent, unsigned int max,
+			       u32 *holds)
+{
+	struct mcg_holder *h, *oh, *next;
+	struct mcg_group *g, snap;
+	unsigned int n = 0;
+	bool last;
+
+	lockdep_assert_held(&mcg_lock);
+
+	*holds = 0;
+	/*
+	 * One walk of the owner's holds, releasing each group at its first
+	 * hold that matches the filter. That drops every hold of the owner
+	 * on the group, so the walk's next hold is first moved past those
+	 * that follow at once: it is on another group and stays. The owner
+	 * goes with its last hold: the walk ends before.
+	 */
+	h = o ? list_first_entry(&o->holders, struct mcg_holder, owner_node) :
+		NULL;
+	while (h && n < max) {
+		struct mcg_released *e = &ent[n];
+
+		next = list_next_entry(h, owner_node);
+		if (!mcg_hold_matches(h, dev, port)) {
+			h = list_entry_is_head(next, &o->holders, owner_node) ?
+			    NULL : next;
+			continue;
+		}
+		g = h->group;
+		while (!list_entry_is_head(next, &o->holders, owner_node) &&
+		       next->group == g)
+			next = list_next_entry(next, owner_node);
+		last = list_entry_is_head(next, &o->holders, owner_node);
+		memset(e, 0, sizeof(*e));
+		list_for_each_entry(oh, &g->holders, node) {
+			if (oh->o != o)
+				continue;
+			e->dropped |= oh->join_state;
+			(*holds)++;
+		}
+		strscpy(e->dev_name, mcg_dev_name(g->port),
+			sizeof(e->dev_name));
+		e->dev_index = g->port->dev->ibdev->index;
+		e->port = g->port->port_num;
+		e->mgid = g->mgid;
+		/* Cannot fail: the owner holds @g. */
+		if (mcg_leave_group(g, o, 0, NULL, IB_MCG_REASON_OWNER_RELEASE,
+				    &g, &snap, NULL))
+			break;
+		e->state = mcg_group_state(g);
+		n++;
+		h = last ? NULL : next;
+	}
+	return n;
 }
 
 static void group_release(struct mcg_group *g, u8 reason)
@@ -1617,25 +1763,16 @@ void mcg_port_resync(struct mcg_port *port)
 		int err = port->backend->update(g, g->join_state, NULL);
 
 		n = rb_next(n);
-		if (err == MCG_UPDATE_PENDING)
+		if (err == MCG_UPDATE_PENDING || err == MCG_UPDATE_JOINING)
 			continue;	/* the backend reports it itself */
-		if (err && g->state == IB_MCG_STATE_LINGERING) {
+		if (err && g->hold == MCG_HOLD_LINGERING)
 			/* Nobody to keep it for. */
 			group_free(g, IB_MCG_REASON_NETDEV_DOWN);
-			continue;
-		}
-		if (err && g->state != IB_MCG_STATE_DETACHED) {
-			g->state = IB_MCG_STATE_DETACHED;
-			g->reason = IB_MCG_REASON_NETDEV_DOWN;
-			g->error = -err;
-		} else if (!err && g->state == IB_MCG_STATE_DETACHED) {
-			g->state = IB_MCG_STATE_JOINED;
-			g->reason = IB_MCG_REASON_NETDEV_UP;
-			g->error = 0;
-		} else {
-			continue;
-		}
-		group_changed(g);
-		mcg_notify(g, IB_MCG_CMD_GROUP_STATE_NTF, g->reason, NULL);
+		else if (err && g->link != IB_MCG_STATE_DETACHED)
+			mcg_group_set_link(g, IB_MCG_STATE_DETACHED,
+					   IB_MCG_REASON_NETDEV_DOWN, -err);
+		else if (!err && g->link == IB_MCG_STATE_DETACHED)
+			mcg_group_set_link(g, IB_MCG_STATE_JOINED,
+					   IB_MCG_REASON_NETDEV_UP, 0);
 	}
 }

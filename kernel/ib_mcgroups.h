@@ -116,8 +116,15 @@ struct mcg_create {
 	u32 flow_label;
 };
 
-/* Return of mcg_backend_ops.update: the backend completes later. */
+/*
+ * Returns of mcg_backend_ops.update besides 0 (held) and an error: the
+ * backend completes later. MCG_UPDATE_JOINING: it asked the fabric for
+ * more than the group holds, whose link is now JOINING (group.c records
+ * it). MCG_UPDATE_PENDING: what is missing was asked for already (or waits
+ * for a retry): the link is as it was.
+ */
 #define MCG_UPDATE_PENDING 1
+#define MCG_UPDATE_JOINING 2
 
 /**
  * struct mcg_backend_ops - a join backend: the fabric side of a port
@@ -142,14 +149,15 @@ struct mcg_create {
  * @update: make the fabric membership of @g match @join_state (0
  *	releases it) and fill g->rec. Called under mcg_lock by group.c
  *	(mcg_join(), a LEAVE, linger expiry, mcg_port_resync()); may
- *	sleep. Returns 0 once held, or MCG_UPDATE_PENDING if the backend
- *	finishes asynchronously: it then reports the outcome later, from
- *	its own work under mcg_lock, through mcg_group_set_state() (the
- *	group's new state and why), mcg_group_refuse() (a join state the fabric
- *	refused the first time), mcg_group_abandon() (a group that can never
- *	be held), and mcg_group_rekey() for a group whose MGID the SA
- *	assigns; it sets g->state itself only to JOINING while a join is
- *	on the wire. On error (negative errno, @extack set where given)
+ *	sleep. Returns 0 once held, or MCG_UPDATE_JOINING or
+ *	MCG_UPDATE_PENDING if the backend finishes asynchronously: it then
+ *	reports the outcome later, from its own work under mcg_lock, through
+ *	mcg_group_set_link() (the group's link state and why),
+ *	mcg_group_refuse() (a join state the fabric refused the first time),
+ *	mcg_group_abandon() (a group that can never be held), and
+ *	mcg_group_rekey() for a group whose MGID the SA assigns. It writes
+ *	no state of the group itself.
+ *	On error (negative errno, @extack set where given)
  *	the previous membership is still held, except that a release
  *	(join_state 0) never fails. @g may be freed right after
  *	update(g, 0): the backend must not call back for it afterwards.
@@ -395,6 +403,25 @@ struct mcg_port {
 	struct mcg_ib_port ib;
 };
 
+/**
+ * enum mcg_hold - whether anyone holds a group
+ * @MCG_HOLD_HELD: it has holders
+ * @MCG_HOLD_LINGERING: none, its membership kept for its linger time
+ * @MCG_HOLD_RELEASED: none, and gone (a released group's last reply
+ *	or notification)
+ *
+ * The group's other state, its link (g->link), is independent of it: a
+ * lingering group may be joining again after an SM failover. Only
+ * group.c changes either (Documentation/group-state.rst has the
+ * diagrams); mcg_group_state() derives what the protocol calls the
+ * group's state.
+ */
+enum mcg_hold {
+	MCG_HOLD_HELD,
+	MCG_HOLD_LINGERING,
+	MCG_HOLD_RELEASED,
+};
+
 /*
  * Only state every backend uses; a backend's own follows in its group
  * object (struct mcg_ib_group_obj, struct mcg_roce_group_obj).
@@ -416,8 +443,15 @@ struct mcg_group {
 	int error;			/* last error, positive errno */
 	u32 linger_ms;			/* kept this long without holders */
 	u8 join_state;			/* union of the holders' states */
-	u8 state;			/* enum ib_mcg_state */
-	u8 reason;			/* enum ib_mcg_reason */
+	u8 hold;			/* enum mcg_hold: group.c alone */
+	u8 link;			/* the fabric's side: JOINING, JOINED,
+					 * RETRY_WAIT or DETACHED (enum
+					 * ib_mcg_state); backends report it
+					 * through mcg_group_set_link()
+					 */
+	u8 reason;			/* enum ib_mcg_reason, of the last
+					 * change of hold or link
+					 */
 	u8 create_js;			/* join states a holder asked for with
 					 * create parameters (or MGID 0): the
 					 * ones that re-join as creators; kept
@@ -452,9 +486,31 @@ struct mcg_group {
 	u64 keep_until_ns;		/* ... until this boottime, the rest
 					 * of its linger time
 					 */
-	unsigned long linger_until;	/* jiffies; IB_MCG_STATE_LINGERING */
+	unsigned long linger_until;	/* jiffies; MCG_HOLD_LINGERING */
 	struct mcg_rec rec;
 };
+
+/**
+ * mcg_group_state() - a group's state as the protocol reports it
+ * @g: the group
+ *
+ * IB_MCG_A_STATE: RELEASED or LINGERING while nobody holds the group,
+ * else its link state. IB_MCG_A_LINK_STATE always gives the link.
+ *
+ * Context: under mcg_lock.
+ * Return: an enum ib_mcg_state.
+ */
+static inline u8 mcg_group_state(const struct mcg_group *g)
+{
+	switch (g->hold) {
+	case MCG_HOLD_RELEASED:
+		return IB_MCG_STATE_RELEASED;
+	case MCG_HOLD_LINGERING:
+		return IB_MCG_STATE_LINGERING;
+	default:
+		return g->link;
+	}
+}
 
 /*
  * A group of an InfiniBand port, from the cache mcg_ib_group_cache: the
@@ -635,28 +691,45 @@ int mcg_cache_init(void);
 void mcg_cache_exit(void);
 int mcg_join(const struct mcg_join_req *req, struct mcg_group **out,
 	     struct mcg_holder **hout, struct netlink_ext_ack *extack);
-int mcg_leave_group(struct mcg_group *g, const char *owner, u8 join_state,
-		    const struct mcg_sock *sock, u8 reason,
+int mcg_leave_group(struct mcg_group *g, const struct mcg_owner *o,
+		    u8 join_state, const struct mcg_sock *sock, u8 reason,
 		    struct mcg_group **out, struct mcg_group *snap,
 		    struct netlink_ext_ack *extack);
 int mcg_leave(struct mcg_port *port, const union ib_gid *mgid,
-	      const char *owner, u8 join_state, const struct mcg_sock *sock,
-	      u8 reason, struct mcg_group **out, struct mcg_group *snap,
-	      struct netlink_ext_ack *extack);
+	      const struct mcg_owner *o, u8 join_state,
+	      const struct mcg_sock *sock, u8 reason, struct mcg_group **out,
+	      struct mcg_group *snap, struct netlink_ext_ack *extack);
 struct mcg_owner *mcg_owner_find(const char *name);
-unsigned int mcg_owner_holds(const char *owner);
+
+/* One group an OWNER_RELEASE dropped holds on (mcg_owner_release()). */
+struct mcg_released {
+	char dev_name[IB_DEVICE_NAME_MAX];
+	u32 dev_index;
+	u32 port;
+	union ib_gid mgid;	/* all zero: was waiting for an SA MGID */
+	u8 dropped;		/* the owner's join states on it */
+	u8 state;		/* the group's state afterwards */
+};
+
+unsigned int mcg_owner_release(struct mcg_owner *o,
+			       const struct mcg_device *dev,
+			       const struct mcg_port *port,
+			       struct mcg_released *ent, unsigned int max,
+			       u32 *holds);
 int mcg_leave_check_unpriv(struct mcg_port *port, const union ib_gid *mgid,
-			   const char *owner, u8 join_state, kuid_t uid,
+			   const struct mcg_owner *o, u8 join_state, kuid_t uid,
 			   const struct mcg_sock *sock,
 			   struct netlink_ext_ack *extack);
 void mcg_linger_work(struct work_struct *work);
 void mcg_group_put(struct mcg_group *g);
-struct mcg_holder *mcg_holder_find(struct mcg_group *g, const char *owner,
-				   u8 join_state);
+struct mcg_holder *mcg_holder_find(struct mcg_group *g,
+				   const struct mcg_owner *o, u8 join_state);
 int mcg_group_rekey(struct mcg_group *g, const union ib_gid *mgid);
 void mcg_group_abandon(struct mcg_group *g, u8 reason, int err);
 void mcg_group_refuse(struct mcg_group *g, u8 join_state, u8 reason, int err);
-void mcg_group_set_state(struct mcg_group *g, u8 state, u8 reason, int err);
+void mcg_group_set_link(struct mcg_group *g, u8 link, u8 reason, int err);
+void mcg_group_event(struct mcg_group *g, u8 cmd, u8 reason);
+void mcg_port_event(struct mcg_port *port, u8 cmd);
 extern unsigned int mcg_max_groups;
 extern unsigned int mcg_max_owner_holds;
 extern unsigned int mcg_user_max_holds;
@@ -673,12 +746,29 @@ void mcg_release_dead_bound(const struct net *net, u32 portid);
 bool mcg_has_bound(const struct net *net, u32 portid);
 extern unsigned int mcg_generation;
 
+/**
+ * struct mcg_events - who is told of changes (netlink.c's notifications)
+ * @group: a group or holder changed: @cmd is the notification
+ *	(IB_MCG_CMD_GROUP_*_NTF, IB_MCG_CMD_HOLDER_*_NTF), @h the holder of
+ *	a HOLDER_*_NTF, else NULL. Under mcg_lock; may sleep.
+ * @port: a port's notification (@cmd: IB_MCG_CMD_REJOIN_WAVE_*_NTF).
+ *	Under mcg_lock; may sleep.
+ *
+ * The group layer and the backends report through mcg_group_event() and
+ * mcg_port_event(); the transport registers itself (mcg_events_set()),
+ * so that nothing below it calls into it.
+ */
+struct mcg_events {
+	void (*group)(struct mcg_group *g, u8 cmd, u8 reason,
+		      const struct mcg_holder *h);
+	void (*port)(struct mcg_port *port, u8 cmd);
+};
+
+void mcg_events_set(const struct mcg_events *ev);	/* group.c */
+
 /* netlink.c */
 int mcg_netlink_init(void);
 void mcg_netlink_exit(void);
-void mcg_notify(struct mcg_group *g, u8 cmd, u8 reason,
-		const struct mcg_holder *h);
-void mcg_notify_port(struct mcg_port *port, u8 cmd);
 
 /* sysfs.c */
 int mcg_sysfs_init(void);

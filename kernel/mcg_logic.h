@@ -299,7 +299,7 @@ static inline u8 mcg_join_want(u8 held, u8 req_js, bool lingering)
 /**
  * mcg_settle_lingers() - does a group without holders linger?
  * @linger_ms: the group's linger time
- * @state: its state (enum ib_mcg_state)
+ * @lingering: it lingers already
  * @reason: why its holders are gone (enum ib_mcg_reason)
  * @keyed: it has its MGID (not waiting for an SA-assigned one)
  *
@@ -313,10 +313,10 @@ static inline u8 mcg_join_want(u8 held, u8 req_js, bool lingering)
  * Context: any; a pure function (see the top of this file).
  * Return: true if it lingers, false if it is released.
  */
-static inline bool mcg_settle_lingers(u32 linger_ms, u8 state, u8 reason,
-				      bool keyed)
+static inline bool mcg_settle_lingers(u32 linger_ms, bool lingering,
+				      u8 reason, bool keyed)
 {
-	return linger_ms && keyed && state != IB_MCG_STATE_LINGERING &&
+	return linger_ms && keyed && !lingering &&
 	       (reason == IB_MCG_REASON_LEAVE ||
 		reason == IB_MCG_REASON_SOCKET_CLOSED ||
 		reason == IB_MCG_REASON_OWNER_RELEASE);

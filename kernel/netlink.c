@@ -489,12 +489,12 @@ static bool nest_full(const struct sk_buff *skb, const struct nlattr *nest)
 static size_t group_msg_size(const struct mcg_group *g, int which,
 			     const struct mcg_holder *one)
 {
-	size_t size = NLMSG_ALIGN(GENL_HDRLEN) + 376 + nla_total_size(4);
+	size_t size = NLMSG_ALIGN(GENL_HDRLEN) + 384 + nla_total_size(4);
 	const struct mcg_holder *h;
 
 	if (which == HOLDERS_ONE)
 		size += holder_msg_size(one);
-	else if (which == HOLDERS_ALL && g->state != IB_MCG_STATE_RELEASED)
+	else if (which == HOLDERS_ALL && g->hold != MCG_HOLD_RELEASED)
 		list_for_each_entry(h, &g->holders, node)
 			size += holder_msg_size(h);
 	return size;
@@ -640,14 +640,15 @@ static int fill_group(struct sk_buff *skb, const struct mcg_group *g,
 	    nla_put(skb, IB_MCG_A_MGID, sizeof(g->mgid.raw), g->mgid.raw) ||
 	    (!v->brief &&
 	     nla_put_u64_64bit(skb, IB_MCG_A_GROUP_ID, g->id, IB_MCG_A_PAD)) ||
-	    nla_put_u8(skb, IB_MCG_A_STATE, g->state) ||
+	    nla_put_u8(skb, IB_MCG_A_STATE, mcg_group_state(g)) ||
+	    nla_put_u8(skb, IB_MCG_A_LINK_STATE, g->link) ||
 	    nla_put_u8(skb, IB_MCG_A_REASON, reason) ||
 	    nla_put_u32(skb, IB_MCG_A_ERROR, g->error) ||
 	    nla_put_u8(skb, IB_MCG_A_JOIN_STATE, g->join_state) ||
 	    nla_put_u8(skb, IB_MCG_A_BACKEND, g->port->backend->id) ||
 	    nla_put_u32(skb, IB_MCG_A_LINGER_MS, g->linger_ms) ||
 	    nla_put_u32(skb, IB_MCG_A_HOLDER_COUNT, g->nholders) ||
-	    (g->state == IB_MCG_STATE_LINGERING &&
+	    (g->hold == MCG_HOLD_LINGERING &&
 	     nla_put_u32(skb, IB_MCG_A_LINGER_LEFT_MS, linger_left_ms(g))) ||
 	    put_rec(skb, g, v->brief))
 		goto cancel;
@@ -658,8 +659,7 @@ static int fill_group(struct sk_buff *skb, const struct mcg_group *g,
 	if (v->which == HOLDERS_ONE) {
 		if (put_holder(skb, v->one, v))
 			goto cancel;
-	} else if (v->which == HOLDERS_ALL &&
-		   g->state != IB_MCG_STATE_RELEASED) {
+	} else if (v->which == HOLDERS_ALL && g->hold != MCG_HOLD_RELEASED) {
 		list_for_each_entry(h, &g->holders, node) {
 			if (h->id <= *after || !holder_visible(h, v->rd))
 				continue;
@@ -735,7 +735,7 @@ static int reply_join_brief(struct genl_info *info, const struct mcg_group *g,
 	if (!hdr)
 		goto nospace;
 	if (nla_put_u64_64bit(skb, IB_MCG_A_GROUP_ID, g->id, IB_MCG_A_PAD) ||
-	    nla_put_u8(skb, IB_MCG_A_STATE, g->state))
+	    nla_put_u8(skb, IB_MCG_A_STATE, mcg_group_state(g)))
 		goto nospace;
 	list = nla_nest_start(skb, IB_MCG_A_HOLDERS);
 	ho = list ? nla_nest_start(skb, IB_MCG_A_HOLDER) : NULL;
@@ -753,7 +753,7 @@ nospace:
 }
 
 /**
- * mcg_notify() - multicast a group or holder notification
+ * nl_group_event() - multicast a group or holder notification
  * @g: the group
  * @cmd: the notification, an IB_MCG_CMD_*_NTF
  * @reason: why (enum ib_mcg_reason)
@@ -766,8 +766,8 @@ nospace:
  *
  * Context: under mcg_lock; may sleep (GFP_KERNEL).
  */
-void mcg_notify(struct mcg_group *g, u8 cmd, u8 reason,
-		const struct mcg_holder *h)
+static void nl_group_event(struct mcg_group *g, u8 cmd, u8 reason,
+			   const struct mcg_holder *h)
 {
 	static const struct mcg_reader listeners = { .anon = true };
 	struct mcg_view v = {
@@ -793,16 +793,16 @@ static int fill_port(struct sk_buff *skb, struct mcg_port *port, u32 portid,
 		     u32 seq, int flags, u8 cmd);
 
 /**
- * mcg_notify_port() - multicast a port notification
+ * nl_port_event() - multicast a port notification
  * @port: the port
  * @cmd: the notification (the re-join wave's start or end)
  *
  * A port event (re-join waves), in the PORT_GET format. Dropped, as in
- * mcg_notify(), when nobody listens or it cannot be built.
+ * nl_group_event(), when nobody listens or it cannot be built.
  *
  * Context: under mcg_lock; may sleep (GFP_KERNEL).
  */
-void mcg_notify_port(struct mcg_port *port, u8 cmd)
+static void nl_port_event(struct mcg_port *port, u8 cmd)
 {
 	struct sk_buff *skb;
 
@@ -817,6 +817,12 @@ void mcg_notify_port(struct mcg_port *port, u8 cmd)
 	}
 	genlmsg_multicast(&mcg_family, skb, 0, MCG_MCGRP_EVENTS, GFP_KERNEL);
 }
+
+/* The group layer's and the backends' events, as notifications. */
+static const struct mcg_events nl_events = {
+	.group	= nl_group_event,
+	.port	= nl_port_event,
+};
 
 /* ---- JOIN / LEAVE ------------------------------------------------------ */
 
@@ -916,6 +922,7 @@ static int mcg_nl_leave(struct sk_buff *skb, struct genl_info *info)
 	};
 	struct mcg_group *g, snap;
 	struct mcg_port *port;
+	struct mcg_owner *o;
 	union ib_gid mgid;
 	u8 js = 0;
 	int err;
@@ -935,13 +942,15 @@ static int mcg_nl_leave(struct sk_buff *skb, struct genl_info *info)
 		err = PTR_ERR(port);
 		goto out;
 	}
+	/* NULL if the owner holds nothing: then nothing matches. */
+	o = mcg_owner_find(owner);
 	if (!who.admin) {
-		err = mcg_leave_check_unpriv(port, &mgid, owner, js, who.uid,
+		err = mcg_leave_check_unpriv(port, &mgid, o, js, who.uid,
 					     &sock, extack);
 		if (err)
 			goto out;
 	}
-	err = mcg_leave(port, &mgid, owner, js, who.admin ? NULL : &sock,
+	err = mcg_leave(port, &mgid, o, js, who.admin ? NULL : &sock,
 			IB_MCG_REASON_LEAVE, &g, &snap, extack);
 	if (!err)
 		err = reply_group(info, g, IB_MCG_CMD_LEAVE, HOLDERS_NONE,
@@ -976,16 +985,6 @@ out:
 }
 
 /* ---- OWNER_RELEASE ----------------------------------------------------- */
-
-/* One group an OWNER_RELEASE dropped holds on. */
-struct mcg_released {
-	char dev_name[IB_DEVICE_NAME_MAX];
-	u32 dev_index;
-	u32 port;
-	union ib_gid mgid;	/* all zero: was waiting for an SA MGID */
-	u8 dropped;		/* the owner's join states on it */
-	u8 state;		/* the group's state afterwards */
-};
 
 /*
  * The result of an OWNER_RELEASE, kept from the release until it is sent:
@@ -1063,12 +1062,10 @@ static struct mcg_release *owner_release(const struct sk_buff *req,
 					 struct netlink_ext_ack *extack)
 {
 	char owner[IB_MCG_OWNER_MAX + 1];
-	struct mcg_group *g, snap;
 	struct mcg_release *r;
 	struct mcg_device *dev;
 	struct mcg_port *port;
 	struct mcg_owner *o;
-	struct mcg_holder *h;
 	unsigned int max;
 	size_t size;
 	int err;
@@ -1114,51 +1111,7 @@ static struct mcg_release *owner_release(const struct sk_buff *req,
 	}
 	strscpy(r->owner, owner, sizeof(r->owner));
 
-	/*
-	 * One walk of the owner's holds, releasing each group at its first
-	 * hold that matches the filter. That drops every hold of the owner
-	 * on the group, so the walk's next hold is first moved past those
-	 * that follow at once: it is on another group and stays. The owner
-	 * goes with its last hold: the walk ends before.
-	 */
-	h = o ? list_first_entry(&o->holders, struct mcg_holder, owner_node) :
-		NULL;
-	while (h && r->n < max) {
-		struct mcg_released *e = &r->ent[r->n];
-		struct mcg_holder *oh, *next;
-		bool last;
-
-		next = list_next_entry(h, owner_node);
-		if (!mcg_hold_matches(h, dev, port)) {
-			h = list_entry_is_head(next, &o->holders, owner_node) ?
-			    NULL : next;
-			continue;
-		}
-		g = h->group;
-		while (!list_entry_is_head(next, &o->holders, owner_node) &&
-		       next->group == g)
-			next = list_next_entry(next, owner_node);
-		last = list_entry_is_head(next, &o->holders, owner_node);
-		list_for_each_entry(oh, &g->holders, node) {
-			if (oh->o != o)
-				continue;
-			e->dropped |= oh->join_state;
-			r->holds++;
-		}
-		strscpy(e->dev_name, mcg_dev_name(g->port),
-			sizeof(e->dev_name));
-		e->dev_index = g->port->dev->ibdev->index;
-		e->port = g->port->port_num;
-		e->mgid = g->mgid;
-		/* Cannot fail: the owner holds @g. */
-		if (mcg_leave_group(g, owner, 0, NULL,
-				    IB_MCG_REASON_OWNER_RELEASE, &g, &snap,
-				    NULL))
-			break;
-		e->state = g->state;
-		r->n++;
-		h = last ? NULL : next;
-	}
+	r->n = mcg_owner_release(o, dev, port, r->ent, max, &r->holds);
 	mutex_unlock(&mcg_lock);
 	return r;
 
@@ -1823,9 +1776,12 @@ int mcg_netlink_init(void)
 	if (err)
 		return err;
 	err = netlink_register_notifier(&mcg_netlink_nb);
-	if (err)
+	if (err) {
 		mcg_genl_unregister_family(&mcg_family);
-	return err;
+		return err;
+	}
+	mcg_events_set(&nl_events);
+	return 0;
 }
 
 /**
@@ -1836,6 +1792,7 @@ int mcg_netlink_init(void)
  */
 void mcg_netlink_exit(void)
 {
+	mcg_events_set(NULL);
 	netlink_unregister_notifier(&mcg_netlink_nb);
 	mcg_genl_unregister_family(&mcg_family);
 }

@@ -76,6 +76,16 @@ static void print_state(const struct ibmcg_group *g, bool reason)
 
 	print_string(PRINT_ANY, "state", " state %s",
 		     name_or_num(ibmcg_state_name(g->state), g->state, buf));
+	/* Said in text where it differs: a lingering group re-joining. */
+	if (HAS(g, LINK_STATE)) {
+		const char *ls = name_or_num(ibmcg_state_name(g->link_state),
+					     g->link_state, buf);
+
+		print_string(PRINT_JSON, "link_state", NULL, ls);
+		if (g->state == IB_MCG_STATE_LINGERING &&
+		    g->link_state != IB_MCG_STATE_JOINED)
+			print_fp(" (%s)", ls);
+	}
 	if (reason)
 		print_string(PRINT_ANY, "reason", " reason %s",
 			     name_or_num(ibmcg_reason_name(g->reason),

@@ -243,6 +243,13 @@
  *                                    same before and after the SA
  *                                    assigns an MGID
  *     IB_MCG_A_STATE        u8      enum ib_mcg_state
+ *     IB_MCG_A_LINK_STATE   u8      (after 0.7.0) the membership's own
+ *                                    state: JOINING, JOINED, RETRY_WAIT
+ *                                    or DETACHED, the same as STATE
+ *                                    while the group has holders; a
+ *                                    LINGERING (or RELEASED) group's
+ *                                    tells whether it is joined or
+ *                                    being joined again
  *     IB_MCG_A_REASON       u8      enum ib_mcg_reason: why the group
  *                                    entered its current state (in a
  *                                    notification: why it was sent)
@@ -567,6 +574,7 @@ enum ib_mcg_attr {
 	IB_MCG_A_LIST_BRIEF,
 	IB_MCG_A_PREV_MLID,
 	IB_MCG_A_MLID_CHANGES,
+	IB_MCG_A_LINK_STATE,
 	__IB_MCG_A_MAX
 };
 

@@ -126,38 +126,34 @@ static void join_want_test(struct kunit *test)
 
 static void settle_lingers_test(struct kunit *test)
 {
-	const u8 joined = IB_MCG_STATE_JOINED;
 	const u8 leave = IB_MCG_REASON_LEAVE;
 
-	KUNIT_EXPECT_TRUE(test, mcg_settle_lingers(1, joined, leave, true));
-	KUNIT_EXPECT_TRUE(test, mcg_settle_lingers(IB_MCG_LINGER_MAX_MS,
-						   IB_MCG_STATE_JOINING,
+	/* holders gone of their own accord, whatever the link's state */
+	KUNIT_EXPECT_TRUE(test, mcg_settle_lingers(1, false, leave, true));
+	KUNIT_EXPECT_TRUE(test, mcg_settle_lingers(IB_MCG_LINGER_MAX_MS, false,
 						   IB_MCG_REASON_SOCKET_CLOSED,
 						   true));
-	KUNIT_EXPECT_TRUE(test, mcg_settle_lingers(500,
-						   IB_MCG_STATE_RETRY_WAIT,
+	KUNIT_EXPECT_TRUE(test, mcg_settle_lingers(500, false,
 						   IB_MCG_REASON_OWNER_RELEASE,
 						   true));
 	/* no linger time, already lingering, or not a holder's choice */
-	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(0, joined, leave, true));
-	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500,
-						    IB_MCG_STATE_LINGERING,
-						    leave, true));
-	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500, joined,
+	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(0, false, leave, true));
+	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500, true, leave, true));
+	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500, false,
 						    IB_MCG_REASON_UNLOAD,
 						    true));
-	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500, joined,
+	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500, false,
 						    IB_MCG_REASON_DEVICE_REMOVED,
 						    true));
-	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500, joined,
+	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500, false,
 						    IB_MCG_REASON_LINGER_EXPIRED,
 						    true));
-	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500, joined,
+	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500, false,
 						    IB_MCG_REASON_SA_REJECTED,
 						    true));
 	/* a group without its SA-assigned MGID can never be taken back */
-	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500, joined, leave, false));
-	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500, IB_MCG_STATE_JOINING,
+	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500, false, leave, false));
+	KUNIT_EXPECT_FALSE(test, mcg_settle_lingers(500, false,
 						    IB_MCG_REASON_OWNER_RELEASE,
 						    false));
 }

@@ -36,7 +36,7 @@ sa_quiet() {
 	echo 0 >$D/refuse_join
 }
 
-ktap_plan 58
+ktap_plan 66
 modprobe ib_umad
 check "load simhca (2 ports)" modprobe simhca nports=2 || ktap_skip_all "no simhca"
 check "load ib_mcgroups" mcg_load settle_ms=300 backoff_base_ms=200 \
@@ -93,6 +93,11 @@ echo 100000 >$D/drop_next
 echo 1 >$D/client_reregister
 check "reregister, SA wiped and silent: $G3 lingers, net-reset" \
 	wait_for -t 20 sh -c "[ \"\$(mcctl -j show $P $G3 | jq -r '.state + \" \" + .reason')\" = 'lingering net-reset' ]"
+ls=$(mcctl -j show "$P" $G3 | jq -r .link_state)
+check "while it lingers its link state says it is being joined again ($ls)" \
+	grep -qx 'joining\|retry-wait' <<<"$ls"
+check "mcctl show: state lingering ($ls)" sh -c \
+	"mcctl show $P $G3 | grep -q 'state lingering ($ls)'"
 echo 200 >$PARAM/join_wait_ms
 out=$(mcctl -j join "$P" $G3 owner e create 2>&1)
 st=$(jq -r .state <<<"$out" 2>/dev/null)
@@ -104,6 +109,37 @@ sa_quiet
 check "once the SA answers it is joined" wait_for -t 30 is_state $G3 joined
 check_eq "with our full member in the SA" 0x1 "$(joinstate $G3)"
 echo 8000 >$PARAM/join_wait_ms
+
+# --- a lingering group re-joined by itself: its link says so (issue 29)
+G5=ff12:401b:ffff::45
+link_of() { mcctl -j show "$P" "$1" | jq -r '.state + " " + .link_state'; }
+check "h creates $G5 with a 60 s linger and leaves" sh -c \
+	"mcctl join $P $G5 owner h create linger 60000 &&
+	 mcctl leave $P $G5 owner h"
+check_eq "state lingering, link state joined" "lingering joined" "$(link_of $G5)"
+check "mcctl show prints no link state for a joined lingering group" sh -c \
+	"mcctl show $P $G5 | grep -q 'state lingering ' &&
+	 ! mcctl show $P $G5 | grep -q 'state lingering ('"
+M5=/tmp/ib_states.g5.$$
+mcctl -j monitor >$M5 2>&1 &
+m5=$!
+check "(a monitor is listening)" wait_for -t 10 sh -c \
+	"mcctl join $P ff12:401b:ffff::4f owner m5-sync create >/dev/null &&
+	 mcctl leave $P ff12:401b:ffff::4f owner m5-sync >/dev/null &&
+	 grep -q m5-sync $M5"
+echo 1 >$D/client_reregister
+g5_states() {
+	jq -r --arg g "$G5" 'select(.event == "group-state" and .group == $g) |
+		.state + " " + .link_state' "$M5" | tr '\n' ' '
+}
+g5_rejoined() { g5_states | grep -q 'lingering retry-wait .*lingering joined'; }
+check "a reregister: the monitor sees its link go retry-wait, then joined, its state lingering" \
+	wait_for -t 20 g5_rejoined
+ktap_diag "$G5: $(g5_states)"
+kill $m5 2>/dev/null
+check_eq "it is joined again while it lingers" "lingering joined" "$(link_of $G5)"
+check_eq "the SA has our full member again" 0x1 "$(joinstate $G5)"
+rm -f $M5
 
 # --- make before break: taken back with another join state (issue 11.10)
 G4=ff12:401b:ffff::44

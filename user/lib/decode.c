@@ -23,6 +23,7 @@ static const struct nla_policy group_policy[IB_MCG_A_MAX + 1] = {
 				    .maxlen = IBMCG_GID_LEN },
 	[IB_MCG_A_GROUP_ID]	= { .type = NLA_U64 },
 	[IB_MCG_A_STATE]	= { .type = NLA_U8 },
+	[IB_MCG_A_LINK_STATE]	= { .type = NLA_U8 },
 	[IB_MCG_A_REASON]	= { .type = NLA_U8 },
 	[IB_MCG_A_ERROR]	= { .type = NLA_U32 },
 	[IB_MCG_A_JOIN_STATE]	= { .type = NLA_U8 },
@@ -391,6 +392,7 @@ int ibmcg__parse_group(const struct nlmsghdr *nlh, struct ibmcg_group *g)
 	get_u32(tb, IB_MCG_A_LINGER_LEFT_MS, &g->linger_left_ms);
 	get_u32(tb, IB_MCG_A_HOLDER_COUNT, &g->holder_count);
 	get_u16(tb, IB_MCG_A_PREV_MLID, &g->prev_mlid);
+	get_u8(tb, IB_MCG_A_LINK_STATE, &g->link_state);
 
 	if (tb[IB_MCG_A_HOLDERS]) {
 		err = parse_holders(tb[IB_MCG_A_HOLDERS], len, g);

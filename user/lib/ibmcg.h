@@ -137,6 +137,14 @@ struct ibmcg_group {
 					 * the SA last gave the group another
 					 * on a re-join
 					 */
+	/* Added after 0.7.0: */
+	uint8_t link_state;		/* when ibmcg_group_has(g,
+					 * IB_MCG_A_LINK_STATE): the
+					 * membership's own state (enum
+					 * ib_mcg_state: JOINING .. DETACHED),
+					 * which a LINGERING group's state
+					 * does not show
+					 */
 	/* Later versions add fields here. */
 	IBMCG_PRIVATE_(uint64_t present[IBMCG_ATTR_WORDS_];
 		       struct ibmcg_holder *holders;)
