@@ -276,7 +276,7 @@ sysfs_undocumented >"$O/out"
 result $? "every sysfs file of the module is documented (ABI, mcctl.8 FILES)"
 
 # The protocol is written down by hand in five places: the YNL spec, the
-# UAPI header, the kernel's policies and replies (kernel/netlink.c),
+# UAPI header, the kernel's policies and replies (kernel/netlink.c, nl_*.c),
 # libibmcg's decode policies (user/lib/decode.c) and genl_policy.c's
 # op_attrs[]. spec_check.py (python3-yaml) prints every difference
 # between them; its self-test makes one change of each kind to a copy of
