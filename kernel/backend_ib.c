@@ -49,17 +49,13 @@
  *    a user without CAP_NET_ADMIN made (mcg_group.user_sa, until root
  *    joins them; charged to the user whose join made it, sa_uid).
  *
- * Users' requests are paced and bounded per user and in total: each
- * costs a request of the port's bucket (rejoin_rate), of the users'
- * bucket (user_sa_rate_total) and of the user's own (user_sa_rate, a
- * struct mcg_ib_user on port->ib.users, freed once it has refilled: see
- * mcg_tb_idle()), the last two refilled without catch-up (the bound
- * this gives: below); and users' joins have at most half the port's in-flight
- * limit unanswered (mcg_user_inflight_limit()). A user's loop of JOIN,
- * LEAVE and close therefore costs the SA no more than that, however fast
- * it runs: a join let go of before its turn sends nothing. A group root
- * joins while it waits as a user's is root's: ib_update() moves it to
- * root's fresh joins at once.
+ * How many requests may go and how fast - rejoin_rate, the users'
+ * budgets (user_sa_rate, user_sa_rate_total), the in-flight limit that
+ * follows the SA's round trip - is the pacer's (pacer.c). A user's loop
+ * of JOIN, LEAVE and close therefore costs the SA no more than its
+ * budget, however fast it runs: a join let go of before its turn sends
+ * nothing. A group root joins while it waits as a user's is root's:
+ * ib_update() moves it to root's fresh joins at once.
  *
  * A membership let go of while its join is in flight keeps its slot: it
  * is freed at once and counted as a leave in flight from then on
@@ -83,42 +79,18 @@
  * Joins go only while the port is ACTIVE and not before the settle time
  * after a re-register (a new SM master ignores requests during its first
  * sweep). A re-join wave is root's: it ends when root's groups have
- * their memberships again, whatever users' groups still wait. Re-joins
- * and leaves together go at most rejoin_rate per second,
- * by a token bucket (mcg_tb_refill()): each run sends as many as the time
- * elapsed since the last one pays for, so the rate holds however late the
- * work runs. Credit keeps growing (up to its cap, 10 ms of requests)
- * while paced requests wait, whether for credit or for the in-flight
- * limit: a wave held back by the limit must not lose the time it waited,
- * or at a high rate every answer would find the credit clamped to one
- * request and the pacer would wait a jiffy for the next. A longer pause
- * is not made up: at the start of a wave, multicast.c reports the lost
- * groups one at a time on its ordered workqueue, and the first re-joins
- * queue behind the rest of those reports (how long that took: see
- * Documentation/design-notes.rst); that time is lost to the wave.
- *
- * All three together have a limited number of requests unanswered: a
- * join until its callback, a leave until multicast.c has dropped its
- * group (ib_sa_get_mcmember_rec() no longer finds it, after the Delete's
+ * their memberships again, whatever users' groups still wait. At the
+ * start of a wave, multicast.c reports the lost groups one at a time on
+ * its ordered workqueue, and the first re-joins queue behind the rest of
+ * those reports (how long that took: see Documentation/design-notes.rst);
+ * that time is lost to the wave. A join is unanswered until its callback,
+ * a leave until multicast.c has dropped its group
+ * (ib_sa_get_mcmember_rec() no longer finds it, after the Delete's
  * answer), or LEAVE_INFLIGHT_NS at most (the SA may be gone, or another
- * user of the port may still hold the group). The limit follows the SA's
- * round trip: one join at a time is timed from its send to done_work's
- * handling of its answer (a success or a refusal; the time of our own
- * workqueues is part of the cycle that frees a slot), smoothed by
- * mcg_srtt_update(), and joins may have twice rejoin_rate x that
- * unanswered (what keeps the rate going, and as much again for answers
- * late now and then), at least 8 and at most rejoin_inflight
- * (mcg_inflight_limit()): a fixed limit caps the rate at that many joins
- * per round trip (measured: Documentation/design-notes.rst). A slow SA
- * raises the limit only up to rejoin_inflight, and never the rate: the
- * SA never has more than rejoin_inflight of the port's requests, and no
- * more than rejoin_rate per second (plus the catch-up) - no storm
- * against a fresh SM. Leaves keep the minimum, 8 at
- * most with joins and leaves counted together: their answers are not
- * seen, only noticed at the next run. join_work runs
- * when a request is due: a JOIN, a group's retry time, the next token,
- * the end of the settle time, or (need_slot) an answer that frees room
- * under the in-flight limit; arm() never delays a run already due.
+ * user of the port may still hold the group). join_work runs when a
+ * request is due: a JOIN, a group's retry time, the next token, the end
+ * of the settle time, or (need_slot) an answer that frees room under the
+ * in-flight limit; arm() never delays a run already due.
  *
  * Locking: the lists, counters and buckets above are under mcg_lock;
  * SA callbacks must not take mcg_lock, because the paths that
@@ -137,26 +109,7 @@
 
 #include "ib_mcgroups.h"
 #include "mcg_logic.h"
-
-static unsigned int rejoin_rate = 20;
-module_param(rejoin_rate, uint, 0644);
-MODULE_PARM_DESC(rejoin_rate,
-		 "SA joins one port sends per second at most (default 20: every node of a large fabric re-joins at once after an SM failover, and the fabric-wide rate is what an SM must absorb)");
-
-static unsigned int rejoin_inflight = 64;
-module_param(rejoin_inflight, uint, 0644);
-MODULE_PARM_DESC(rejoin_inflight,
-		 "SA requests one port has unanswered at most (default 64); the pacer uses twice rejoin_rate x the measured SA round trip of it, at least 8");
-
-static unsigned int user_sa_rate = 2;
-module_param(user_sa_rate, uint, 0644);
-MODULE_PARM_DESC(user_sa_rate,
-		 "SA requests (joins, re-joins, Deletes) the groups one user without CAP_NET_ADMIN made may cost one port per second at most (default 2; 0 counts as 1)");
-
-static unsigned int user_sa_rate_total = 10;
-module_param(user_sa_rate_total, uint, 0644);
-MODULE_PARM_DESC(user_sa_rate_total,
-		 "SA requests the groups of all users without CAP_NET_ADMIN together may cost one port per second at most (default 10; 0 counts as 1)");
+#include "pacer.h"
 
 static unsigned int settle_ms = 3000;
 module_param(settle_ms, uint, 0644);
@@ -225,48 +178,6 @@ static void retry_later(struct mcg_group *g, unsigned int delay_ms)
 	arm(port, mcg_ib(g)->retry_at);
 }
 
-/* Unanswered SA requests of the port: joins and leaves. */
-static unsigned int port_inflight(const struct mcg_port *port)
-{
-	return port->ib.inflight + port->ib.leaves_inflight;
-}
-
-/* A join of @m is answered or given up: its slot is free. */
-static void join_slot_put(struct mcg_port *port, struct mcg_ib_memb *m)
-{
-	port->ib.inflight--;
-	if (m->user)
-		port->ib.uinflight--;
-	m->user = false;
-}
-
-/*
- * The in-flight limit of joins: enough for rejoin_rate at the SA round
- * trip measured (see the top comment), at most rejoin_inflight.
- */
-static unsigned int join_limit(const struct mcg_port *port)
-{
-	return mcg_inflight_limit(READ_ONCE(rejoin_rate), port->ib.srtt_ns,
-				  READ_ONCE(rejoin_inflight));
-}
-
-/*
- * The in-flight limit of leaves: the minimum. Their answer is not seen
- * (multicast.c sends the Delete), only noticed at the next run, so no
- * round trip of theirs is measured or waited for.
- */
-static unsigned int leave_limit(void)
-{
-	return mcg_inflight_limit(1, 0, READ_ONCE(rejoin_inflight));
-}
-
-/* A membership whose join is timed goes: the next join sent is timed. */
-static void rtt_probe_drop(struct mcg_port *port, struct mcg_ib_memb *m)
-{
-	if (port->ib.rtt_probe == m)
-		port->ib.rtt_probe = NULL;
-}
-
 /* base * 2^failures, capped, then -50..+50% so that nodes spread out. */
 static unsigned int backoff_ms(unsigned int failures)
 {
@@ -280,21 +191,18 @@ static void memb_free(struct mcg_port *port, struct mcg_ib_memb *m)
 		return;
 	ib_sa_free_multicast(m->mc);	/* waits for its callbacks */
 	m->mc = NULL;
-	rtt_probe_drop(port, m);
+	mcg_pacer_rtt_drop(port, m);
 	spin_lock_irq(&mcg_ib_lock);
 	list_del_init(&m->done_node);
 	spin_unlock_irq(&mcg_ib_lock);
 	if (m->state == MCG_MEMB_JOINING) {
-		join_slot_put(port, m);
+		mcg_pacer_join_done(port, m);
 		/* No answer will come to run the pacer: run it now. */
 		if (port->ib.need_slot && !port->dead)
 			arm(port, jiffies);
 	}
 	m->state = MCG_MEMB_NONE;
 }
-
-static struct mcg_ib_user *user_bucket(struct mcg_port *port, kuid_t uid,
-				       u64 interval, u64 now_ns);
 
 /*
  * Lets go of @m's membership, paced: the pacer frees it (and so sends
@@ -322,9 +230,8 @@ static bool memb_leave_paced(struct mcg_port *port, struct mcg_ib_memb *m,
 {
 	struct mcg_group *g = m->g;
 	bool joining = m->state == MCG_MEMB_JOINING;
-	struct mcg_ib_user *u;
 	struct mcg_ib_leave *l;
-	u64 iv, tiv, now_ns;
+	u64 now_ns;
 
 	if (!m->mc)
 		return false;
@@ -338,7 +245,7 @@ static bool memb_leave_paced(struct mcg_port *port, struct mcg_ib_memb *m,
 	m->mc->context = NULL;
 	list_del_init(&m->done_node);
 	spin_unlock_irq(&mcg_ib_lock);
-	rtt_probe_drop(port, m);
+	mcg_pacer_rtt_drop(port, m);
 	l->mc = m->mc;
 	l->mgid = g->mgid;
 	l->group_id = g->id;
@@ -348,7 +255,7 @@ static bool memb_leave_paced(struct mcg_port *port, struct mcg_ib_memb *m,
 	m->mc = NULL;
 	if (joining) {
 		/* The join's slot goes on as the leave's. */
-		join_slot_put(port, m);
+		mcg_pacer_join_done(port, m);
 		l->joining = true;
 	}
 	m->state = MCG_MEMB_NONE;
@@ -362,14 +269,8 @@ static bool memb_leave_paced(struct mcg_port *port, struct mcg_ib_memb *m,
 		l->sent_ns = now_ns;
 		list_add_tail(&l->node, &port->ib.leaves_sent);
 		port->ib.leaves_inflight++;
-		if (l->user) {
-			iv = mcg_pace_interval_ns(READ_ONCE(user_sa_rate));
-			tiv = mcg_pace_interval_ns(READ_ONCE(user_sa_rate_total));
-			u = user_bucket(port, l->uid, iv, now_ns);
-			if (u)
-				u->credit = mcg_tb_take(u->credit, iv, 1);
-			port->ib.ucredit = mcg_tb_take(port->ib.ucredit, tiv, 1);
-		}
+		if (l->user)
+			mcg_pacer_user_debt(port, l->uid, now_ns);
 		return false;
 	}
 	if (!l->user) {
@@ -755,19 +656,11 @@ static void ib_done_work(struct work_struct *work)
 		if (!m)
 			break;
 
-		/* An answer of the SA to the join timed: a sample. */
-		if (port->ib.rtt_probe == m) {
-			port->ib.rtt_probe = NULL;
-			if (!status || status == -EINVAL)
-				port->ib.srtt_ns =
-					mcg_srtt_update(port->ib.srtt_ns,
-							ktime_get_ns() -
-							port->ib.rtt_probe_ns);
-		}
+		mcg_pacer_rtt_sample(port, m, status);
 		if (status) {
 			join_failed(port, m, status);
 		} else if (m->state == MCG_MEMB_JOINING) {
-			join_slot_put(port, m);
+			mcg_pacer_join_done(port, m);
 			/* Written before the callback, for good. */
 			join_succeeded(port, m, &m->mc->rec);
 		}
@@ -779,7 +672,8 @@ static void ib_done_work(struct work_struct *work)
 	if (!port->dead) {
 		wave_check(port);
 		if (port->ib.need_slot &&
-		    !mcg_inflight_full(port_inflight(port), join_limit(port))) {
+		    !mcg_inflight_full(mcg_pacer_inflight(port),
+				       mcg_pacer_join_limit(port))) {
 			port->ib.need_slot = false;
 			arm(port, jiffies);
 		}
@@ -933,15 +827,8 @@ static unsigned int issue(struct mcg_port *port, struct mcg_group *g)
 		}
 		m->mc = mc;
 		m->state = MCG_MEMB_JOINING;
-		m->user = g->user_sa;
-		port->ib.inflight++;
-		if (m->user)
-			port->ib.uinflight++;
+		mcg_pacer_join_sent(port, m, g->user_sa);
 		sent++;
-		if (!port->ib.rtt_probe) {
-			port->ib.rtt_probe = m;
-			port->ib.rtt_probe_ns = ktime_get_ns();
-		}
 	}
 	return sent;
 }
@@ -995,112 +882,6 @@ static unsigned int issue_now(struct mcg_port *port, struct mcg_group *g)
 	return issue(port, g);
 }
 
-/*
- * A user's bucket (struct mcg_ib_user), refilled to @now_ns, made if the
- * user has none; NULL without memory (its work waits for the next run).
- */
-static struct mcg_ib_user *user_bucket(struct mcg_port *port, kuid_t uid,
-				       u64 interval, u64 now_ns)
-{
-	struct mcg_ib_user *u;
-
-	list_for_each_entry(u, &port->ib.users, node) {
-		if (!uid_eq(u->uid, uid))
-			continue;
-		u->credit = mcg_tb_refill(u->credit, now_ns - u->credit_ns,
-					  interval, MCG_TB_CAP_NS, false);
-		u->credit_ns = now_ns;
-		return u;
-	}
-	u = kzalloc(sizeof(*u), GFP_KERNEL);
-	if (!u)
-		return NULL;
-	u->uid = uid;
-	u->credit = interval;	/* an idle bucket's: one request */
-	u->credit_ns = now_ns;
-	list_add(&u->node, &port->ib.users);
-	return u;
-}
-
-/* Frees the users' buckets that have refilled (mcg_tb_idle()). */
-static void users_trim(struct mcg_port *port, u64 interval, u64 now_ns)
-{
-	struct mcg_ib_user *u, *tmp;
-
-	list_for_each_entry_safe(u, tmp, &port->ib.users, node) {
-		u->credit = mcg_tb_refill(u->credit, now_ns - u->credit_ns,
-					  interval, MCG_TB_CAP_NS, false);
-		u->credit_ns = now_ns;
-		if (mcg_tb_idle(u->credit, interval)) {
-			list_del(&u->node);
-			kfree(u);
-		}
-	}
-}
-
-/* One run's pacing state (ib_join_work()). */
-struct pace {
-	u64 interval;		/* rejoin_rate's */
-	u64 uinterval;		/* user_sa_rate's */
-	u64 tinterval;		/* user_sa_rate_total's */
-	u64 now_ns;
-	u64 uwait_ns;		/* users' work waits this long at least */
-	bool uwait;		/* ... if set */
-	bool stopped;		/* root's paced work waits: users' too */
-};
-
-/*
- * May a request of user @u's group go (the port's, the users' and its
- * own credit)? If not, notes when it could. @u NULL: the users' bucket
- * only.
- */
-static bool user_may_send(struct mcg_port *port, struct mcg_ib_user *u,
-			  struct pace *p)
-{
-	u64 w = max(mcg_tb_wait_ns(port->ib.credit, p->interval),
-		    mcg_tb_wait_ns(port->ib.ucredit, p->tinterval));
-
-	if (u)
-		w = max(w, mcg_tb_wait_ns(u->credit, p->uinterval));
-	if (!w)
-		return true;
-	if (!p->uwait || w < p->uwait_ns)
-		p->uwait_ns = w;
-	p->uwait = true;
-	return false;
-}
-
-/*
- * The budget a request of @uid's group is paid from, if it may go now.
- * NULL with *@stop set: no user's request may go now (the port's or the
- * users' bucket is empty, or no memory for @uid's); NULL alone: @uid's
- * own bucket is empty, another user's request may go.
- */
-static struct mcg_ib_user *user_turn(struct mcg_port *port, kuid_t uid,
-				     struct pace *p, bool *stop)
-{
-	struct mcg_ib_user *u;
-
-	*stop = !user_may_send(port, NULL, p);
-	if (*stop)
-		return NULL;
-	u = user_bucket(port, uid, p->uinterval, p->now_ns);
-	if (!u) {
-		p->uwait = true;
-		*stop = true;
-		return NULL;
-	}
-	return user_may_send(port, u, p) ? u : NULL;
-}
-
-static void user_take(struct mcg_port *port, struct mcg_ib_user *u,
-		      struct pace *p, unsigned int n)
-{
-	port->ib.credit = mcg_tb_take(port->ib.credit, p->interval, n);
-	port->ib.ucredit = mcg_tb_take(port->ib.ucredit, p->tinterval, n);
-	u->credit = mcg_tb_take(u->credit, p->uinterval, n);
-}
-
 /* @l, a re-join's leave, has been sent: its group re-joins once all have. */
 static void rejoin_leave_sent(struct mcg_port *port, struct mcg_ib_leave *l)
 {
@@ -1146,7 +927,7 @@ static void leave_send(struct mcg_port *port, struct mcg_ib_leave *l,
 }
 
 /* Root's leaves: rejoin_rate, the leaves' in-flight limit. */
-static void send_root_leaves(struct mcg_port *port, struct pace *p)
+static void send_root_leaves(struct mcg_port *port, struct mcg_pace *p)
 {
 	struct mcg_ib_port *ib = &port->ib;
 	struct mcg_ib_leave *l, *tmp;
@@ -1154,7 +935,7 @@ static void send_root_leaves(struct mcg_port *port, struct pace *p)
 	list_for_each_entry_safe(l, tmp, &ib->leaves, node) {
 		if (l->user)
 			continue;
-		if (mcg_inflight_full(port_inflight(port), leave_limit())) {
+		if (mcg_inflight_full(mcg_pacer_inflight(port), mcg_pacer_leave_limit())) {
 			ib->need_slot = true;
 			ib->backlog = true;
 			p->stopped = true;
@@ -1171,7 +952,7 @@ static void send_root_leaves(struct mcg_port *port, struct pace *p)
 }
 
 /* Users' leaves: each from its user's budget too. */
-static void send_user_leaves(struct mcg_port *port, struct pace *p)
+static void send_user_leaves(struct mcg_port *port, struct mcg_pace *p)
 {
 	struct mcg_ib_port *ib = &port->ib;
 	struct mcg_ib_leave *l, *tmp;
@@ -1181,17 +962,17 @@ static void send_user_leaves(struct mcg_port *port, struct pace *p)
 	list_for_each_entry_safe(l, tmp, &ib->leaves, node) {
 		if (!l->user)
 			continue;
-		if (mcg_inflight_full(port_inflight(port), leave_limit())) {
+		if (mcg_inflight_full(mcg_pacer_inflight(port), mcg_pacer_leave_limit())) {
 			ib->need_slot = true;
 			return;
 		}
-		u = user_turn(port, l->uid, p, &stop);
+		u = mcg_pacer_user_turn(port, l->uid, p, &stop);
 		if (stop)
 			return;
 		if (!u)
 			continue;
 		leave_send(port, l, p->now_ns);
-		user_take(port, u, p, 1);
+		mcg_pacer_user_take(port, u, p, 1);
 	}
 }
 
@@ -1201,7 +982,7 @@ static void send_user_leaves(struct mcg_port *port, struct pace *p)
  * port's in-flight limit. A group root has joined since it was queued
  * (no longer user_sa) is root's: it goes with root's fresh joins.
  */
-static void send_user_joins(struct mcg_port *port, struct pace *p,
+static void send_user_joins(struct mcg_port *port, struct mcg_pace *p,
 			    unsigned int limit, unsigned long now)
 {
 	struct mcg_ib_port *ib = &port->ib;
@@ -1222,7 +1003,7 @@ static void send_user_joins(struct mcg_port *port, struct pace *p,
 			arm(port, ig->retry_at);
 			continue;
 		}
-		if (mcg_inflight_full(port_inflight(port), limit) ||
+		if (mcg_inflight_full(mcg_pacer_inflight(port), limit) ||
 		    mcg_inflight_full(ib->uinflight,
 				      mcg_user_inflight_limit(limit))) {
 			ib->need_slot = true;
@@ -1232,13 +1013,13 @@ static void send_user_joins(struct mcg_port *port, struct pace *p,
 			group_pkey_wait(g);
 			continue;
 		}
-		u = user_turn(port, g->sa_uid, p, &stop);
+		u = mcg_pacer_user_turn(port, g->sa_uid, p, &stop);
 		if (stop)
 			break;
 		if (!u)
 			continue;
 		sent = issue_now(port, g);
-		user_take(port, u, p, sent);
+		mcg_pacer_user_take(port, u, p, sent);
 	}
 	if (moved)
 		arm(port, now);
@@ -1249,12 +1030,8 @@ static void ib_join_work(struct work_struct *work)
 {
 	struct mcg_port *port = container_of(to_delayed_work(work),
 					     struct mcg_port, ib.join_work);
-	struct pace p = {
-		.interval = mcg_pace_interval_ns(READ_ONCE(rejoin_rate)),
-		.uinterval = mcg_pace_interval_ns(READ_ONCE(user_sa_rate)),
-		.tinterval = mcg_pace_interval_ns(READ_ONCE(user_sa_rate_total)),
-	};
-	unsigned int limit = join_limit(port);
+	struct mcg_pace p;
+	unsigned int limit;
 	unsigned long now = jiffies, next = 0;
 	struct mcg_ib_port *ib = &port->ib;
 	struct mcg_ib_group *ig, *itmp;
@@ -1265,16 +1042,9 @@ static void ib_join_work(struct work_struct *work)
 	mutex_lock(&mcg_lock);
 	if (port->dead)
 		goto out;
-	p.now_ns = ktime_get_ns();
+	mcg_pace_begin(port, &p);
+	limit = mcg_pacer_join_limit(port);
 	leaves_reap(port, p.now_ns);
-	ib->credit = mcg_tb_refill(ib->credit, p.now_ns - ib->credit_ns,
-				   p.interval, MCG_TB_CAP_NS, ib->backlog);
-	ib->credit_ns = p.now_ns;
-	ib->ucredit = mcg_tb_refill(ib->ucredit, p.now_ns - ib->ucredit_ns,
-				    p.tinterval, MCG_TB_CAP_NS, false);
-	ib->ucredit_ns = p.now_ns;
-	ib->backlog = false;
-	ib->need_slot = false;
 
 	/* Joins: the port must be ACTIVE (PORT_ACTIVE kicks us) and settled. */
 	if (!port_active(port))
@@ -1288,7 +1058,7 @@ static void ib_join_work(struct work_struct *work)
 	joins = true;
 	list_for_each_entry_safe(ig, itmp, &ib->fresh, retry_node) {
 		g = mcg_ib_group_of(ig);
-		if (mcg_inflight_full(port_inflight(port), limit)) {
+		if (mcg_inflight_full(mcg_pacer_inflight(port), limit)) {
 			ib->need_slot = true;
 			/* re-joins wait behind them: credit keeps growing */
 			ib->backlog = !list_empty(&ib->retry);
@@ -1304,7 +1074,7 @@ static void ib_join_work(struct work_struct *work)
 	}
 	list_for_each_entry_safe(ig, itmp, &ib->retry, retry_node) {
 		g = mcg_ib_group_of(ig);
-		if (mcg_inflight_full(port_inflight(port), limit)) {
+		if (mcg_inflight_full(mcg_pacer_inflight(port), limit)) {
 			ib->need_slot = true;
 			ib->backlog = true;
 			p.stopped = true;
@@ -1336,7 +1106,7 @@ leaves:
 		if (joins)
 			send_user_joins(port, &p, limit, now);
 	}
-	users_trim(port, p.uinterval, p.now_ns);
+	mcg_pacer_users_trim(port, &p);
 
 	/* Waiting for credit: the next token. For a slot: done_work. */
 	if (ib->backlog && !mcg_tb_may_send(ib->credit, p.interval))
@@ -1677,7 +1447,6 @@ static int ib_port_init(struct mcg_port *port)
 static void ib_port_fini(struct mcg_port *port)
 {
 	struct mcg_ib_leave *l, *tmp;
-	struct mcg_ib_user *u, *utmp;
 
 	cancel_delayed_work_sync(&port->ib.join_work);
 	list_for_each_entry_safe(l, tmp, &port->ib.leaves, node) {
@@ -1687,10 +1456,7 @@ static void ib_port_fini(struct mcg_port *port)
 	}
 	port->ib.nleaves = 0;
 	port->ib.rejoin_leaves = 0;
-	list_for_each_entry_safe(u, utmp, &port->ib.users, node) {
-		list_del(&u->node);
-		kfree(u);
-	}
+	mcg_pacer_users_free(port);
 	cancel_work_sync(&port->ib.done_work);
 	list_for_each_entry_safe(l, tmp, &port->ib.leaves_sent, node) {
 		list_del(&l->node);

@@ -512,7 +512,7 @@ static inline bool mcg_create_matches(const struct mcg_rec *r,
 	       (!(c->has & MCG_HAS_HOP) || c->hop_limit == r->hop_limit);
 }
 
-/* ---- SA join pacing and retries (backend_ib.c) --------------------------- */
+/* ---- SA join retries (backend_ib.c; the pacer: pacer.h) ------------------ */
 
 /**
  * mcg_backoff_ms() - the delay before the retry of a failed join
@@ -586,120 +586,6 @@ static inline bool mcg_settling(bool *settling, unsigned long until,
 		return true;
 	*settling = false;
 	return false;
-}
-
-/**
- * mcg_pace_interval_ns() - the pacer's interval at a rate
- * @rate: SA joins per second (0 as 1)
- *
- * Context: any; a pure function (see the top of this file).
- * Return: the time between two SA joins of a port at @rate per second,
- * in nanoseconds.
- */
-static inline u64 mcg_pace_interval_ns(unsigned int rate)
-{
-	return div_u64(NSEC_PER_SEC, max(rate, 1U));
-}
-
-/*
- * The pacer's token bucket (backend_ib.c): a port's SA requests, re-joins
- * and leaves, at most one per @interval_ns (mcg_pace_interval_ns()) over
- * any stretch of time. The bucket holds credit in nanoseconds; a request
- * costs @interval_ns. Each run of the pacer first adds the time elapsed
- * since the last one, up to a limit, and then sends as many requests as
- * the credit pays for, so the rate does not depend on how often or how
- * late the pacer runs (jiffies are coarse, a loaded machine wakes it
- * late):
- *
- *  - while requests waited (@backlog: for credit, or for a slot under
- *    the in-flight limit), credit grows up to one request and the lesser
- *    of @cap_ns and one more request, and at least up to @cap_ns (the
- *    pacer passes MCG_TB_CAP_NS, 10 ms of requests, more than two
- *    jiffies at HZ=250): a late wake-up is made up, within that bound, so
- *    that at most 10 ms of requests, and at most one more than is due,
- *    go out at once beyond the rate. The pacer is woken when the next
- *    request is paid for, so the time it wakes late is always beyond that
- *    request: were the credit capped at one request, a pacer woken 5 ms
- *    late every time would lose 5 ms per request (20 % at 40/s). Not
- *    more than 10 ms: the SA must never see more than the rate plus two
- *    requests in any 100 ms at 200/s (ib_failover.sh), so a longer pause
- *    - such as the start of a re-join wave, whose first re-joins wait
- *    behind multicast.c's reports of the lost groups - is not made up;
- *  - after an idle spell, up to one request: an idle port banks no burst.
- *
- * From an idle start no stretch of time of length T sees more than
- * 1 + T / @interval_ns requests: a wave of N requests never takes less
- * than (N - 1) / rate.
- *
- * Credit may go below zero: the joins of one group (up to four join
- * states) are sent together, and the debt is paid by waiting. An
- * @interval_ns of 0 (a rate above 10^9/s) is no limit.
- */
-#define MCG_TB_CAP_NS	(10 * NSEC_PER_MSEC)
-
-/**
- * mcg_tb_refill() - add the time elapsed to the token bucket's credit
- * @credit: the credit, in nanoseconds
- * @elapsed_ns: the time since the last refill
- * @interval_ns: the cost of a request (mcg_pace_interval_ns())
- * @cap_ns: the most a late wake-up makes up (MCG_TB_CAP_NS)
- * @backlog: requests waited since the last run
- *
- * The rules are in the comment on the token bucket above.
- *
- * Context: any; a pure function (see the top of this file).
- * Return: the new credit.
- */
-static inline s64 mcg_tb_refill(s64 credit, u64 elapsed_ns, u64 interval_ns,
-				u64 cap_ns, bool backlog)
-{
-	s64 top = backlog ? max(cap_ns, interval_ns + min(interval_ns, cap_ns)) :
-		  interval_ns;
-
-	if (credit >= top || elapsed_ns >= (u64)(top - credit))
-		return top;
-	return credit + elapsed_ns;
-}
-
-/**
- * mcg_tb_may_send() - does the credit pay for one more request?
- * @credit: the credit, in nanoseconds
- * @interval_ns: the cost of a request; 0 is no limit
- *
- * Context: any; a pure function (see the top of this file).
- * Return: true if @credit pays for one more request.
- */
-static inline bool mcg_tb_may_send(s64 credit, u64 interval_ns)
-{
-	return !interval_ns || credit >= (s64)interval_ns;
-}
-
-/**
- * mcg_tb_take() - pay for requests sent
- * @credit: the credit, in nanoseconds
- * @interval_ns: the cost of a request
- * @n: the requests sent
- *
- * Context: any; a pure function (see the top of this file).
- * Return: the credit left after @n requests were sent (may be negative).
- */
-static inline s64 mcg_tb_take(s64 credit, u64 interval_ns, unsigned int n)
-{
-	return credit - (s64)(n * interval_ns);
-}
-
-/**
- * mcg_tb_wait_ns() - how long until the credit pays for a request
- * @credit: the credit, in nanoseconds
- * @interval_ns: the cost of a request
- *
- * Context: any; a pure function (see the top of this file).
- * Return: nanoseconds until @credit pays for a request (0: now).
- */
-static inline u64 mcg_tb_wait_ns(s64 credit, u64 interval_ns)
-{
-	return mcg_tb_may_send(credit, interval_ns) ? 0 :
-	       (u64)((s64)interval_ns - credit);
 }
 
 /*
@@ -817,79 +703,6 @@ static inline bool mcg_ib_keep_stale(u8 join_state, u8 added, u8 stale,
 	return added || (stale & bit);
 }
 
-/**
- * mcg_inflight_full() - may a port send no more SA joins?
- * @inflight: its unanswered SA joins
- * @limit: its in-flight limit (0 as 1)
- *
- * Context: any; a pure function (see the top of this file).
- * Return: true if a port with @inflight unanswered SA joins may send no
- * more.
- */
-static inline bool mcg_inflight_full(unsigned int inflight, unsigned int limit)
-{
-	return inflight >= max(limit, 1U);
-}
-
-/**
- * mcg_srtt_update() - fold a sample into the smoothed SA round trip
- * @srtt_ns: the estimate so far, 0 if none
- * @sample_ns: the round trip of one join
- *
- * The SA round trip the pacer measures (backend_ib.c): one join at a
- * time is timed from its send to its answer, and the estimate follows
- * the samples as TCP's smoothed RTT does, by 1/8 of each difference; the
- * first sample (@srtt_ns 0) is taken as it is.
- *
- * Context: any; a pure function (see the top of this file).
- * Return: the new estimate, at least 1.
- */
-static inline u64 mcg_srtt_update(u64 srtt_ns, u64 sample_ns)
-{
-	if (!srtt_ns)
-		return max_t(u64, sample_ns, 1);
-	if (sample_ns >= srtt_ns)
-		return srtt_ns + (sample_ns - srtt_ns) / 8;
-	return max_t(u64, srtt_ns - (srtt_ns - sample_ns) / 8, 1);
-}
-
-/*
- * MCG_INFLIGHT_MIN: the fewest SA joins a port may have unanswered, if
- * the maximum (rejoin_inflight) allows that many: what the pacer always
- * used before it measured the round trip.
- */
-#define MCG_INFLIGHT_MIN	8
-
-/**
- * mcg_inflight_limit() - the pacer's in-flight limit
- * @rate: joins per second (rejoin_rate; 0 as 1)
- * @srtt_ns: the SA round trip (0: none measured yet)
- * @max: rejoin_inflight; 0 as 1
- *
- * The pacer's in-flight limit at @rate joins per second against an SA
- * round trip of @srtt_ns (0: none measured yet): twice what keeps the
- * rate going (rate x round trip), so that an answer late now and then
- * does not stall the wave; at least MCG_INFLIGHT_MIN and at most @max
- * (rejoin_inflight; 0 as 1), @max winning. A slow SA raises it, up to
- * @max, and the rate still holds every request back that is not due:
- * the SA never has more than @max of the port's requests, nor more than
- * @rate per second.
- *
- * Context: any; a pure function (see the top of this file).
- * Return: the most SA joins the port may have unanswered.
- */
-static inline unsigned int mcg_inflight_limit(unsigned int rate, u64 srtt_ns,
-					      unsigned int max)
-{
-	u64 want = div_u64(2 * (u64)max(rate, 1U) * min_t(u64, srtt_ns,
-							   NSEC_PER_SEC) +
-			   NSEC_PER_SEC - 1, NSEC_PER_SEC);
-
-	max = max(max, 1U);
-	return clamp_t(u64, want, min_t(unsigned int, MCG_INFLIGHT_MIN, max),
-		       max);
-}
-
 /*
  * Users' SA requests (backend_ib.c): the groups a user's join made cost,
  * for every join, re-join and Delete, a request of the port's bucket
@@ -901,35 +714,6 @@ static inline unsigned int mcg_inflight_limit(unsigned int rate, u64 srtt_ns,
  * request) is what a new one starts with: it is freed, and made again
  * when the user next asks, with nothing gained.
  */
-
-/**
- * mcg_tb_idle() - may a user's bucket be freed?
- * @credit: its credit, after mcg_tb_refill() without backlog
- * @interval_ns: the cost of a request (mcg_pace_interval_ns())
- *
- * Context: any; a pure function (see the top of this file).
- * Return: true if the bucket holds what a new one starts with (one
- * request), so that freeing it and making it again gives nothing more.
- */
-static inline bool mcg_tb_idle(s64 credit, u64 interval_ns)
-{
-	return credit >= (s64)interval_ns;
-}
-
-/**
- * mcg_user_inflight_limit() - the users' share of the in-flight limit
- * @limit: the port's in-flight limit of joins (mcg_inflight_limit())
- *
- * Users' joins and re-joins together may have half the port's limit
- * unanswered, at least one: root's re-joins always find room.
- *
- * Context: any; a pure function (see the top of this file).
- * Return: the most users' SA joins the port may have unanswered.
- */
-static inline unsigned int mcg_user_inflight_limit(unsigned int limit)
-{
-	return max(limit / 2, 1U);
-}
 
 /*
  * MCG_IB_LEAVES_MAX: root's leaves a port queues for the pacer at most.

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # Guest side of the debug lane: the KUnit suites of ib_mcgroups' pure
-# logic (kernel/tests/ib_mcgroups_kunit.c). Loading the module runs them;
+# logic (kernel/tests/logic_kunit.c, pacer_kunit.c). Loading the module runs them;
 # each suite's KTAP is read back from /sys/kernel/debug/kunit/<suite>/results
 # and printed as one KTAP document, one subtest per suite, so that run.sh
 # counts every test case. Fails on a failed case, a missing case (a suite
@@ -11,7 +11,7 @@
 # timeout: 120
 KU=/sys/kernel/debug/kunit
 MOD=ib_mcgroups_kunit
-SUITES="mcg_group mcg_join_checks mcg_backoff mcg_pacing mcg_mgid mcg_attrs"
+SUITES="mcg_group mcg_join_checks mcg_backoff mcg_pacing mcg_mgid mcg_attrs mcg_ib_states"
 rc=0
 
 if ! modinfo $MOD >/dev/null 2>&1; then
@@ -34,7 +34,7 @@ fi
 
 set -- $SUITES
 echo "KTAP version 1"
-echo "1..$#"
+echo "1..$(($# + 1))"
 n=0
 for s in $SUITES; do
 	n=$((n + 1))
@@ -70,6 +70,23 @@ for s in $SUITES; do
 		echo "ok $n $s"
 	fi
 done
+# Every suite the module registered is one of SUITES (a suite missing
+# from the list would run unchecked).
+n=$((n + 1))
+extra=
+for d in "$KU"/mcg_*; do
+	[ -d "$d" ] || continue
+	case " $SUITES " in
+	*" ${d##*/} "*) ;;
+	*) extra="$extra ${d##*/}" ;;
+	esac
+done
+if [ -n "$extra" ]; then
+	echo "not ok $n every suite of $MOD is checked # not in SUITES:$extra"
+	rc=1
+else
+	echo "ok $n every suite of $MOD is checked"
+fi
 if ! rmmod $MOD; then
 	echo "# rmmod $MOD failed"
 	rc=1

@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The pacer of a port's SA requests: how many may go now, and how many
+ * may be unanswered. backend_ib.c's join_work decides what goes and in
+ * what order (its top comment); it asks here whether a request may go and
+ * pays for it here. pacer.h has the model these functions apply.
+ *
+ * The rate. Re-joins and leaves together go at most rejoin_rate per
+ * second, by a token bucket (mcg_tb_refill()): each run sends as many as
+ * the time elapsed since the last one pays for, so the rate holds however
+ * late the work runs. Credit keeps growing (up to its cap, 10 ms of
+ * requests) while paced requests wait, whether for credit or for the
+ * in-flight limit: a wave held back by the limit must not lose the time
+ * it waited. A longer pause is not made up (pacer.h, the token bucket).
+ *
+ * Users. Users' requests are paced and bounded per user and in total:
+ * each costs a request of the port's bucket (rejoin_rate), of the users'
+ * bucket (user_sa_rate_total) and of the user's own (user_sa_rate, a
+ * struct mcg_ib_user on port->ib.users, freed once it has refilled: see
+ * mcg_tb_idle()), the last two refilled without catch-up; and users'
+ * joins have at most half the port's in-flight limit unanswered
+ * (mcg_user_inflight_limit()). A Delete sent at once, unpaced, of a
+ * user's group is charged as a debt its next requests wait for
+ * (mcg_pacer_user_debt()).
+ *
+ * The in-flight limit. A join is unanswered until its callback, a leave
+ * until multicast.c has dropped its group (backend_ib.c's leaves_reap()).
+ * The limit follows the SA's round trip: one join at a time is timed from
+ * its send to done_work's handling of its answer (a success or a refusal;
+ * the time of our own workqueues is part of the cycle that frees a slot),
+ * smoothed by mcg_srtt_update(), and joins may have twice rejoin_rate x
+ * that unanswered, at least 8 and at most rejoin_inflight
+ * (mcg_inflight_limit()). A slow SA raises the limit only up to
+ * rejoin_inflight, and never the rate: the SA never has more than
+ * rejoin_inflight of the port's requests, and no more than rejoin_rate
+ * per second (plus the catch-up) - no storm against a fresh SM. Leaves
+ * keep the minimum: their answers are not seen, only noticed at the next
+ * run. Measurements: Documentation/design-notes.rst.
+ *
+ * Locking: everything here is under mcg_lock (port->ib's counters,
+ * buckets and users).
+ */
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+
+#include "ib_mcgroups.h"
+#include "pacer.h"
+
+static unsigned int rejoin_rate = 20;
+module_param(rejoin_rate, uint, 0644);
+MODULE_PARM_DESC(rejoin_rate,
+		 "SA joins one port sends per second at most (default 20: every node of a large fabric re-joins at once after an SM failover, and the fabric-wide rate is what an SM must absorb)");
+
+static unsigned int rejoin_inflight = 64;
+module_param(rejoin_inflight, uint, 0644);
+MODULE_PARM_DESC(rejoin_inflight,
+		 "SA requests one port has unanswered at most (default 64); the pacer uses twice rejoin_rate x the measured SA round trip of it, at least 8");
+
+static unsigned int user_sa_rate = 2;
+module_param(user_sa_rate, uint, 0644);
+MODULE_PARM_DESC(user_sa_rate,
+		 "SA requests (joins, re-joins, Deletes) the groups one user without CAP_NET_ADMIN made may cost one port per second at most (default 2; 0 counts as 1)");
+
+static unsigned int user_sa_rate_total = 10;
+module_param(user_sa_rate_total, uint, 0644);
+MODULE_PARM_DESC(user_sa_rate_total,
+		 "SA requests the groups of all users without CAP_NET_ADMIN together may cost one port per second at most (default 10; 0 counts as 1)");
+
+/**
+ * mcg_pace_begin() - start a run of the pacer
+ * @port: the port
+ * @p: filled with the run's intervals and time
+ *
+ * Refills the port's and the users' buckets for the time since the last
+ * run and clears what the last run noted (backlog, need_slot).
+ */
+void mcg_pace_begin(struct mcg_port *port, struct mcg_pace *p)
+{
+	struct mcg_ib_port *ib = &port->ib;
+
+	*p = (struct mcg_pace){
+		.interval = mcg_pace_interval_ns(READ_ONCE(rejoin_rate)),
+		.uinterval = mcg_pace_interval_ns(READ_ONCE(user_sa_rate)),
+		.tinterval = mcg_pace_interval_ns(READ_ONCE(user_sa_rate_total)),
+		.now_ns = ktime_get_ns(),
+	};
+	ib->credit = mcg_tb_refill(ib->credit, p->now_ns - ib->credit_ns,
+				   p->interval, MCG_TB_CAP_NS, ib->backlog);
+	ib->credit_ns = p->now_ns;
+	ib->ucredit = mcg_tb_refill(ib->ucredit, p->now_ns - ib->ucredit_ns,
+				    p->tinterval, MCG_TB_CAP_NS, false);
+	ib->ucredit_ns = p->now_ns;
+	ib->backlog = false;
+	ib->need_slot = false;
+}
+
+/**
+ * mcg_pacer_inflight() - the port's unanswered SA requests
+ * @port: the port
+ *
+ * Return: joins and leaves unanswered.
+ */
+unsigned int mcg_pacer_inflight(const struct mcg_port *port)
+{
+	return port->ib.inflight + port->ib.leaves_inflight;
+}
+
+/**
+ * mcg_pacer_join_limit() - the in-flight limit of joins
+ * @port: the port
+ *
+ * Return: enough for rejoin_rate at the SA round trip measured, at most
+ * rejoin_inflight.
+ */
+unsigned int mcg_pacer_join_limit(const struct mcg_port *port)
+{
+	return mcg_inflight_limit(READ_ONCE(rejoin_rate), port->ib.srtt_ns,
+				  READ_ONCE(rejoin_inflight));
+}
+
+/**
+ * mcg_pacer_leave_limit() - the in-flight limit of leaves
+ *
+ * Their answer is not seen (multicast.c sends the Delete), only noticed
+ * at the next run, so no round trip of theirs is measured or waited for.
+ *
+ * Return: the minimum limit.
+ */
+unsigned int mcg_pacer_leave_limit(void)
+{
+	return mcg_inflight_limit(1, 0, READ_ONCE(rejoin_inflight));
+}
+
+/**
+ * mcg_pacer_join_sent() - a join of @m went to the SA
+ * @port: the port
+ * @m: the membership
+ * @user: its group's SA requests are a user's
+ *
+ * Takes an in-flight slot (a user's share too) and times the join if no
+ * other is timed.
+ */
+void mcg_pacer_join_sent(struct mcg_port *port, struct mcg_ib_memb *m,
+			 bool user)
+{
+	m->user = user;
+	port->ib.inflight++;
+	if (user)
+		port->ib.uinflight++;
+	if (!port->ib.rtt_probe) {
+		port->ib.rtt_probe = m;
+		port->ib.rtt_probe_ns = ktime_get_ns();
+	}
+}
+
+/**
+ * mcg_pacer_join_done() - a join of @m is answered or given up
+ * @port: the port
+ * @m: the membership
+ *
+ * Its slot is free.
+ */
+void mcg_pacer_join_done(struct mcg_port *port, struct mcg_ib_memb *m)
+{
+	port->ib.inflight--;
+	if (m->user)
+		port->ib.uinflight--;
+	m->user = false;
+}
+
+/**
+ * mcg_pacer_rtt_sample() - the SA answered a join of @m
+ * @port: the port
+ * @m: the membership
+ * @status: the answer's (0, or an error)
+ *
+ * If it was the join timed, its round trip is a sample of the SA's: a
+ * success or a refusal (-EINVAL) is an answer of the SA, another error
+ * may not be.
+ */
+void mcg_pacer_rtt_sample(struct mcg_port *port, struct mcg_ib_memb *m,
+			  int status)
+{
+	if (port->ib.rtt_probe != m)
+		return;
+	port->ib.rtt_probe = NULL;
+	if (!status || status == -EINVAL)
+		port->ib.srtt_ns = mcg_srtt_update(port->ib.srtt_ns,
+						   ktime_get_ns() -
+						   port->ib.rtt_probe_ns);
+}
+
+/**
+ * mcg_pacer_rtt_drop() - a membership whose join may be timed goes
+ * @port: the port
+ * @m: the membership
+ *
+ * The next join sent is timed instead.
+ */
+void mcg_pacer_rtt_drop(struct mcg_port *port, struct mcg_ib_memb *m)
+{
+	if (port->ib.rtt_probe == m)
+		port->ib.rtt_probe = NULL;
+}
+
+/*
+ * A user's bucket (struct mcg_ib_user), refilled to @now_ns, made if the
+ * user has none; NULL without memory (its work waits for the next run).
+ */
+static struct mcg_ib_user *user_bucket(struct mcg_port *port, kuid_t uid,
+				       u64 interval, u64 now_ns)
+{
+	struct mcg_ib_user *u;
+
+	list_for_each_entry(u, &port->ib.users, node) {
+		if (!uid_eq(u->uid, uid))
+			continue;
+		u->credit = mcg_tb_refill(u->credit, now_ns - u->credit_ns,
+					  interval, MCG_TB_CAP_NS, false);
+		u->credit_ns = now_ns;
+		return u;
+	}
+	u = kzalloc(sizeof(*u), GFP_KERNEL);
+	if (!u)
+		return NULL;
+	u->uid = uid;
+	u->credit = interval;	/* an idle bucket's: one request */
+	u->credit_ns = now_ns;
+	list_add(&u->node, &port->ib.users);
+	return u;
+}
+
+/**
+ * mcg_pacer_users_trim() - free the users' buckets that have refilled
+ * @port: the port
+ * @p: the run's pacing state
+ *
+ * A bucket that has refilled (mcg_tb_idle()) is as good as none.
+ */
+void mcg_pacer_users_trim(struct mcg_port *port, const struct mcg_pace *p)
+{
+	u64 interval = p->uinterval, now_ns = p->now_ns;
+	struct mcg_ib_user *u, *tmp;
+
+	list_for_each_entry_safe(u, tmp, &port->ib.users, node) {
+		u->credit = mcg_tb_refill(u->credit, now_ns - u->credit_ns,
+					  interval, MCG_TB_CAP_NS, false);
+		u->credit_ns = now_ns;
+		if (mcg_tb_idle(u->credit, interval)) {
+			list_del(&u->node);
+			kfree(u);
+		}
+	}
+}
+
+/*
+ * May a request of user @u's group go (the port's, the users' and its
+ * own credit)? If not, notes when it could. @u NULL: the users' bucket
+ * only.
+ */
+static bool user_may_send(struct mcg_port *port, struct mcg_ib_user *u,
+			  struct mcg_pace *p)
+{
+	u64 w = max(mcg_tb_wait_ns(port->ib.credit, p->interval),
+		    mcg_tb_wait_ns(port->ib.ucredit, p->tinterval));
+
+	if (u)
+		w = max(w, mcg_tb_wait_ns(u->credit, p->uinterval));
+	if (!w)
+		return true;
+	if (!p->uwait || w < p->uwait_ns)
+		p->uwait_ns = w;
+	p->uwait = true;
+	return false;
+}
+
+/**
+ * mcg_pacer_user_turn() - may a request of a user's group go now?
+ * @port: the port
+ * @uid: the user its requests are charged to (g->sa_uid)
+ * @p: the run's pacing state; notes when users' work could go
+ * @stop: set if no user's request may go now
+ *
+ * Return: the budget the request is paid from (mcg_pacer_user_take()),
+ * if it may go now. NULL with *@stop set: no user's request may go now
+ * (the port's or the users' bucket is empty, or no memory for @uid's);
+ * NULL alone: @uid's own bucket is empty, another user's request may go.
+ */
+struct mcg_ib_user *mcg_pacer_user_turn(struct mcg_port *port, kuid_t uid,
+					struct mcg_pace *p, bool *stop)
+{
+	struct mcg_ib_user *u;
+
+	*stop = !user_may_send(port, NULL, p);
+	if (*stop)
+		return NULL;
+	u = user_bucket(port, uid, p->uinterval, p->now_ns);
+	if (!u) {
+		p->uwait = true;
+		*stop = true;
+		return NULL;
+	}
+	return user_may_send(port, u, p) ? u : NULL;
+}
+
+/**
+ * mcg_pacer_user_take() - pay for requests of a user's group
+ * @port: the port
+ * @u: the user's budget (mcg_pacer_user_turn())
+ * @p: the run's pacing state
+ * @n: the requests sent
+ *
+ * From the port's, the users' and the user's own bucket.
+ */
+void mcg_pacer_user_take(struct mcg_port *port, struct mcg_ib_user *u,
+			 struct mcg_pace *p, unsigned int n)
+{
+	port->ib.credit = mcg_tb_take(port->ib.credit, p->interval, n);
+	port->ib.ucredit = mcg_tb_take(port->ib.ucredit, p->tinterval, n);
+	u->credit = mcg_tb_take(u->credit, p->uinterval, n);
+}
+
+/**
+ * mcg_pacer_user_debt() - charge a user for a request sent unpaced
+ * @port: the port
+ * @uid: the user its group's requests are charged to
+ * @now_ns: ktime_get_ns() now
+ *
+ * A Delete of a user's group sent at once (its join was in flight) is
+ * paid from the users' and the user's bucket as a debt: their next
+ * requests wait for it.
+ */
+void mcg_pacer_user_debt(struct mcg_port *port, kuid_t uid, u64 now_ns)
+{
+	u64 iv = mcg_pace_interval_ns(READ_ONCE(user_sa_rate));
+	u64 tiv = mcg_pace_interval_ns(READ_ONCE(user_sa_rate_total));
+	struct mcg_ib_user *u = user_bucket(port, uid, iv, now_ns);
+
+	if (u)
+		u->credit = mcg_tb_take(u->credit, iv, 1);
+	port->ib.ucredit = mcg_tb_take(port->ib.ucredit, tiv, 1);
+}
+
+/**
+ * mcg_pacer_users_free() - free every user's bucket of a port
+ * @port: the port, going away
+ */
+void mcg_pacer_users_free(struct mcg_port *port)
+{
+	struct mcg_ib_user *u, *tmp;
+
+	list_for_each_entry_safe(u, tmp, &port->ib.users, node) {
+		list_del(&u->node);
+		kfree(u);
+	}
+}
