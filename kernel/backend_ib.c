@@ -1025,6 +1025,31 @@ static void send_user_joins(struct mcg_port *port, struct mcg_pace *p,
 		arm(port, now);
 }
 
+/*
+ * The port is not ACTIVE: the joins waiting to be sent say why (joining,
+ * reason port-down), once. They go when it is ACTIVE again; a JOIN
+ * waiting in libibmcg keeps waiting (the state is still joining).
+ */
+static void joins_wait_port(struct mcg_port *port)
+{
+	struct list_head *lists[] = {
+		&port->ib.fresh, &port->ib.retry, &port->ib.ujoins,
+	};
+	struct mcg_ib_group *ig;
+	struct mcg_group *g;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(lists); i++) {
+		list_for_each_entry(ig, lists[i], retry_node) {
+			g = mcg_ib_group_of(ig);
+			if (g->link == IB_MCG_STATE_JOINING)
+				mcg_group_set_link(g, IB_MCG_STATE_JOINING,
+						   IB_MCG_REASON_PORT_DOWN,
+						   g->error);
+		}
+	}
+}
+
 /* The pacer: issues the requests that are due; see the top comment. */
 static void ib_join_work(struct work_struct *work)
 {
@@ -1047,8 +1072,10 @@ static void ib_join_work(struct work_struct *work)
 	leaves_reap(port, p.now_ns);
 
 	/* Joins: the port must be ACTIVE (PORT_ACTIVE kicks us) and settled. */
-	if (!port_active(port))
+	if (!port_active(port)) {
+		joins_wait_port(port);
 		goto leaves;
+	}
 	if (mcg_settling(&ib->settling, ib->settle_until, now)) {
 		if (!list_empty(&ib->fresh) || !list_empty(&ib->retry) ||
 		    !list_empty(&ib->ujoins))

@@ -449,7 +449,9 @@ enum ib_mcg_reason {
 	IB_MCG_REASON_TIMEOUT		= 8,	/* SA did not answer */
 	IB_MCG_REASON_SA_REJECTED	= 9,	/* SA answered with an error */
 	IB_MCG_REASON_PORT_DOWN		= 10,	/* IB: lost, the port left
-						 * ACTIVE
+						 * ACTIVE; or (JOINING) the
+						 * join waits for it to be
+						 * ACTIVE again
 						 */
 	IB_MCG_REASON_PKEY_MISSING	= 11,	/* P_Key not in port table */
 	IB_MCG_REASON_NET_RESET		= 12,	/* SM reregister, LID change,

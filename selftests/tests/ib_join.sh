@@ -20,7 +20,7 @@ state_of() { mcctl -j show "$P" "$1" | jq -r .state; }
 joined() { [ "$(state_of "$1")" = joined ]; }
 state_is() { [ "$(state_of "$1")" = "$2" ]; }
 
-ktap_plan 46
+ktap_plan 47
 modprobe ib_umad
 check "load simhca" modprobe simhca || ktap_skip_all "no simhca"
 check "load ib_mcgroups" mcg_load settle_ms=300 backoff_base_ms=200
@@ -116,6 +116,8 @@ check_eq "in retry-wait, reason port-down" "retry-wait port-down" \
 mcctl -j join "$P" $G7 owner w create >/tmp/join.$$ 2>&1 &
 jpid=$!
 check "a join of $G7 waits for the port" wait_for -t 10 state_is $G7 joining
+check "and says why: joining, reason port-down" wait_for -t 10 sh -c \
+	"[ \"\$(mcctl -j show $P $G7 | jq -r '.state + \" \" + .reason')\" = 'joining port-down' ]"
 if modprobe -n team 2>/dev/null; then
 	check "meanwhile a generic netlink family registers (team)" modprobe team
 else
