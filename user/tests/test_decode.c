@@ -460,7 +460,26 @@ static void parse_group_ib(void)
 	EXPECT_STR(ibmcg_reason_name(g.reason), "timeout");
 	EXPECT(g.error == ETIMEDOUT);
 	EXPECT(!IBMCG_HAS(&g, IB_MCG_A_MLID) && !IBMCG_HAS(&g, IB_MCG_A_MTU));
+	EXPECT(!IBMCG_HAS(&g, IB_MCG_A_LINK_STATE));
 	ibmcg__group_clear(&g);
+	nlmsg_free(msg);
+
+	/* a lingering group joined again after an SM failover (link state) */
+	msg = ib_group_msg(IB_MCG_CMD_GROUP_STATE_NTF, 0,
+			   IB_MCG_STATE_LINGERING, IB_MCG_REASON_NET_RESET,
+			   ENETRESET);
+	nla_put_u8(msg, IB_MCG_A_LINK_STATE, IB_MCG_STATE_RETRY_WAIT);
+	EXPECT(ibmcg__parse_group(nlmsg_hdr(msg), &g) == 0);
+	EXPECT(g.state == IB_MCG_STATE_LINGERING);
+	EXPECT(IBMCG_HAS(&g, IB_MCG_A_LINK_STATE));
+	EXPECT(g.link_state == IB_MCG_STATE_RETRY_WAIT);
+	ibmcg__group_clear(&g);
+	nlmsg_free(msg);
+	/* an empty link state is refused */
+	msg = ib_group_msg(IB_MCG_CMD_GROUP_GET, 1, IB_MCG_STATE_JOINING,
+			   IB_MCG_REASON_JOIN, 0);
+	nla_put(msg, IB_MCG_A_LINK_STATE, 0, NULL);
+	EXPECT(ibmcg__parse_group(nlmsg_hdr(msg), &g) == -EPROTO);
 	nlmsg_free(msg);
 
 	/* an empty MTU, or an MLID shorter than a u16, is refused */

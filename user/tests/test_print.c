@@ -586,6 +586,47 @@ static void group_detail_lingering(void)
 	free(c.buf);
 }
 
+/*
+ * A lingering group whose membership is being joined again (an SM
+ * failover): the link state in brackets after the state, in JSON always.
+ * A joined one, or a kernel that does not send it, shows none.
+ */
+static void group_lingering_link_state(void)
+{
+	struct ibmcg_group g;
+	struct capture c;
+	json_object *o;
+
+	fake_lingering(&g, false);
+	cap_start(&c, false, false);
+	print_group_line(&g);
+	EXPECT(!strstr(cap_end(&c), "lingering ("));
+	free(c.buf);
+
+	g.present[0] |= A(LINK_STATE);
+	g.link_state = IB_MCG_STATE_JOINED;
+	cap_start(&c, false, false);
+	print_group_line(&g);
+	EXPECT(!strstr(cap_end(&c), "lingering ("));
+	free(c.buf);
+
+	g.link_state = IB_MCG_STATE_RETRY_WAIT;
+	cap_start(&c, false, false);
+	print_group_line(&g);
+	EXPECT_STR(cap_end(&c),
+		   "mlx5_0/1 group 239.1.1.1 state lingering (retry-wait)"
+		   " linger_left 12.3s linger 30s join_state full holders 0\n");
+	free(c.buf);
+
+	cap_start(&c, true, false);
+	print_group_detail(&g);
+	o = parse_json(cap_end(&c));
+	EXPECT_STR(jstr(o, "state"), "lingering");
+	EXPECT_STR(jstr(o, "link_state"), "retry-wait");
+	json_object_put(o);
+	free(c.buf);
+}
+
 static void group_linger_time(void)
 {
 	static const struct {
@@ -1415,6 +1456,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(json_pretty_as_json_c),
 	KTAP_CASE(group_line_lingering),
 	KTAP_CASE(group_detail_lingering),
+	KTAP_CASE(group_lingering_link_state),
 	KTAP_CASE(group_linger_time),
 	KTAP_CASE(linger_left_format),
 	KTAP_CASE(event_lingering),
