@@ -9,8 +9,12 @@
 #
 #   --demo          run selftests/demo.sh instead of the tests
 #   --keep          after the run, leave a shell on the console (interactive;
-#                   exit the shell to power off); no overall timeout
-#   --timeout SECS  overall VM timeout (default 1500)
+#                   exit the shell to power off); no timeout
+#   --timeout SECS  overall VM timeout (default 3600). The VM is also
+#                   stopped when it has printed no result line for longer
+#                   than the longest test timeout of the guest plus 120 s
+#                   (x TIMEOUT_SCALE): a hung guest, since every test's
+#                   own timeout ends a test that hangs
 #   --modules-from DIR
 #                   take ib_mcgroups.ko from the module tree
 #                   DIR/lib/modules/KVER (a DKMS --installtree, or what
@@ -51,7 +55,7 @@ O=${O:-$TOP/build/vm}
 
 DEMO=0
 KEEP=0
-TIMEOUT=1500
+TIMEOUT=3600
 TESTS=()
 
 usage() {
@@ -449,13 +453,44 @@ QEMU=(qemu-system-x86_64 -machine q35 -accel tcg -m 1G -smp 2
 # shellcheck disable=SC2206
 [ -n "${QEMU_EXTRA:-}" ] && QEMU+=($QEMU_EXTRA)
 
-log "booting (timeout ${TIMEOUT}s)"
+# The longest a test may run (its "# timeout:", default 120 s, as
+# runner.sh reads it), for the watchdog below: a guest silent for longer
+# than that is hung.
+longest=120
+for f in "$ROOT"/selftests/tests/*.sh; do
+	[ -e "$f" ] || continue
+	t=$(sed -n 's/^#[[:space:]]*timeout:[[:space:]]*\([0-9]\+\).*/\1/p' "$f" | head -n1)
+	[ "${t:-0}" -le "$longest" ] || longest=$t
+done
+IDLE=$(( (longest + 120) * ${TIMEOUT_SCALE:-1} ))
+
+log "booting (timeout ${TIMEOUT}s, ${IDLE}s without a result)"
 start=$(date +%s)
 qemu_rc=0
 if [ "$KEEP" = 1 ]; then
 	"${QEMU[@]}" || qemu_rc=$?
 else
-	timeout --foreground -k 5 "$TIMEOUT" "${QEMU[@]}" </dev/null || qemu_rc=$?
+	# Stopped after TIMEOUT in all, or IDLE seconds without a line on the
+	# results channel. A loaded machine (a fresh one, building kernels
+	# beside the tests) only makes the run longer, not silent.
+	"${QEMU[@]}" </dev/null &
+	qpid=$!
+	while kill -0 "$qpid" 2>/dev/null; do
+		sleep 2
+		now=$(date +%s)
+		last=$(stat -c %Y "$RESULTS" 2>/dev/null || echo "$start")
+		[ "$last" -ge "$start" ] || last=$start
+		if [ $((now - start)) -ge "$TIMEOUT" ] ||
+			[ $((now - last)) -ge "$IDLE" ]; then
+			timed_out=$((now - start))
+			silent=$((now - last))
+			kill -TERM "$qpid" 2>/dev/null
+			sleep 5
+			kill -KILL "$qpid" 2>/dev/null
+			break
+		fi
+	done
+	wait "$qpid" || qemu_rc=$?
 fi
 elapsed=$(( $(date +%s) - start ))
 
@@ -475,8 +510,8 @@ awk -v dir="$O/out" '
 
 extra_fail=0
 if ! grep -q '^=== done ===$' "$O/results.clean"; then
-	if [ "$qemu_rc" = 124 ] || [ "$qemu_rc" = 137 ]; then
-		echo "# VM timed out after ${TIMEOUT}s"
+	if [ -n "${timed_out:-}" ]; then
+		echo "# VM stopped after ${timed_out}s, ${silent}s without a result (limits: ${TIMEOUT}s in all, ${IDLE}s without a result)"
 	else
 		echo "# VM crashed or exited early (qemu status $qemu_rc)"
 	fi
