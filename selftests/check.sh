@@ -174,9 +174,12 @@ tally() {
 CORE_TESTS=${CORE_TESTS:-roce_membership datapath ib_datapath bound_holds ib_join ib_sm_ah ib_failover ib_pacer lifecycle}
 RT_TESTS=${RT_TESTS:-$CORE_TESTS}
 # The lanes on kernels of other Debian releases (selftests/kernels/):
-# bullseye is Debian 11's 5.10 as Debian ships it (its image and headers),
-# sid the newest kernel in the archive, built from its linux-source: the
-# core set (CORE_TESTS; TEST... if given) and the DKMS test. LANES= leaves them out; KVER=X does too.
+# bullseye is Debian 11's 5.10, sid the newest kernel in the archive, each
+# as Debian ships it (its image and modules; the project's modules built
+# against its headers, or against its linux-source prepared with its
+# config where the headers need a newer compiler: selftests/kernels/
+# distro.sh): the core set (CORE_TESTS; TEST... if given) and the DKMS
+# test. LANES= leaves them out; KVER=X does too.
 LANES=${LANES-bullseye sid}
 if [ -n "${KVER:-}" ]; then
 	KVERS=$KVER
@@ -213,23 +216,22 @@ elif [ "$DEBUG_LANE" = 0 ]; then
 	echo "# debug lane: not run (DEBUG_LANE=0)"
 fi
 
-# The kernels built here (selftests/kernels/build-kernel.sh, cached in
-# /var/cache/ib_mcgroups): the debug lane's and the other releases' lanes'
-# (bullseye's is fetched, see selftests/kernels/distro.sh).
-# On a fresh machine they are built one after the other in the background,
+# The kernels (selftests/kernels/build-kernel.sh, cached in
+# /var/cache/ib_mcgroups): the other releases' lanes' are fetched
+# (selftests/kernels/distro.sh: a download, and for sid a prepared
+# linux-source tree, about a minute), then the debug lane's is built.
+# On a fresh machine they are made one after the other in the background,
 # at nice 19, while the host checks and the VM tests on Debian 12's kernels
 # run: the build takes only what they leave. A job that needs one of
 # these kernels is queued until its build has ended (build/check/
 # kernel-TAG.done, written whether it built or not: a kernel that does
 # not build fails the jobs that need it). Each build's messages:
-# build/check/kernel-TAG.log. Debian 11's packaged kernel (a download,
-# no build) goes first.
+# build/check/kernel-TAG.log.
 kbuilds=()
-[[ " $LANES " != *" bullseye "* ]] || kbuilds+=("plain:bullseye")
-[ "$DEBUG_LANE" = 0 ] || kbuilds+=("debug:$DEBUG_KERNEL")
 for l in $LANES; do
-	[ "$l" = bullseye ] || kbuilds+=("plain:$l")
+	kbuilds+=("plain:$l")
 done
+[ "$DEBUG_LANE" = 0 ] || kbuilds+=("debug:$DEBUG_KERNEL")
 rm -f "$LOG"/kernel-*.done "$LOG"/*.rc
 kbuild_pid=
 if [ ${#kbuilds[@]} -gt 0 ]; then

@@ -12,9 +12,11 @@
 #                   default 6.1)
 #   KFLAVOUR=plain  a kernel for the other lanes: base.config plus
 #                   plain.config; the source is KSERIES (a series of
-#                   selftests/kernels/source.sh: 6.1, 6.12, sid). For
-#                   KSERIES=bullseye, Debian 11's own image and headers
-#                   instead (distro.sh, which prints its directory)
+#                   selftests/kernels/source.sh: 6.1, 6.12). For
+#                   KSERIES=bullseye or sid, that release's own image and
+#                   modules instead, nothing built (distro.sh, which
+#                   prints its directory); KSRC_TAR builds one from a
+#                   tarball
 #
 # The kernel is Debian's linux-source configured by "make allnoconfig" with
 # the fragments as KCONFIG_ALLCONFIG: only what the VM and the tests need.
@@ -45,12 +47,16 @@ CONFIG_ONLY=0
 log() { echo "build-kernel: $*" >&2; }
 die() { log "error: $*"; exit 1; }
 
-# Debian 11's kernel is used as Debian ships it (distro.sh): its image
-# boots here and its headers build modules with Debian 12's gcc.
-if [ "$KFLAVOUR" = plain ] && [ "${KSERIES:-}" = bullseye ] && [ -z "${KSRC_TAR:-}" ] &&
-	[ "${1:-}" != --config-only ]; then
-	exec "$DIR/distro.sh" bullseye
-fi
+# The other releases' kernels are used as Debian ships them (distro.sh):
+# their images boot here, and the modules build against their headers or
+# their prepared linux-source with Debian 12's gcc.
+case "${KSERIES:-}" in
+bullseye|sid)
+	if [ "$KFLAVOUR" = plain ] && [ -z "${KSRC_TAR:-}" ] &&
+		[ "${1:-}" != --config-only ]; then
+		exec "$DIR/distro.sh" "$KSERIES"
+	fi ;;
+esac
 
 case "$KFLAVOUR" in
 debug)

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # A lane on a kernel of another Debian release (selftests/kernels/README.md):
-# Debian 11's 5.10 (bullseye) as Debian ships it, and the newest kernel in
-# the archive (sid), built from its linux-source, next to Debian 12's own.
+# Debian 11's 5.10 (bullseye) and the newest kernel in the archive (sid),
+# each as Debian ships it (distro.sh), next to Debian 12's own.
 #
 #   selftests/kernels/lane.sh SERIES vm [run.sh options] [TEST...]
 #   selftests/kernels/lane.sh SERIES dkms
@@ -11,13 +11,14 @@
 #   SERIES  bullseye or sid (or 6.1, 6.12: Debian 12's sources, built the
 #           same way)
 #   vm      the VM tests (all, or TEST...) on that kernel: build-kernel.sh
-#           builds it once (KFLAVOUR=plain, cached in /var/cache/ib_mcgroups;
-#           for bullseye distro.sh fetches Debian's image and headers),
+#           gets it once (KFLAVOUR=plain, cached in /var/cache/ib_mcgroups:
+#           for bullseye and sid distro.sh fetches Debian's own),
 #           ib_mcgroups.ko and simhca.ko are built against it from a copy of
 #           their sources with W=1, a warning failing the lane (mods.sh),
 #           selftests/vm/run.sh --kernel boots it
 #   dkms    the DKMS install test (selftests/dkms/dkms_vm.sh) with that
-#           kernel's build tree (bullseye: its headers) as the headers
+#           kernel's build tree (its headers, or sid's prepared source) as
+#           the headers
 #
 # Environment: O (build dir, default build/kernels/lane-SERIES), CACHE, JOBS.
 # The last line is "N passed, M failed[, K skipped]".
