@@ -119,6 +119,16 @@ static void set_err(struct netlink_ext_ack *extack, const struct nlattr *attr,
 	NL_SET_BAD_ATTR(extack, attr);
 }
 
+/**
+ * nl_require() - refuse a request that lacks an attribute
+ * @tb: the request's attributes
+ * @type: the attribute required
+ * @msg: the extack message if it is missing (a literal)
+ * @extack: where the message goes
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL with @msg set.
+ */
 int nl_require(struct nlattr **tb, int type, const char *msg,
 	       struct netlink_ext_ack *extack)
 {
@@ -128,9 +138,19 @@ int nl_require(struct nlattr **tb, int type, const char *msg,
 	return -EINVAL;
 }
 
-/*
+/**
+ * nl_get_string() - a string attribute as a C string
+ * @attr: the attribute
+ * @buf: where the string goes, @max + 1 bytes
+ * @max: its longest length
+ * @what_bad: the extack message if it is not such a string (a literal)
+ * @extack: where the message goes
+ *
  * A string attribute as a C string of at most @max bytes: one trailing NUL
  * is allowed, embedded NULs and control characters are not.
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL with @what_bad set.
  */
 int nl_get_string(const struct nlattr *attr, char *buf, size_t max,
 		  const char *what_bad, struct netlink_ext_ack *extack)
@@ -207,6 +227,14 @@ static struct mcg_port *get_port(struct mcg_device *dev, struct nlattr **tb,
 	return port;
 }
 
+/**
+ * nl_get_dev_port() - the port a request names by device and port
+ * @tb: the request's attributes
+ * @extack: where a refusal's message goes
+ *
+ * Context: under mcg_lock.
+ * Return: the port, or an ERR_PTR with @extack set.
+ */
 struct mcg_port *nl_get_dev_port(struct nlattr **tb,
 				 struct netlink_ext_ack *extack)
 {
@@ -217,11 +245,19 @@ struct mcg_port *nl_get_dev_port(struct nlattr **tb,
 	return get_port(dev, tb, extack);
 }
 
-/*
+/**
+ * nl_group() - the group a request names
+ * @tb: the request's attributes
+ * @rejoin: refuse a port whose backend cannot re-join
+ * @extack: where a refusal's message goes
+ *
  * The group a request names by device, port and MGID (GROUP_GET's do and
  * its dump of one group, REJOIN), or an ERR_PTR with the reason in
  * @extack. With @rejoin, a port whose backend cannot re-join (RoCE) is
  * refused before the group is looked for. Under mcg_lock.
+ *
+ * Context: under mcg_lock.
+ * Return: the group, or an ERR_PTR with @extack set.
  */
 struct mcg_group *nl_group(struct nlattr **tb, bool rejoin,
 			   struct netlink_ext_ack *extack)
@@ -249,9 +285,18 @@ struct mcg_group *nl_group(struct nlattr **tb, bool rejoin,
 	return g;
 }
 
-/*
+/**
+ * nl_get_filter() - the device and port that narrow a request
+ * @tb: the request's attributes
+ * @dev: set to the device, or NULL if none is named
+ * @port: set to the port, or NULL if none is named
+ * @extack: where a refusal's message goes
+ *
  * An optional device and port that narrow a request (dumps, owner
  * release): *dev and *port stay NULL when not given. Under mcg_lock.
+ *
+ * Context: under mcg_lock.
+ * Return: 0, or a negative errno with @extack set.
  */
 int nl_get_filter(struct nlattr **tb, struct mcg_device **dev,
 		  struct mcg_port **port, struct netlink_ext_ack *extack)
@@ -275,6 +320,15 @@ int nl_get_filter(struct nlattr **tb, struct mcg_device **dev,
 	return 0;
 }
 
+/**
+ * nl_get_join_state() - a request's join state
+ * @tb: the request's attributes (IB_MCG_A_JOIN_STATE present)
+ * @js: set to it
+ * @extack: where a refusal's message goes
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL unless it is exactly one join state bit.
+ */
 int nl_get_join_state(struct nlattr **tb, u8 *js,
 		      struct netlink_ext_ack *extack)
 {
@@ -289,9 +343,19 @@ int nl_get_join_state(struct nlattr **tb, u8 *js,
 	return -EINVAL;
 }
 
-/*
+/**
+ * nl_get_group_owner() - the group and the owner a JOIN or LEAVE names
+ * @tb: the request's attributes
+ * @who: the caller
+ * @mgid: set to the MGID
+ * @owner: set to the owner, IB_MCG_OWNER_MAX + 1 bytes
+ * @extack: where a refusal's message goes
+ *
  * What every JOIN and LEAVE names: the group and the owner. A caller
  * without CAP_NET_ADMIN acts for "uid:N" only, which it may leave out.
+ *
+ * Context: any.
+ * Return: 0, or a negative errno with @extack set.
  */
 int nl_get_group_owner(struct nlattr **tb, const struct mcg_caller *who,
 		       union ib_gid *mgid, char *owner,
@@ -322,10 +386,18 @@ int nl_get_group_owner(struct nlattr **tb, const struct mcg_caller *who,
 	return -EPERM;
 }
 
-/*
+/**
+ * nl_check_unpriv_join() - refuse what a JOIN without CAP_NET_ADMIN may not ask for
+ * @tb: the request's attributes
+ * @req: the JOIN as parsed so far
+ * @extack: where a refusal's message goes
+ *
  * What a JOIN without CAP_NET_ADMIN may not ask for: a hold that outlives
  * its socket (unbound, or a linger time that keeps the membership after
  * it), or a controlled Q_Key (high bit set, IBA 10.2.4: privileged only).
+ *
+ * Context: any.
+ * Return: 0, or -EPERM with @extack set.
  */
 int nl_check_unpriv_join(struct nlattr **tb, const struct mcg_join_req *req,
 			 struct netlink_ext_ack *extack)
@@ -348,9 +420,17 @@ int nl_check_unpriv_join(struct nlattr **tb, const struct mcg_join_req *req,
 	return 0;
 }
 
-/*
+/**
+ * nl_get_create() - a JOIN's InfiniBand create parameters
+ * @tb: the request's attributes
+ * @req: the JOIN, whose create parameters are filled
+ * @extack: where a refusal's message goes
+ *
  * InfiniBand create parameters; any of them (or an all-zero MGID) makes
  * the join a create. Ranges are checked by the policy.
+ *
+ * Context: any.
+ * Return: 0, or a negative errno with @extack set.
  */
 int nl_get_create(struct nlattr **tb, struct mcg_join_req *req,
 		  struct netlink_ext_ack *extack)

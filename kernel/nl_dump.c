@@ -11,10 +11,16 @@
 #include "ib_mcgroups.h"
 #include "nl.h"
 
-/*
+/**
+ * nl_dump_init() - resolve a dump's filters on its first round
+ * @cb: the dump
+ *
  * Resolves a dump's filters on its first round, under mcg_lock. This is
  * not done in .start because 6.1 gives .start no extack to explain a
  * refusal; the first .dumpit has one.
+ *
+ * Context: under mcg_lock.
+ * Return: 0, or a negative errno with the dump's extack set.
  */
 int nl_dump_init(struct netlink_callback *cb)
 {
@@ -44,6 +50,14 @@ int nl_dump_init(struct netlink_callback *cb)
 	return 0;
 }
 
+/**
+ * nl_dump_skip_port() - does this round of a dump skip a port?
+ * @ctx: the dump's cursor and filters
+ * @port: the port
+ *
+ * Context: under mcg_lock.
+ * Return: true if @port is filtered out, hidden, or before the cursor.
+ */
 bool nl_dump_skip_port(const struct mcg_dump_ctx *ctx,
 		       const struct mcg_port *port)
 {

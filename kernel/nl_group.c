@@ -14,7 +14,11 @@
 
 /* ---- JOIN / LEAVE ------------------------------------------------------ */
 
-/*
+/**
+ * mcg_nl_join() - JOIN
+ * @skb: the request
+ * @info: its attributes and sender
+ *
  * JOIN answers at once with the group as it is. No request sleeps on the
  * fabric: a doit runs under the global genetlink cb_lock, and a family
  * (un)registering anywhere on the system would wait for it, and every
@@ -22,6 +26,9 @@
  * is still joining is reported JOINING, with its IB_MCG_A_GROUP_ID; the
  * outcome follows as a GROUP_STATE_NTF or GROUP_DEL_NTF carrying that id,
  * which libibmcg waits for (subscribed before it sends the JOIN).
+ *
+ * Context: a genetlink request; takes mcg_lock.
+ * Return: 0, or a negative errno with an extack message.
  */
 int mcg_nl_join(struct sk_buff *skb, struct genl_info *info)
 {
@@ -96,6 +103,14 @@ out:
 	return err;
 }
 
+/**
+ * mcg_nl_leave() - LEAVE
+ * @skb: the request
+ * @info: its attributes and sender
+ *
+ * Context: a genetlink request; takes mcg_lock.
+ * Return: 0, or a negative errno with an extack message.
+ */
 int mcg_nl_leave(struct sk_buff *skb, struct genl_info *info)
 {
 	struct mcg_caller who = nl_caller(skb);
@@ -150,7 +165,16 @@ out:
 
 /* ---- REJOIN ------------------------------------------------------------ */
 
-/* The backend joins the group's membership again; see the UAPI header. */
+/**
+ * mcg_nl_rejoin() - REJOIN
+ * @skb: the request
+ * @info: its attributes and sender
+ *
+ * The backend joins the group's membership again; see the UAPI header.
+ *
+ * Context: a genetlink request; takes mcg_lock.
+ * Return: 0, or a negative errno with an extack message.
+ */
 int mcg_nl_rejoin(struct sk_buff *skb, struct genl_info *info)
 {
 	struct netlink_ext_ack *extack = info->extack;
@@ -174,6 +198,14 @@ out:
 
 /* ---- GROUP_GET --------------------------------------------------------- */
 
+/**
+ * mcg_nl_group_get_doit() - GROUP_GET of one group
+ * @skb: the request
+ * @info: its attributes and sender
+ *
+ * Context: a genetlink request; takes mcg_lock.
+ * Return: 0, or a negative errno with an extack message.
+ */
 int mcg_nl_group_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct mcg_caller who = nl_caller(skb);
@@ -245,6 +277,14 @@ static struct mcg_group *dump_first_group(struct netlink_callback *cb,
 	return mcg_group_find(port, &mgid);
 }
 
+/**
+ * mcg_nl_group_get_dumpit() - GROUP_GET as a dump
+ * @skb: the message to fill
+ * @cb: the dump
+ *
+ * Context: a genetlink dump round; takes mcg_lock.
+ * Return: the length filled, 0 at the end, or a negative errno.
+ */
 int mcg_nl_group_get_dumpit(struct sk_buff *skb,
 			    struct netlink_callback *cb)
 {

@@ -21,10 +21,17 @@ static size_t holder_msg_size(const struct mcg_holder *h)
 	       2 * nla_total_size_64bit(8);
 }
 
-/*
+/**
+ * nl_nest_full() - is a list nest about to outgrow its u16 length?
+ * @skb: the message
+ * @nest: the nest
+ *
  * A list nest (holders, released groups) ends before its u16 length could
  * wrap, whatever the size of the message: the rest goes in the next one.
  * Its entries are far smaller than the margin.
+ *
+ * Context: any.
+ * Return: true if the rest must go in the next message.
  */
 bool nl_nest_full(const struct sk_buff *skb, const struct nlattr *nest)
 {
@@ -83,6 +90,14 @@ cancel:
 	return -EMSGSIZE;
 }
 
+/**
+ * nl_put_dev_port() - put a port's device name and index and its number
+ * @skb: the message
+ * @port: the port
+ *
+ * Context: under mcg_lock.
+ * Return: 0, or -EMSGSIZE.
+ */
 int nl_put_dev_port(struct sk_buff *skb, const struct mcg_port *port)
 {
 	if (nla_put_string(skb, IB_MCG_A_DEV_NAME, mcg_dev_name(port)) ||
@@ -129,7 +144,17 @@ static u32 linger_left_ms(const struct mcg_group *g)
 	return mcg_linger_left_ms(g->linger_until, jiffies);
 }
 
-/*
+/**
+ * nl_fill_group() - one group message
+ * @skb: the message
+ * @g: the group
+ * @portid: the receiver
+ * @seq: the sequence number
+ * @flags: netlink message flags
+ * @cmd: the command or notification
+ * @reason: the reason it carries
+ * @v: what it shows
+ *
  * One group message as @v shows it, listing the holders it selects (none
  * when @g is a released snapshot, whose holder list is empty).
  *
@@ -140,6 +165,9 @@ static u32 linger_left_ms(const struct mcg_group *g)
  * cursor is an id, not a position, so holders that come and go between
  * the messages neither repeat nor hide the others. Returns -EMSGSIZE if
  * nothing of the group fits.
+ *
+ * Context: under mcg_lock.
+ * Return: 0, -EAGAIN if the holders go on in another message, or -EMSGSIZE.
  */
 int nl_fill_group(struct sk_buff *skb, const struct mcg_group *g,
 		  u32 portid, u32 seq, int flags, u8 cmd, u8 reason,
@@ -203,6 +231,18 @@ cancel:
 	return -EMSGSIZE;
 }
 
+/**
+ * nl_reply_group() - reply with a group
+ * @info: the request
+ * @g: the group
+ * @cmd: the reply's command
+ * @which: which holders it lists (HOLDERS_*)
+ * @one: the holder of HOLDERS_ONE
+ * @rd: the reader, NULL for one with CAP_NET_ADMIN
+ *
+ * Context: under mcg_lock.
+ * Return: 0, or a negative errno.
+ */
 int nl_reply_group(struct genl_info *info, const struct mcg_group *g,
 		   u8 cmd, int which, const struct mcg_holder *one,
 		   const struct mcg_reader *rd)
@@ -233,10 +273,18 @@ int nl_reply_group(struct genl_info *info, const struct mcg_group *g,
 	return genlmsg_reply(skb, info);
 }
 
-/*
+/**
+ * nl_reply_join_brief() - the short reply to a JOIN
+ * @info: the request
+ * @g: the group
+ * @h: the hold
+ *
  * The brief reply to a JOIN (IB_MCG_A_REPLY_BRIEF): the group's id and
  * state and the hold's id, all a requester that does not want the group
  * needs to know whether, and for what, to wait.
+ *
+ * Context: under mcg_lock.
+ * Return: 0, or a negative errno.
  */
 int nl_reply_join_brief(struct genl_info *info, const struct mcg_group *g,
 			const struct mcg_holder *h)

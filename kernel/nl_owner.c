@@ -185,7 +185,16 @@ cancel:
 	return -EMSGSIZE;
 }
 
-/* Protocol version 1: the whole result in one reply. */
+/**
+ * mcg_nl_owner_release() - OWNER_RELEASE with one reply
+ * @skb: the request
+ * @info: its attributes and sender
+ *
+ * Protocol version 1: the whole result in one reply.
+ *
+ * Context: a genetlink request; takes mcg_lock.
+ * Return: 0, or a negative errno with an extack message.
+ */
 int mcg_nl_owner_release(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg = NULL;
@@ -214,12 +223,19 @@ static struct mcg_release **release_ctx(struct netlink_callback *cb)
 	return (struct mcg_release **)cb->ctx;
 }
 
-/*
+/**
+ * mcg_nl_owner_release_dumpit() - OWNER_RELEASE as a dump
+ * @skb: the message to fill
+ * @cb: the dump
+ *
  * The dump form (NLM_F_DUMP): the first round releases and keeps the
  * result; every round sends as much of it as fits, so the reply is never
  * bigger than the reader's buffer and netlink's flow control paces it.
  * The release is complete before anything is sent: the NLMSG_DONE that
  * ends the messages reports success however many messages it took.
+ *
+ * Context: a genetlink dump round; takes mcg_lock in its first.
+ * Return: the length filled, 0 at the end, or a negative errno.
  */
 int mcg_nl_owner_release_dumpit(struct sk_buff *skb,
 				struct netlink_callback *cb)
@@ -251,6 +267,13 @@ int mcg_nl_owner_release_dumpit(struct sk_buff *skb,
 	return skb->len ?: (r->sent && r->next == r->n ? 0 : -EMSGSIZE);
 }
 
+/**
+ * mcg_nl_owner_release_done() - free an OWNER_RELEASE dump's result
+ * @cb: the dump
+ *
+ * Context: the dump's end, or its socket's close.
+ * Return: 0.
+ */
 int mcg_nl_owner_release_done(struct netlink_callback *cb)
 {
 	kvfree(*release_ctx(cb));

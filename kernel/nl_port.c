@@ -79,6 +79,18 @@ static int put_ib_port(struct sk_buff *skb, const struct mcg_port *port)
 	return 0;
 }
 
+/**
+ * nl_fill_port() - one port message
+ * @skb: the message
+ * @port: the port
+ * @portid: the receiver
+ * @seq: the sequence number
+ * @flags: netlink message flags
+ * @cmd: the command or notification
+ *
+ * Context: under mcg_lock.
+ * Return: 0, or -EMSGSIZE.
+ */
 int nl_fill_port(struct sk_buff *skb, struct mcg_port *port, u32 portid,
 		 u32 seq, int flags, u8 cmd)
 {
@@ -133,6 +145,14 @@ int nl_fill_port(struct sk_buff *skb, struct mcg_port *port, u32 portid,
 	return 0;
 }
 
+/**
+ * mcg_nl_port_get_doit() - PORT_GET of one port
+ * @skb: the request
+ * @info: its attributes and sender
+ *
+ * Context: a genetlink request; takes mcg_lock.
+ * Return: 0, or a negative errno with an extack message.
+ */
 int mcg_nl_port_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct mcg_port *port;
@@ -157,6 +177,14 @@ int mcg_nl_port_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
+/**
+ * mcg_nl_port_get_dumpit() - PORT_GET as a dump
+ * @skb: the message to fill
+ * @cb: the dump
+ *
+ * Context: a genetlink dump round; takes mcg_lock.
+ * Return: the length filled, 0 at the end, or a negative errno.
+ */
 int mcg_nl_port_get_dumpit(struct sk_buff *skb,
 			   struct netlink_callback *cb)
 {
