@@ -66,7 +66,7 @@ build() {
 		{ [ ! -d "$TOP/$src/probes" ] || cp -r "$TOP/$src/probes" "$d/$name/"; } &&
 		rm -f "$d/$name/compat_autoconf.h" &&
 		{ [ ! -d "$TOP/$src/tests" ] || { mkdir "$d/$name/tests" &&
-			cp "$TOP/$src"/tests/*.c "$TOP/$src/tests/Kbuild" "$d/$name/tests/"; }; } &&
+			cp "$TOP/$src"/tests/*.[ch] "$TOP/$src/tests/Kbuild" "$d/$name/tests/"; }; } &&
 		rm -f "$d/$name"/*.mod.c "$d/$name"/tests/*.mod.c &&
 		mkdir -p "$d/include" && cp -r "$TOP/include/uapi" "$d/include/" &&
 		cp "$TOP/VERSION" "$d/" &&
@@ -89,7 +89,7 @@ fi
 kernel_sources() {
 	local f
 
-	for f in kernel/*.c kernel/compat/probes/*.c kernel/tests/*.c \
+	for f in kernel/*.c kernel/compat/probes/*.c kernel/tests/*.[ch] \
 		selftests/simhca/*.c kernel/*.h selftests/simhca/*.h; do
 		case $f in
 		*.mod.c | *version.h | *compat_autoconf.h) continue ;;
