@@ -86,7 +86,6 @@ trap 'rm -f "$FRAG"' EXIT
 cat "${FRAGS[@]}" >"$FRAG"
 key=$( { grep -E '^CONFIG_|^# CONFIG_.* is not set' "$FRAG" | sort
 	echo "src $pkgver"; gcc --version | head -n1; } | sha256sum | cut -c1-16)
-SRC=$CACHE/linux-source-$pkgver
 K=$CACHE/kernel-$key
 B=$K/build
 
@@ -105,14 +104,7 @@ exec 9>"$CACHE/.lock"
 flock 9
 cached
 
-if [ ! -f "$SRC/.unpacked" ]; then
-	log "unpacking $KSRC_TAR into $SRC"
-	rm -rf "$SRC" "$SRC.tmp"
-	mkdir -p "$SRC.tmp"
-	tar -xJf "$KSRC_TAR" -C "$SRC.tmp" --strip-components=1
-	mv "$SRC.tmp" "$SRC"
-	touch "$SRC/.unpacked"
-fi
+SRC=$("$DIR/source.sh" --unpack "$KSRC_TAR" "$pkgver") || die "cannot unpack $KSRC_TAR"
 
 mkdir -p "$B"
 MAKE=(nice -n 19 make -C "$SRC" O="$B" ARCH=x86_64 -j"$JOBS")

@@ -136,15 +136,7 @@ prepare_from_source() {
 	IFS=$'\t' read -r tar sver < <("$DIR/source.sh" "$series") ||
 		die "no linux-source in $series"
 	[ "$sver" = "$ver" ] || die "linux-source of $series is $sver, the image $ver"
-	src=$CACHE/linux-source-$sver
-	if [ ! -f "$src/.unpacked" ]; then
-		log "unpacking $tar into $src"
-		rm -rf "$src" "$src.tmp"
-		mkdir -p "$src.tmp"
-		tar -xJf "$tar" -C "$src.tmp" --strip-components=1
-		mv "$src.tmp" "$src"
-		touch "$src/.unpacked"
-	fi
+	src=$("$DIR/source.sh" --unpack "$tar" "$sver") || die "cannot unpack $tar"
 	rm -rf "$b"
 	mkdir -p "$b"
 	cp "$K/$H/.config" "$b/.config"

@@ -5,6 +5,7 @@
 # comes from another Debian release than the machine's:
 #
 #   selftests/kernels/source.sh SERIES
+#   selftests/kernels/source.sh --unpack TARBALL VERSION
 #
 #   6.1, 6.12    Debian 12's own (make deps installs linux-source-6.1 and
 #                -6.12): /usr/src/linux-source-SERIES.tar.xz
@@ -24,13 +25,35 @@
 #
 # stdout: the tarball's path, a tab, the package version. Messages: stderr.
 # CACHE defaults to /var/cache/ib_mcgroups.
+#
+# --unpack unpacks TARBALL (once; the kernel builds and distro.sh share it)
+# into $CACHE/linux-source-VERSION and prints that directory.
 set -euo pipefail
 
 CACHE=${CACHE:-/var/cache/ib_mcgroups}
 log() { echo "kernels/source: $*" >&2; }
 die() { log "error: $*"; exit 1; }
 
-series=${1:?usage: source.sh 6.1|6.12|bullseye|sid}
+series=${1:?usage: source.sh 6.1|6.12|bullseye|sid, or --unpack TARBALL VERSION}
+
+if [ "$series" = --unpack ]; then
+	tar=${2:?--unpack TARBALL VERSION}
+	src=$CACHE/linux-source-${3:?--unpack TARBALL VERSION}
+	mkdir -p "$CACHE"
+	exec 7>"$CACHE/.unpack-lock"
+	flock 7
+	if [ ! -f "$src/.unpacked" ]; then
+		log "unpacking $tar into $src"
+		rm -rf "$src" "$src.tmp"
+		mkdir -p "$src.tmp"
+		tar -xJf "$tar" -C "$src.tmp" --strip-components=1 ||
+			die "cannot unpack $tar"
+		mv "$src.tmp" "$src"
+		touch "$src/.unpacked"
+	fi
+	echo "$src"
+	exit 0
+fi
 
 case "$series" in
 [0-9]*.[0-9]*)
