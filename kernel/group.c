@@ -437,6 +437,14 @@ void mcg_events_set(const struct mcg_events *ev)
 	mcg_ev = ev;
 }
 
+/* A group notification, or with @h a holder notification listing @h. */
+static void holder_event(struct mcg_group *g, u8 cmd, u8 reason,
+			 const struct mcg_holder *h)
+{
+	if (mcg_ev)
+		mcg_ev->group(g, cmd, reason, h);
+}
+
 /**
  * mcg_group_event() - tell listeners of a change of a group
  * @g: the group
@@ -447,15 +455,7 @@ void mcg_events_set(const struct mcg_events *ev)
  */
 void mcg_group_event(struct mcg_group *g, u8 cmd, u8 reason)
 {
-	if (mcg_ev)
-		mcg_ev->group(g, cmd, reason, NULL);
-}
-
-static void holder_event(struct mcg_group *g, u8 cmd, u8 reason,
-			 const struct mcg_holder *h)
-{
-	if (mcg_ev)
-		mcg_ev->group(g, cmd, reason, h);
+	holder_event(g, cmd, reason, NULL);
 }
 
 /**
@@ -773,14 +773,14 @@ static void group_linger(struct mcg_group *g, u8 reason, u32 ms)
 	struct mcg_port *port = g->port;
 
 	g->linger_until = jiffies + msecs_to_jiffies(ms);
-	group_set(g, MCG_HOLD_LINGERING, g->link, reason, g->error);
 	if (!delayed_work_pending(&port->linger_work) ||
 	    time_before(g->linger_until, port->linger_next)) {
 		port->linger_next = g->linger_until;
 		mod_delayed_work(mcg_wq, &port->linger_work,
 				 g->linger_until - jiffies);
 	}
-	mcg_group_event(g, IB_MCG_CMD_GROUP_STATE_NTF, reason);
+	/* Held before: the state changes, GROUP_STATE_NTF goes. */
+	group_transition(g, MCG_HOLD_LINGERING, g->link, reason, g->error);
 }
 
 /* Milliseconds left of root's linger time that users took back, or 0. */
