@@ -103,9 +103,25 @@ job_end() {
 		fi
 	fi
 	job_p[$name]=$p job_f[$name]=$f
+	[ "$f" -eq 0 ] || why_failed "$name" "$rc"
 	passed=$((passed + p))
 	failed=$((failed + f))
 	skipped=$((skipped + ${s:-0}))
+}
+
+# why_failed NAME RC: the lines of NAME's log that say what failed (failed
+# tests, a VM that crashed or hung, a splat, a build error), at most 16,
+# kept for the summary: what CI shows of a run is its end.
+declare -a failures=()
+why_failed() {
+	local name=$1 rc=$2 line n=0
+
+	while IFS= read -r line; do
+		failures+=("$name: $line")
+		n=$((n + 1))
+	done < <(grep -aE '^ *not ok |^# VM |^# console: |^# kernel splat|^#   .*(BUG|WARNING|Oops|panic|Call Trace)|failed; end of|no result line|never started' \
+			"$LOG/$name.log" | grep -avE '# *SKIP' | head -n 16)
+	[ "$n" -gt 0 ] || failures+=("$name: exit $rc; see build/check/$name.log")
 }
 
 # run_jobs: every queued job, CHECK_JOBS at a time, in queue order among
@@ -145,6 +161,7 @@ run_jobs() {
 				[ -z "${job_p[$name]:-}" ] || continue
 				echo "# ==== $name: never started (${job_need[$name]} not met)"
 				echo "# $name: counted as one failure"
+				failures+=("$name: never started (${job_need[$name]} not met)")
 				job_p[$name]=0 job_f[$name]=1
 				failed=$((failed + 1))
 			done
@@ -217,21 +234,23 @@ elif [ "$DEBUG_LANE" = 0 ]; then
 fi
 
 # The kernels (selftests/kernels/build-kernel.sh, cached in
-# /var/cache/ib_mcgroups): the other releases' lanes' are fetched
-# (selftests/kernels/distro.sh: a download, and for sid a prepared
-# linux-source tree, about a minute), then the debug lane's is built.
-# On a fresh machine they are made one after the other in the background,
-# at nice 19, while the host checks and the VM tests on Debian 12's kernels
-# run: the build takes only what they leave. A job that needs one of
-# these kernels is queued until its build has ended (build/check/
-# kernel-TAG.done, written whether it built or not: a kernel that does
-# not build fails the jobs that need it). Each build's messages:
-# build/check/kernel-TAG.log.
+# /var/cache/ib_mcgroups), made one after the other in the background
+# while the host checks and the VM tests on Debian 12's kernels run. On a
+# fresh machine the debug lane's comes first, built at normal priority
+# (KBUILD_NICE=0): the debug lane and style.sh wait for it and the lane
+# runs alone, so it is the longest path of the run. Then the other
+# releases' lanes' are fetched at nice 19 (selftests/kernels/distro.sh: a
+# download, and for sid a prepared linux-source tree, a few minutes): they
+# take what the VMs leave, and plenty of other jobs run meanwhile. A job
+# that needs one of these kernels is queued until its build has ended
+# (build/check/kernel-TAG.done, written whether it built or not: a kernel
+# that does not build fails the jobs that need it). Each build's
+# messages: build/check/kernel-TAG.log.
 kbuilds=()
+[ "$DEBUG_LANE" = 0 ] || kbuilds+=("debug:$DEBUG_KERNEL")
 for l in $LANES; do
 	kbuilds+=("plain:$l")
 done
-[ "$DEBUG_LANE" = 0 ] || kbuilds+=("debug:$DEBUG_KERNEL")
 rm -f "$LOG"/kernel-*.done "$LOG"/*.rc
 kbuild_pid=
 if [ ${#kbuilds[@]} -gt 0 ]; then
@@ -239,7 +258,9 @@ if [ ${#kbuilds[@]} -gt 0 ]; then
 	(
 		for b in "${kbuilds[@]}"; do
 			t0=$SECONDS
-			KFLAVOUR=${b%%:*} DEBUG_KERNEL=${b#*:} KSERIES=${b#*:} \
+			nice=19
+			[ "${b%%:*}" != debug ] || nice=0
+			KFLAVOUR=${b%%:*} DEBUG_KERNEL=${b#*:} KSERIES=${b#*:} KBUILD_NICE=$nice \
 				"$TOP/selftests/kernels/build-kernel.sh" >/dev/null 2>"$LOG/kernel-${b/:/-}.log"
 			echo "build-kernel: exit $? after $((SECONDS - t0)) s" >>"$LOG/kernel-${b/:/-}.log"
 			: >"$LOG/kernel-${b/:/-}.done"
@@ -382,6 +403,10 @@ done
 if [ "$DEBUG_LANE" != 0 ]; then
 	rel=$(cat "$LOG/debug.release" 2>/dev/null || echo "$DEBUG_KERNEL")
 	echo "# kernel $rel debug (KASAN, lockdep, kmemleak): $(tally "debug-$DEBUG_KERNEL")"
+fi
+if [ ${#failures[@]} -gt 0 ]; then
+	echo "# what failed (each part's whole log: build/check/PART.log):"
+	printf '#   %s\n' "${failures[@]}"
 fi
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"

@@ -33,7 +33,8 @@
 # fragment or source gets a new kernel and an unchanged one is reused.
 # CACHE defaults to /var/cache/ib_mcgroups.
 # Environment: KFLAVOUR, DEBUG_KERNEL, KSERIES (above), KSRC_TAR (a tarball
-# instead, with KSRC_VER its version), JOBS (default: number of CPUs), CACHE.
+# instead, with KSRC_VER its version), JOBS (default: number of CPUs), CACHE,
+# KBUILD_NICE (the build's niceness, default 19: it takes what else leaves).
 set -euo pipefail
 
 DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -107,7 +108,7 @@ cached
 SRC=$("$DIR/source.sh" --unpack "$KSRC_TAR" "$pkgver") || die "cannot unpack $KSRC_TAR"
 
 mkdir -p "$B"
-MAKE=(nice -n 19 make -C "$SRC" O="$B" ARCH=x86_64 -j"$JOBS")
+MAKE=(nice -n "${KBUILD_NICE:-19}" make -C "$SRC" O="$B" ARCH=x86_64 -j"$JOBS")
 # allnoconfig + the fragment; then check that every symbol of the fragment
 # survived (a dependency missing from the fragment silently drops it).
 "${MAKE[@]}" -s KCONFIG_ALLCONFIG="$FRAG" allnoconfig >&2

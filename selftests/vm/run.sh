@@ -515,6 +515,9 @@ if ! grep -q '^=== done ===$' "$O/results.clean"; then
 	else
 		echo "# VM crashed or exited early (qemu status $qemu_rc)"
 	fi
+	# What the guest said last (the console; the whole of it: $CONSOLE)
+	tr -d '\r' <"$CONSOLE" 2>/dev/null | grep -av '^[[:space:]]*$' | tail -n 15 |
+		cut -c1-200 | sed 's/^/# console: /'
 	extra_fail=$((extra_fail + 1))
 fi
 
