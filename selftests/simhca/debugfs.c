@@ -79,14 +79,15 @@
  *                       the SM's LID, and those ah_fail_next failed
  *   sma                 read: the SMA's view (sma.c): the switch, each
  *                       port's state, LID, SM LID, CapabilityMask, and
- *                       the SMP counters
+ *                       the SMP and trap counters
  *   port<N>/state       "up" or "down" (PORT_ACTIVE / PORT_ERR);
  *                       "up-silent", "down-silent": the same without the
  *                       event, as if a consumer had missed it. With
  *                       internal_sa=N the link goes down and comes back
  *                       in INIT ("init"; "armed" as the SM moves it on),
  *                       PORT_ERR if it was ACTIVE, and the switch flags
- *                       PortStateChange for the SM
+ *                       PortStateChange for the SM and sends it a
+ *                       trap 128 (sma.c)
  *   port<N>/lid         port LID (LID_CHANGE)
  *   port<N>/pkeys       read: "index pkey" lines; write "index pkey"
  *                       (PKEY_CHANGE; with ipoib_bcast=Y the SA first
@@ -273,8 +274,9 @@ static ssize_t state_read(struct file *file, char __user *ubuf, size_t count,
 
 /*
  * With an external SM the link, not the port state, goes down and up: it
- * comes back in INIT at both ends, the switch flags PortStateChange, and
- * the SM (on its next sweep) brings the port to ACTIVE again.
+ * comes back in INIT at both ends, the switch flags PortStateChange and
+ * sends the SM a trap 128 (sma.c), and the SM's sweep brings the port to
+ * ACTIVE again.
  */
 static ssize_t external_state_write(struct simhca_port *p,
 				    enum ib_port_state state, bool silent,
@@ -292,6 +294,7 @@ static ssize_t external_state_write(struct simhca_port *p,
 	WRITE_ONCE(sw->life_state, READ_ONCE(sw->life_state) | 0x04);
 	if (old == IB_PORT_ACTIVE && !silent)
 		simhca_dispatch(p->sdev, p->num, IB_EVENT_PORT_ERR);
+	simhca_sma_link_changed(p->sdev);
 	return count;
 }
 

@@ -195,6 +195,7 @@ static void simhca_dev_destroy(struct simhca_dev *sdev)
 	cancel_work_sync(&sdev->switch_work);
 	cancel_delayed_work_sync(&sdev->mft_work);
 	cancel_work_sync(&sdev->sma_work);
+	cancel_delayed_work_sync(&sdev->swi.trap_work);
 	destroy_workqueue(sdev->wq);
 
 	list_splice_init(&sdev->to_sa, &left);

@@ -381,6 +381,10 @@ struct simhca_sma_stats {
 	u64 bad_set;		/* Sets refused with an invalid field status */
 	u64 gsi_routed;		/* QP1 MADs delivered by DLID (internal_sa=N) */
 	u64 gsi_dropped;	/* ... lost: port not ACTIVE, no route */
+	u64 trap_sent;		/* Trap(Notice 128)s sent to the SM, resends too */
+	u64 trap_repressed;	/* ... that the SM's TrapRepress ended */
+	u64 trap_unrepressed;	/* ... given up after SMA_TRAP_SENDS sends */
+	u64 trap_no_sm;		/* not sent: no SM LID or switch LID, no route */
 };
 
 struct simhca_switch {
@@ -397,6 +401,15 @@ struct simhca_switch {
 	u8 *lft;			/* SIMHCA_LFT_CAP entries, 0xff: none */
 	__be16 *mft;			/* SIMHCA_MLID_NUM port masks, as Set */
 	struct simhca_sma_stats st;
+	/*
+	 * Trap 128 (a link's state changed) until the SM represses it:
+	 * trap_work sends it and resends it (sma.c, traps).
+	 */
+	struct delayed_work trap_work;
+	u64 trap_tid;			/* the pending trap's TID */
+	u32 trap_seq;			/* traps begun; its low bit: Toggle */
+	u8 trap_sends;			/* its sends so far */
+	bool trap_pending;
 };
 
 struct simhca_dev {
@@ -509,6 +522,7 @@ void simhca_sma_post(struct simhca_dev *sdev, u32 port, u32 qpn,
 		     const struct ib_ud_wr *ud);
 void simhca_sma_work(struct work_struct *work);
 void simhca_sma_show(struct simhca_dev *sdev, struct seq_file *m);
+void simhca_sma_link_changed(struct simhca_dev *sdev);
 int simhca_modify_port(struct ib_device *ibdev, simhca_verbs_port_t port_num,
 		       int mask, struct ib_port_modify *props);
 

@@ -632,6 +632,136 @@ static int sma_answer(struct simhca_dev *sdev, const struct sma_dest *d,
 	}
 }
 
+/* --- traps ------------------------------------------------------------ */
+
+/*
+ * Trap 128 (IBA 14.2.5.1 Notice, 14.4.11): when the state of one of its
+ * links changes, the switch sets SwitchInfo's PortStateChange and tells
+ * the master SM at once, so that it sweeps now and not at its next light
+ * sweep (OpenSM forces a heavy sweep on trap 128: osm_trap_rcv.c). The
+ * Trap goes LID routed from the switch's LID to the SM LID the SM set in
+ * the switch's port 0, and again every TrapTimer (4.096 us x
+ * 2^SubnetTimeOut of port 0) until the SM answers with a TrapRepress of
+ * its TID, at most SMA_TRAP_SENDS times. A change while one is pending
+ * starts a new one (new TID, the Toggle flipped). Before the SM has given
+ * the switch a LID and its own, or while its port cannot be reached,
+ * nothing is sent: its sweeps find the change by PortStateChange.
+ *
+ * CA ports do not send traps: their CapabilityMask has no IsTrapSupported,
+ * and OpenSM then sends the trap 144 of its own port's changes itself
+ * (osm_send_trap144()).
+ */
+#define SMA_TRAP_SENDS		5
+#define SMA_NOTICE_GENERIC	0x80
+#define SMA_NOTICE_URGENT	1
+#define SMA_PRODUCER_SWITCH	2
+#define SMA_TRAP_LINK_STATE	128
+
+/* The Notice attribute's first 12 bytes, with trap 128's details */
+struct sma_notice {
+	u8 generic_type;	/* IsGeneric, Type */
+	u8 prod_type_msb;	/* ProducerType, 24 bits */
+	__be16 prod_type_lsb;
+	__be16 trap_num;
+	__be16 issuer_lid;
+	__be16 toggle_count;	/* Toggle, Count */
+	__be16 sw_lid;		/* trap 128: the switch whose link changed */
+} __packed;
+
+static void sma_trap_work(struct work_struct *work)
+{
+	struct simhca_switch *sw = container_of(to_delayed_work(work),
+						struct simhca_switch,
+						trap_work);
+	struct simhca_dev *sdev = container_of(sw, struct simhca_dev, swi);
+	struct sma_notice *ntc;
+	unsigned long flags;
+	struct ib_smp *smp;
+	u8 out = 0xff, to;
+
+	smp = kzalloc(sizeof(*smp), GFP_KERNEL);
+	mutex_lock(&sdev->sma_lock);
+	if (!sw->trap_pending || !smp)
+		goto out;
+	if (sw->trap_sends >= SMA_TRAP_SENDS) {
+		sw->trap_pending = false;
+		sw->st.trap_unrepressed++;
+		goto out;
+	}
+	if (sw->lid && sw->sm_lid && sw->sm_lid < SIMHCA_MLID_BASE)
+		out = sw->lft[sw->sm_lid];
+	if (out < 1 || out > sdev->nports || !sma_link_up(sdev, out)) {
+		sw->trap_pending = false;
+		sw->st.trap_no_sm++;
+		goto out;
+	}
+	smp->base_version = IB_MGMT_BASE_VERSION;
+	smp->mgmt_class = IB_MGMT_CLASS_SUBN_LID_ROUTED;
+	smp->class_version = 1;
+	smp->method = IB_MGMT_METHOD_TRAP;
+	smp->tid = cpu_to_be64(sw->trap_tid);
+	smp->attr_id = IB_SMP_ATTR_NOTICE;
+	ntc = (struct sma_notice *)smp->data;
+	ntc->generic_type = SMA_NOTICE_GENERIC | SMA_NOTICE_URGENT;
+	ntc->prod_type_lsb = cpu_to_be16(SMA_PRODUCER_SWITCH);
+	ntc->trap_num = cpu_to_be16(SMA_TRAP_LINK_STATE);
+	ntc->issuer_lid = cpu_to_be16(sw->lid);
+	ntc->toggle_count = cpu_to_be16(sw->trap_seq & 1 ? 0x8000 : 0);
+	ntc->sw_lid = cpu_to_be16(sw->lid);
+	sma_to_qp0(sdev, out, sw->lid, smp);
+	sw->trap_sends++;
+	sw->st.trap_sent++;
+	to = min(sw->pi[0].clientrereg_resv_subnetto & 0x1f, 20);
+	spin_lock_irqsave(&sdev->lock, flags);
+	if (!sdev->dying)
+		queue_delayed_work(sdev->wq, &sw->trap_work,
+				   max(nsecs_to_jiffies(4096ULL << to), 1UL));
+	spin_unlock_irqrestore(&sdev->lock, flags);
+out:
+	mutex_unlock(&sdev->sma_lock);
+	kfree(smp);
+}
+
+/* A TrapRepress the SM sent the switch: the pending trap is answered. */
+static void sma_trap_repress(struct simhca_dev *sdev, const struct ib_smp *smp)
+{
+	struct simhca_switch *sw = &sdev->swi;
+
+	if (smp->attr_id != IB_SMP_ATTR_NOTICE || !sw->trap_pending ||
+	    be64_to_cpu(smp->tid) != sw->trap_tid) {
+		sw->st.dropped++;
+		return;
+	}
+	sw->trap_pending = false;
+	sw->st.trap_repressed++;
+}
+
+/**
+ * simhca_sma_link_changed() - a link of the switch changed its state
+ * @sdev: the device
+ *
+ * Called after SwitchInfo's PortStateChange was set (debugfs "state" with
+ * an external SM): the switch sends a new trap 128.
+ *
+ * Context: process; takes sdev->sma_lock.
+ */
+void simhca_sma_link_changed(struct simhca_dev *sdev)
+{
+	struct simhca_switch *sw = &sdev->swi;
+	unsigned long flags;
+
+	mutex_lock(&sdev->sma_lock);
+	sw->trap_seq++;
+	sw->trap_tid = (u64)sdev->index << 32 | sw->trap_seq;
+	sw->trap_sends = 0;
+	sw->trap_pending = true;
+	spin_lock_irqsave(&sdev->lock, flags);
+	if (!sdev->dying)
+		mod_delayed_work(sdev->wq, &sw->trap_work, 0);
+	spin_unlock_irqrestore(&sdev->lock, flags);
+	mutex_unlock(&sdev->sma_lock);
+}
+
 /* --- the SMA's work ---------------------------------------------------- */
 
 static bool sma_is_response(const struct ib_smp *smp)
@@ -664,6 +794,11 @@ static void sma_handle(struct simhca_dev *sdev, struct simhca_pkt *pkt)
 		if (dr ? !sma_walk(sdev, smp, pkt->port, true, &d) :
 			 !sma_route_lid(sdev, pkt->port, pkt->dlid, &d))
 			goto drop;
+		if (d.node == SMA_NODE_SW && !dr &&
+		    smp->method == IB_MGMT_METHOD_TRAP_REPRESS) {
+			sma_trap_repress(sdev, smp);
+			return;
+		}
 		if (d.node != SMA_NODE_CA)
 			goto drop;
 		if (dr)
@@ -901,6 +1036,10 @@ void simhca_sma_show(struct simhca_dev *sdev, struct seq_file *m)
 		   sw->st.bad_set);
 	seq_printf(m, "gsi_routed %llu\ngsi_dropped %llu\n", sw->st.gsi_routed,
 		   sw->st.gsi_dropped);
+	seq_printf(m, "trap_sent %llu\ntrap_repressed %llu\n",
+		   sw->st.trap_sent, sw->st.trap_repressed);
+	seq_printf(m, "trap_unrepressed %llu\ntrap_no_sm %llu\n",
+		   sw->st.trap_unrepressed, sw->st.trap_no_sm);
 }
 
 int simhca_sma_init(struct simhca_dev *sdev)
@@ -910,6 +1049,7 @@ int simhca_sma_init(struct simhca_dev *sdev)
 
 	INIT_LIST_HEAD(&sdev->to_sma);
 	INIT_WORK(&sdev->sma_work, simhca_sma_work);
+	INIT_DELAYED_WORK(&sw->trap_work, sma_trap_work);
 	mutex_init(&sdev->sma_lock);
 	sw->lft = kvmalloc(SIMHCA_LFT_CAP, GFP_KERNEL);
 	sw->mft = kvcalloc(SIMHCA_MLID_NUM, sizeof(*sw->mft), GFP_KERNEL);

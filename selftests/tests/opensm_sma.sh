@@ -9,7 +9,10 @@
 # (PORT_ACTIVE, LID_CHANGE, SM_CHANGE, CLIENT_REREGISTER raised from its
 # Sets), sets IsSM on its port (issm0), and programs the switch's LFT, which
 # ibroute shows and LID-routed SMPs follow. A link that goes down comes back
-# in INIT and OpenSM brings it to ACTIVE again.
+# in INIT and OpenSM brings it to ACTIVE again. Traps: the switch tells the
+# SM of a link's change by a trap 128, which OpenSM represses and sweeps on:
+# with its periodic sweep off, the trap alone brings the port back; with no
+# SM the trap is sent once per TrapTimer, 5 times, and given up.
 # timeout: 400
 . "$(dirname "$0")/../lib.sh"
 
@@ -33,6 +36,13 @@ osm_diag() {
 	while read -r l; do ktap_diag "  sma: $l"; done <$D/sma
 }
 stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
+sma() { awk -v k="$1" '$1 == k {print $2}' $D/sma; }
+# sma_above KEY N: the SMA's counter KEY is above N
+sma_above() { [ "$(sma "$1")" -gt "$2" ]; }
+flap2() {
+	echo down >$D/port2/state
+	echo up >$D/port2/state
+}
 # smpquery FIELD of ATTR at directed route PATH: the value after the dots
 smp() {
 	smpquery -C simhca0 -P 1 -D "$1" "$2" ${3:+"$3"} |
@@ -56,7 +66,7 @@ osm_lid() {
 	printf %d "$(awk -v g="$1" '($1 "") == g {print $2; exit}' $OSM_CACHE/guid2lid)"
 }
 
-ktap_plan 25
+ktap_plan 33
 modprobe ib_umad
 unload
 check "load simhca with 2 ports, internal_sa=N" \
@@ -140,5 +150,33 @@ port2_back() {
 }
 check "OpenSM brings port 2 to ACTIVE again (PORT_ACTIVE)" \
 	wait_for -t 60 port2_back
+
+# --- traps -------------------------------------------------------------------
+check "the switch sent a trap 128 and OpenSM repressed it" \
+	test "$(sma trap_sent)" -ge 1 -a "$(sma trap_repressed)" -ge 1 || osm_diag
+check "OpenSM's log: trap 128 (link state) from the switch's LID" \
+	grep -q "Received Generic Notice type:1 num:128 .* from LID:$lsw TID" $OSM_LOG
 mcg_opensm_stop sm
+# OpenSM again, without its periodic sweep: only a trap makes it sweep
+MCG_OSM_SWEEP=0 mcg_opensm_start sm $G1
+check "OpenSM with no periodic sweep (-s 0): MASTER, both ports ACTIVE" \
+	wait_for -t 90 mcg_ports_active || osm_diag
+wait_for -t 30 sminfo_master 1
+pa=$(stat event_port_active)
+rp=$(sma trap_repressed)
+flap2
+check "no periodic sweep: the trap alone has OpenSM bring port 2 back" \
+	wait_for -t 30 port2_back || osm_diag
+check "... after it repressed the trap" sma_above trap_repressed "$rp"
+mcg_opensm_stop sm
+# No SM: the trap of one change (the link goes down) goes every TrapTimer
+# (4.096 us x 2^SubnetTimeOut, OpenSM's 18: about 1 s) and is given up
+# after 5 sends
+sent=$(sma trap_sent)
+un=$(sma trap_unrepressed)
+echo down >$D/port2/state
+check "no SM: the trap is given up" wait_for -t 30 sma_above trap_unrepressed "$un"
+check_eq "... after 5 sends" 5 "$(($(sma trap_sent) - sent))"
+echo up >$D/port2/state
+check_eq "... and port 2, up again, stays in INIT" INIT "$(mcg_port_state 2)"
 ktap_finish
