@@ -210,6 +210,30 @@ trap 'exit 143' TERM
 trap 'exit 130' INT
 
 # --- polling ----------------------------------------------------------------
+# nap SECS: sleep without a new process: a read with a timeout on a FIFO
+# that nobody writes (opened once per shell). The guest emulates every
+# instruction (TCG), and a test polls for long stretches: a fork and exec
+# of sleep and date on each turn of a 0.1 s loop cost more than the
+# condition polled.
+__lib_nap_fd=
+__lib_nap_pid=
+nap() {
+	local f
+
+	if [ -z "$__lib_nap_fd" ] || [ "$__lib_nap_pid" != "$BASHPID" ]; then
+		f=/tmp/.nap.$BASHPID.$RANDOM
+		if ! mkfifo "$f" 2>/dev/null || ! exec {__lib_nap_fd}<>"$f"; then
+			rm -f "$f"
+			__lib_nap_fd=
+			sleep "$1"
+			return 0
+		fi
+		rm -f "$f"
+		__lib_nap_pid=$BASHPID
+	fi
+	read -r -t "$1" -u "$__lib_nap_fd" _ || true
+}
+
 # wait_for [-t SECS] CMD...: poll CMD every 0.1 s until it succeeds; 1 if it
 # did not within SECS (default 10).
 wait_for() {
@@ -219,10 +243,10 @@ wait_for() {
 		t=$2
 		shift 2
 	fi
-	end=$(( $(date +%s) + t ))
+	end=$((EPOCHSECONDS + t))
 	while ! "$@" >/dev/null 2>&1; do
-		[ "$(date +%s)" -ge "$end" ] && return 1
-		sleep 0.1
+		[ "$EPOCHSECONDS" -ge "$end" ] && return 1
+		nap 0.1
 	done
 	return 0
 }
@@ -418,8 +442,20 @@ __mcg_osm_deferred=
 # are ACTIVE, mcg_sa_up [PORT] whether OpenSM's SA answers saquery from
 # PORT (default 2), mcg_sa_members MGID "PORTGID SCOPESTATE" of each of its
 # members in OpenSM's SA, sorted.
-mcg_port_state() { sed 's/^[0-9]*: *//' /sys/class/infiniband/simhca0/ports/"$1"/state; }
-mcg_ports_active() { [ "$(mcg_port_state 1)" = ACTIVE ] && [ "$(mcg_port_state 2)" = ACTIVE ]; }
+mcg_port_state() {
+	local s
+
+	read -r s </sys/class/infiniband/simhca0/ports/"$1"/state
+	s=${s#*:}
+	echo "${s# }"
+}
+mcg_ports_active() {
+	local a b
+
+	read -r a </sys/class/infiniband/simhca0/ports/1/state
+	read -r b </sys/class/infiniband/simhca0/ports/2/state
+	[ "${a#*: }" = ACTIVE ] && [ "${b#*: }" = ACTIVE ]
+}
 mcg_sa_up() { saquery -C simhca0 -P "${1:-2}" >/dev/null 2>&1; }
 mcg_sa_members() {
 	saquery -C simhca0 -P 2 --smkey 1 -m | awk -v g="$1" '
@@ -432,9 +468,10 @@ mcg_opensm_log() { echo "/tmp/opensm-$1.log"; }
 mcg_opensm_cache() { echo "/var/cache/opensm-$1"; }
 
 # mcg_opensm_start NAME GUID [OPTION VALUE]...: start OpenSM in the background
-# on the port with GUID, sweeping every 2 s, with the OPTION VALUE pairs in
-# its opensm.conf (e.g. sm_priority 10); its pid goes to MCG_OSM_PID[NAME].
-# Every instance still running is stopped when the test exits.
+# on the port with GUID, sweeping every MCG_OSM_SWEEP s (default 2; 0: only
+# when a trap asks), with the OPTION VALUE pairs in its opensm.conf (e.g.
+# sm_priority 10); its pid goes to MCG_OSM_PID[NAME]. Every instance still
+# running is stopped when the test exits.
 mcg_opensm_start() {
 	local name=$1 guid=$2 dir conf log
 
@@ -460,7 +497,7 @@ mcg_opensm_start() {
 		__mcg_osm_deferred=1
 	fi
 	OSM_CACHE_DIR=$dir OSM_TMP_DIR=$dir \
-		opensm -F "$conf" -g "$guid" -s 2 -f "$log" >/dev/null 2>&1 &
+		opensm -F "$conf" -g "$guid" -s "${MCG_OSM_SWEEP:-2}" -f "$log" >/dev/null 2>&1 &
 	MCG_OSM_PID[$name]=$!
 }
 
@@ -603,7 +640,7 @@ mcast_recv_while_sending() {
 	mcast_ud send -d "$MCG_DEV0" -g "$mgid" -c "$count" >&2
 	for n in $(seq 20); do
 		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
+		nap 0.1
 	done
 	kill -USR1 "$pid" 2>/dev/null
 	wait "$pid"
@@ -715,7 +752,7 @@ mcg_wave_record() {
 				[ "$k" = answered_set_mcm ] && a=$v
 			done <"$D/stats"
 			echo "$(((now - t0) / 1000)) $r $fl $a"
-			sleep 0.1
+			nap 0.1
 		done >>"$f"
 	) &
 	MCG_WAVE_PID=$!
