@@ -816,12 +816,13 @@ static u16 group_create(struct simhca_dev *sdev, const struct simhca_mcmr *rec,
 	if (!simhca_port_has_pkey(rp, be16_to_cpu(rec->pkey)))
 		return SIMHCA_SA_ERR_REQ_INVALID;
 	/*
-	 * OpenSM creates a group with exactly the MTU asked for even if it
-	 * is larger than the port's, and then refuses the port's join
-	 * (validate_port_caps()): no group either way.
+	 * OpenSM creates a group with exactly the MTU and rate asked for
+	 * even if they are above the port's, and then refuses the port's
+	 * join (validate_port_caps()): no group either way.
 	 */
 	if (!group_realizable(&n, rec, cm, sa_port_mtu(sdev)) ||
-	    (n.mtu & 0x3f) > sa_port_mtu(sdev))
+	    (n.mtu & 0x3f) > sa_port_mtu(sdev) ||
+	    rate_mbps(n.rate & 0x3f) > rate_mbps(PORT_RATE))
 		return SIMHCA_SA_ERR_REQ_INVALID;
 	mlid = mlid_alloc(sdev, rec);
 	if (!mlid)

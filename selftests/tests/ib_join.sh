@@ -20,7 +20,7 @@ state_of() { mcctl -j show "$P" "$1" | jq -r .state; }
 joined() { [ "$(state_of "$1")" = joined ]; }
 state_is() { [ "$(state_of "$1")" = "$2" ]; }
 
-ktap_plan 47
+ktap_plan 49
 modprobe ib_umad
 check "load simhca" modprobe simhca || ktap_skip_all "no simhca"
 check "load ib_mcgroups" mcg_load settle_ms=300 backoff_base_ms=200
@@ -70,6 +70,10 @@ check_eq "P_Key not in the table: refused" 1 $?
 check "with a message naming the P_Key table" grep -q "P_Key table" <<<"$err"
 err=$(mcctl join "$P" ff12:401b:ffff::3 owner e 2>&1)
 check_eq "joining a group the SA does not have: refused" 1 $?
+check "with the SA's rejection" grep -q "SA rejected" <<<"$err"
+# as OpenSM (validate_port_caps()): the creator must meet the group's rate
+err=$(mcctl join "$P" ff12:401b:ffff::8 owner e create rate 200 2>&1)
+check_eq "a create at 200 Gb/s from a 100 Gb/s port: refused by the SA" 1 $?
 check "with the SA's rejection" grep -q "SA rejected" <<<"$err"
 check_eq "neither left a group or hold" "$before" "$(cat $SYS/groups $SYS/holders | xargs)"
 

@@ -9,6 +9,8 @@
 # joins it: saquery -m shows both members, OpenSM programs the switch's
 # MFT (ibroute -M, and the table the simulated switch forwards by), and
 # datagrams from port 1 reach port 2; after port 2 leaves, they do not.
+# Creates: OpenSM assigns an MGID when none is given, and refuses a
+# requested link-local A01B MGID and a group faster than the port.
 # timeout: 400
 . "$(dirname "$0")/../lib.sh"
 
@@ -35,13 +37,14 @@ ib_mft() {
 	ibroute -C simhca0 -P 1 -M "$LSW" |
 		awk -v l="$1" 'tolower($1) == l {print $1, gsub(/x/, "x")}'
 }
+sa_has_no() { ! saquery -C simhca0 -P 2 -g | grep -qi "MGID\.*$1\$"; }
 received() {
 	echo clear >$D/ud
 	echo "send 1 $G $MLID $COUNT" >$D/ud || { echo send-failed; return; }
 	mcg_ud_field 2 received
 }
 
-ktap_plan 18
+ktap_plan 26
 modprobe ib_umad
 mcg_unload_simhca
 check "load simhca with 2 ports, internal_sa=N" \
@@ -90,6 +93,30 @@ check_eq "saquery -m: port 1 only" "fe80::53:494d:4843:4101 0x8" "$(mcg_sa_membe
 check "OpenSM removes $MLID from the MFT" \
 	wait_for -t 20 sh -c "! grep -q '^mlid=$MLID ' $D/mft"
 check_eq "no datagram reaches port 2" 0 "$(received)"
+
+# --- creates: an MGID OpenSM assigns, and what it refuses -----------------------
+out=$(mcctl join $P 0 owner d create 2>&1)
+mgid=$(sed -n 's/.*assigned mgid \([^ ]*\).*/\1/p' <<<"$out" | head -n1)
+check "OpenSM assigns an MGID (A01B signature)" \
+	grep -q '^ff1[0-9a-f]:a01b:' <<<"$mgid" || { ktap_diag "$out"; osm_diag; }
+check_eq "held under it, and saquery -m has port 1" "joined fe80::53:494d:4843:4101 0x1" \
+	"$(mcctl -j show $P "$mgid" | jq -r .state) $(mcg_sa_members "$mgid")"
+before=$(cat $SYS/groups $SYS/holders | xargs)
+# IBA o15-0.1.5 as OpenSM reads it: A01B is the SA's, never link-local
+err=$(mcctl join $P ff12:a01b::5 owner e create 2>&1)
+rc=$?
+check "OpenSM refuses a requested link-local A01B MGID (ERR 1B24)" \
+	test "$rc" = 1 -a "$(grep -c 'ERR 1B24' $OSM_LOG)" -ge 1 || ktap_diag "$err"
+grep 'ERR 1B24' $OSM_LOG | while read -r l; do ktap_diag "  $l"; done
+# validate_port_caps(): the creator must meet the group's rate (4X QDR)
+err=$(mcctl join $P ff12:1234::7 owner e create rate 100 2>&1)
+rc=$?
+check "OpenSM refuses a create at 100 Gb/s from a 40 Gb/s port (ERR 1B12)" \
+	test "$rc" = 1 -a "$(grep -c 'ERR 1B12' $OSM_LOG)" -ge 1 || ktap_diag "$err"
+check "with the SA's rejection" grep -q "SA rejected" <<<"$err"
+check_eq "neither left a group or hold" "$before" "$(cat $SYS/groups $SYS/holders | xargs)"
+check "d leaves the SA-assigned group" mcctl leave $P "$mgid" owner d
+check "OpenSM deletes it" wait_for -t 20 sa_has_no "$mgid"
 ktap_diag "QP1 MADs routed $(sma gsi_routed), dropped $(sma gsi_dropped)"
 mcg_unload
 mcg_opensm_stop sm
