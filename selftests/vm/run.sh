@@ -14,7 +14,9 @@
 #                   stopped when it has printed no result line for longer
 #                   than the longest test timeout of the guest plus 120 s
 #                   (x TIMEOUT_SCALE): a hung guest, since every test's
-#                   own timeout ends a test that hangs
+#                   own timeout ends a test that hangs. A guest that
+#                   crashes or hangs before its tests start (300 s x
+#                   TIMEOUT_SCALE) is booted once more
 #   --modules-from DIR
 #                   take ib_mcgroups.ko from the module tree
 #                   DIR/lib/modules/KVER (a DKMS --installtree, or what
@@ -464,33 +466,63 @@ for f in "$ROOT"/selftests/tests/*.sh; do
 done
 IDLE=$(( (longest + 120) * ${TIMEOUT_SCALE:-1} ))
 
+# console_end: what the guest said last: the first lines that say what
+# went wrong (a panic, a warning, a stall), then the console's last lines.
+console_end() {
+	tr -d '\r' <"$CONSOLE" 2>/dev/null | grep -av '^[[:space:]]*$' >"$O/console.tail" || true
+	grep -aE 'Kernel panic|WARNING:|BUG:|Oops|stall|soft lockup|hung_task|Unable to|not syncing' \
+		"$O/console.tail" | head -n 5 | cut -c1-200
+	echo "..."
+	tail -n 10 "$O/console.tail" | cut -c1-200
+	rm -f "$O/console.tail"
+}
+
+# The guest must reach its tests (=== KTAP begin ===) within BOOT_LIMIT s.
+# A guest that crashed or hung before that ran nothing of ours (init loads
+# no module before the tests): seen once on a loaded machine, it is booted
+# a second time, and the first console is kept as console-boot1.log.
+BOOT_LIMIT=$((300 * ${TIMEOUT_SCALE:-1}))
 log "booting (timeout ${TIMEOUT}s, ${IDLE}s without a result)"
 start=$(date +%s)
 qemu_rc=0
 if [ "$KEEP" = 1 ]; then
 	"${QEMU[@]}" || qemu_rc=$?
 else
-	# Stopped after TIMEOUT in all, or IDLE seconds without a line on the
-	# results channel. A loaded machine (a fresh one, building kernels
-	# beside the tests) only makes the run longer, not silent.
-	"${QEMU[@]}" </dev/null &
-	qpid=$!
-	while kill -0 "$qpid" 2>/dev/null; do
-		sleep 2
-		now=$(date +%s)
-		last=$(stat -c %Y "$RESULTS" 2>/dev/null || echo "$start")
-		[ "$last" -ge "$start" ] || last=$start
-		if [ $((now - start)) -ge "$TIMEOUT" ] ||
-			[ $((now - last)) -ge "$IDLE" ]; then
-			timed_out=$((now - start))
-			silent=$((now - last))
-			kill -TERM "$qpid" 2>/dev/null
-			sleep 5
-			kill -KILL "$qpid" 2>/dev/null
-			break
-		fi
+	for attempt in 1 2; do
+		# Stopped after TIMEOUT in all, or IDLE seconds without a line on
+		# the results channel. A loaded machine (a fresh one, building
+		# kernels beside the tests) only makes the run longer, not silent.
+		"${QEMU[@]}" </dev/null &
+		qpid=$!
+		qemu_rc=0
+		timed_out=
+		while kill -0 "$qpid" 2>/dev/null; do
+			sleep 2
+			now=$(date +%s)
+			last=$(stat -c %Y "$RESULTS" 2>/dev/null || echo "$start")
+			[ "$last" -ge "$start" ] || last=$start
+			if [ $((now - start)) -ge "$TIMEOUT" ] ||
+				[ $((now - last)) -ge "$IDLE" ] ||
+				{ [ $((now - start)) -ge "$BOOT_LIMIT" ] &&
+				  ! grep -aq '^=== KTAP begin ===' "$RESULTS" 2>/dev/null; }; then
+				timed_out=$((now - start))
+				silent=$((now - last))
+				kill -TERM "$qpid" 2>/dev/null
+				sleep 5
+				kill -KILL "$qpid" 2>/dev/null
+				break
+			fi
+		done
+		wait "$qpid" || qemu_rc=$?
+		grep -aq '^=== KTAP begin ===' "$RESULTS" 2>/dev/null && break
+		[ "$attempt" = 1 ] || break
+		echo "# the guest did not reach its tests (qemu status $qemu_rc${timed_out:+, stopped after ${timed_out}s}); its console's end:"
+		console_end | sed 's/^/#   /'
+		echo "# booting it again (the first console: $O/console-boot1.log)"
+		mv "$CONSOLE" "$O/console-boot1.log"
+		rm -f "$RESULTS"
+		start=$(date +%s)
 	done
-	wait "$qpid" || qemu_rc=$?
 fi
 elapsed=$(( $(date +%s) - start ))
 
@@ -511,13 +543,12 @@ awk -v dir="$O/out" '
 extra_fail=0
 if ! grep -q '^=== done ===$' "$O/results.clean"; then
 	if [ -n "${timed_out:-}" ]; then
-		echo "# VM stopped after ${timed_out}s, ${silent}s without a result (limits: ${TIMEOUT}s in all, ${IDLE}s without a result)"
+		echo "# VM stopped after ${timed_out}s, ${silent}s without a result (limits: ${TIMEOUT}s in all, ${IDLE}s without a result, ${BOOT_LIMIT}s to reach the tests)"
 	else
 		echo "# VM crashed or exited early (qemu status $qemu_rc)"
 	fi
 	# What the guest said last (the console; the whole of it: $CONSOLE)
-	tr -d '\r' <"$CONSOLE" 2>/dev/null | grep -av '^[[:space:]]*$' | tail -n 15 |
-		cut -c1-200 | sed 's/^/# console: /'
+	console_end | sed 's/^/# console: /'
 	extra_fail=$((extra_fail + 1))
 fi
 
