@@ -187,8 +187,10 @@ tally() {
 # --all: 6.1, 6.12, 6.12-rt on a Debian 12 machine after "make deps"). The
 # generic kernels run every VM test and the DKMS test; PREEMPT_RT kernels
 # run the membership core (RT_TESTS), which is what differs under RT
-# (threaded interrupts, sleeping spinlocks in the RDMA and IGMP paths).
-CORE_TESTS=${CORE_TESTS:-roce_membership datapath ib_datapath bound_holds ib_join ib_sm_ah ib_failover ib_pacer lifecycle}
+# (threaded interrupts, sleeping spinlocks in the RDMA and IGMP paths),
+# with joins through OpenSM's SA (opensm_sa: the kernel's MAD and SA
+# client paths against the real SM on each kernel of the core set).
+CORE_TESTS=${CORE_TESTS:-roce_membership datapath ib_datapath bound_holds ib_join ib_sm_ah ib_failover ib_pacer lifecycle opensm_sa}
 RT_TESTS=${RT_TESTS:-$CORE_TESTS}
 # The lanes on kernels of other Debian releases (selftests/kernels/):
 # bullseye is Debian 11's 5.10, sid the newest kernel in the archive, each
