@@ -441,7 +441,9 @@ __mcg_osm_deferred=
 # port N's state (ACTIVE, INIT, ...), mcg_ports_active whether both ports
 # are ACTIVE, mcg_sa_up [PORT] whether OpenSM's SA answers saquery from
 # PORT (default 2), mcg_sa_members MGID "PORTGID SCOPESTATE" of each of its
-# members in OpenSM's SA, sorted.
+# members in OpenSM's SA, sorted, and mcg_sma KEY the value of simhca0's
+# SMA counter KEY (debugfs sma: smp_*, gsi_*, trap_*).
+mcg_sma() { awk -v k="$1" '$1 == k {print $2}' /sys/kernel/debug/simhca/simhca0/sma; }
 mcg_port_state() {
 	local s
 

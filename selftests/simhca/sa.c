@@ -778,6 +778,13 @@ static u16 mlid_alloc(struct simhca_dev *sdev, const struct simhca_mcmr *rec)
 	return bit < cap ? SIMHCA_MLID_BASE + bit : 0;
 }
 
+/* Can a port join a group of @rec's MTU and rate (validate_port_caps())? */
+static bool port_meets(struct simhca_dev *sdev, const struct simhca_mcmr *rec)
+{
+	return (rec->mtu & 0x3f) <= sa_port_mtu(sdev) &&
+	       rate_mbps(rec->rate & 0x3f) <= rate_mbps(PORT_RATE);
+}
+
 static u16 group_create(struct simhca_dev *sdev, const struct simhca_mcmr *rec,
 			ib_sa_comp_mask cm, struct simhca_port *rp,
 			struct simhca_group **out)
@@ -821,8 +828,7 @@ static u16 group_create(struct simhca_dev *sdev, const struct simhca_mcmr *rec,
 	 * join (validate_port_caps()): no group either way.
 	 */
 	if (!group_realizable(&n, rec, cm, sa_port_mtu(sdev)) ||
-	    (n.mtu & 0x3f) > sa_port_mtu(sdev) ||
-	    rate_mbps(n.rate & 0x3f) > rate_mbps(PORT_RATE))
+	    !port_meets(sdev, &n))
 		return SIMHCA_SA_ERR_REQ_INVALID;
 	mlid = mlid_alloc(sdev, rec);
 	if (!mlid)
@@ -987,13 +993,6 @@ static bool join_fields_match(const struct simhca_group *g,
 	return true;
 }
 
-static bool port_can_join(struct simhca_dev *sdev,
-			  const struct simhca_group *g)
-{
-	return (g->rec.mtu & 0x3f) <= sa_port_mtu(sdev) &&
-	       rate_mbps(g->rec.rate & 0x3f) <= rate_mbps(PORT_RATE);
-}
-
 static u16 mcm_join(struct simhca_dev *sdev, const struct simhca_pkt *pkt,
 		    struct simhca_mcmr *out)
 {
@@ -1031,7 +1030,7 @@ static u16 mcm_join(struct simhca_dev *sdev, const struct simhca_pkt *pkt,
 			return status;
 		created = true;
 	} else {
-		if (!group_matches_selectors(g, rec, cm) || !port_can_join(sdev, g) ||
+		if (!group_matches_selectors(g, rec, cm) || !port_meets(sdev, &g->rec) ||
 		    !join || !join_fields_match(g, rec, cm) ||
 		    !simhca_port_has_pkey(rp, be16_to_cpu(g->rec.pkey)))
 			return SIMHCA_SA_ERR_REQ_INVALID;

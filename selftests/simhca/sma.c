@@ -675,13 +675,12 @@ static void sma_trap_work(struct work_struct *work)
 						trap_work);
 	struct simhca_dev *sdev = container_of(sw, struct simhca_dev, swi);
 	struct sma_notice *ntc;
+	struct ib_smp smp = {};
 	unsigned long flags;
-	struct ib_smp *smp;
 	u8 out = 0xff, to;
 
-	smp = kzalloc(sizeof(*smp), GFP_KERNEL);
 	mutex_lock(&sdev->sma_lock);
-	if (!sw->trap_pending || !smp)
+	if (!sw->trap_pending)
 		goto out;
 	if (sw->trap_sends >= SMA_TRAP_SENDS) {
 		sw->trap_pending = false;
@@ -695,20 +694,20 @@ static void sma_trap_work(struct work_struct *work)
 		sw->st.trap_no_sm++;
 		goto out;
 	}
-	smp->base_version = IB_MGMT_BASE_VERSION;
-	smp->mgmt_class = IB_MGMT_CLASS_SUBN_LID_ROUTED;
-	smp->class_version = 1;
-	smp->method = IB_MGMT_METHOD_TRAP;
-	smp->tid = cpu_to_be64(sw->trap_tid);
-	smp->attr_id = IB_SMP_ATTR_NOTICE;
-	ntc = (struct sma_notice *)smp->data;
+	smp.base_version = IB_MGMT_BASE_VERSION;
+	smp.mgmt_class = IB_MGMT_CLASS_SUBN_LID_ROUTED;
+	smp.class_version = 1;
+	smp.method = IB_MGMT_METHOD_TRAP;
+	smp.tid = cpu_to_be64(sw->trap_tid);
+	smp.attr_id = IB_SMP_ATTR_NOTICE;
+	ntc = (struct sma_notice *)smp.data;
 	ntc->generic_type = SMA_NOTICE_GENERIC | SMA_NOTICE_URGENT;
 	ntc->prod_type_lsb = cpu_to_be16(SMA_PRODUCER_SWITCH);
 	ntc->trap_num = cpu_to_be16(SMA_TRAP_LINK_STATE);
 	ntc->issuer_lid = cpu_to_be16(sw->lid);
 	ntc->toggle_count = cpu_to_be16(sw->trap_seq & 1 ? 0x8000 : 0);
 	ntc->sw_lid = cpu_to_be16(sw->lid);
-	sma_to_qp0(sdev, out, sw->lid, smp);
+	sma_to_qp0(sdev, out, sw->lid, &smp);
 	sw->trap_sends++;
 	sw->st.trap_sent++;
 	to = min(sw->pi[0].clientrereg_resv_subnetto & 0x1f, 20);
@@ -719,7 +718,6 @@ static void sma_trap_work(struct work_struct *work)
 	spin_unlock_irqrestore(&sdev->lock, flags);
 out:
 	mutex_unlock(&sdev->sma_lock);
-	kfree(smp);
 }
 
 /* A TrapRepress the SM sent the switch: the pending trap is answered. */

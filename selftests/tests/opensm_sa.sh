@@ -31,7 +31,6 @@ osm_diag() {
 	grep ERR $OSM_LOG 2>/dev/null | tail -n 10 |
 		while read -r l; do ktap_diag "  $l"; done
 }
-sma() { awk -v k="$1" '$1 == k {print $2}' $D/sma; }
 # the MLID ibroute -M shows with the number of ports it forwards to
 ib_mft() {
 	ibroute -C simhca0 -P 1 -M "$LSW" |
@@ -117,7 +116,7 @@ check "with the SA's rejection" grep -q "SA rejected" <<<"$err"
 check_eq "neither left a group or hold" "$before" "$(cat $SYS/groups $SYS/holders | xargs)"
 check "d leaves the SA-assigned group" mcctl leave $P "$mgid" owner d
 check "OpenSM deletes it" wait_for -t 20 sa_has_no "$mgid"
-ktap_diag "QP1 MADs routed $(sma gsi_routed), dropped $(sma gsi_dropped)"
+ktap_diag "QP1 MADs routed $(mcg_sma gsi_routed), dropped $(mcg_sma gsi_dropped)"
 mcg_unload
 mcg_opensm_stop sm
 ktap_finish

@@ -36,9 +36,8 @@ osm_diag() {
 	while read -r l; do ktap_diag "  sma: $l"; done <$D/sma
 }
 stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
-sma() { awk -v k="$1" '$1 == k {print $2}' $D/sma; }
 # sma_above KEY N: the SMA's counter KEY is above N
-sma_above() { [ "$(sma "$1")" -gt "$2" ]; }
+sma_above() { [ "$(mcg_sma "$1")" -gt "$2" ]; }
 flap2() {
 	echo down >$D/port2/state
 	echo up >$D/port2/state
@@ -141,8 +140,7 @@ grep -q "^0x" <<<"$rt" || ktap_diag "$rt"
 # --- the link of port 2 goes down and comes back -------------------------------
 pa=$(stat event_port_active)
 pe=$(stat event_port_err)
-echo down >$D/port2/state
-echo up >$D/port2/state
+flap2
 check_eq "port 2 comes back in INIT, PORT_ERR raised" "INIT $((pe + 1))" \
 	"$(mcg_port_state 2) $(stat event_port_err)"
 port2_back() {
@@ -153,7 +151,7 @@ check "OpenSM brings port 2 to ACTIVE again (PORT_ACTIVE)" \
 
 # --- traps -------------------------------------------------------------------
 check "the switch sent a trap 128 and OpenSM repressed it" \
-	test "$(sma trap_sent)" -ge 1 -a "$(sma trap_repressed)" -ge 1 || osm_diag
+	test "$(mcg_sma trap_sent)" -ge 1 -a "$(mcg_sma trap_repressed)" -ge 1 || osm_diag
 check "OpenSM's log: trap 128 (link state) from the switch's LID" \
 	grep -q "Received Generic Notice type:1 num:128 .* from LID:$lsw TID" $OSM_LOG
 mcg_opensm_stop sm
@@ -163,7 +161,7 @@ check "OpenSM with no periodic sweep (-s 0): MASTER, both ports ACTIVE" \
 	wait_for -t 90 mcg_ports_active || osm_diag
 wait_for -t 30 sminfo_master 1
 pa=$(stat event_port_active)
-rp=$(sma trap_repressed)
+rp=$(mcg_sma trap_repressed)
 flap2
 check "no periodic sweep: the trap alone has OpenSM bring port 2 back" \
 	wait_for -t 30 port2_back || osm_diag
@@ -172,11 +170,11 @@ mcg_opensm_stop sm
 # No SM: the trap of one change (the link goes down) goes every TrapTimer
 # (4.096 us x 2^SubnetTimeOut, OpenSM's 18: about 1 s) and is given up
 # after 5 sends
-sent=$(sma trap_sent)
-un=$(sma trap_unrepressed)
+sent=$(mcg_sma trap_sent)
+un=$(mcg_sma trap_unrepressed)
 echo down >$D/port2/state
 check "no SM: the trap is given up" wait_for -t 30 sma_above trap_unrepressed "$un"
-check_eq "... after 5 sends" 5 "$(($(sma trap_sent) - sent))"
+check_eq "... after 5 sends" 5 "$(($(mcg_sma trap_sent) - sent))"
 echo up >$D/port2/state
 check_eq "... and port 2, up again, stays in INIT" INIT "$(mcg_port_state 2)"
 ktap_finish

@@ -482,6 +482,11 @@ console_end() {
 # no module before the tests): seen once on a loaded machine, it is booted
 # a second time, and the first console is kept as console-boot1.log.
 BOOT_LIMIT=$((300 * ${TIMEOUT_SCALE:-1}))
+# began: the guest has reached its tests (once seen, not read again)
+began() {
+	[ -n "$began_seen" ] && return 0
+	grep -aq '^=== KTAP begin ===' "$RESULTS" 2>/dev/null && began_seen=1
+}
 log "booting (timeout ${TIMEOUT}s, ${IDLE}s without a result)"
 start=$(date +%s)
 qemu_rc=0
@@ -496,6 +501,7 @@ else
 		qpid=$!
 		qemu_rc=0
 		timed_out=
+		began_seen=
 		while kill -0 "$qpid" 2>/dev/null; do
 			sleep 2
 			now=$(date +%s)
@@ -503,8 +509,7 @@ else
 			[ "$last" -ge "$start" ] || last=$start
 			if [ $((now - start)) -ge "$TIMEOUT" ] ||
 				[ $((now - last)) -ge "$IDLE" ] ||
-				{ [ $((now - start)) -ge "$BOOT_LIMIT" ] &&
-				  ! grep -aq '^=== KTAP begin ===' "$RESULTS" 2>/dev/null; }; then
+				{ [ $((now - start)) -ge "$BOOT_LIMIT" ] && ! began; }; then
 				timed_out=$((now - start))
 				silent=$((now - last))
 				kill -TERM "$qpid" 2>/dev/null
@@ -514,7 +519,7 @@ else
 			fi
 		done
 		wait "$qpid" || qemu_rc=$?
-		grep -aq '^=== KTAP begin ===' "$RESULTS" 2>/dev/null && break
+		began && break
 		[ "$attempt" = 1 ] || break
 		echo "# the guest did not reach its tests (qemu status $qemu_rc${timed_out:+, stopped after ${timed_out}s}); its console's end:"
 		console_end | sed 's/^/#   /'
