@@ -110,7 +110,8 @@ job_end() {
 }
 
 # why_failed NAME RC: the lines of NAME's log that say what failed (failed
-# tests, a VM that crashed or hung, a splat, a build error), at most 16,
+# tests, each after the diagnostic line just before it, a VM that crashed
+# or hung, a splat, a build error), at most 16,
 # kept for the summary: what CI shows of a run is its end.
 declare -a failures=()
 why_failed() {
@@ -119,8 +120,13 @@ why_failed() {
 	while IFS= read -r line; do
 		failures+=("$name: $line")
 		n=$((n + 1))
-	done < <(grep -aE '^ *not ok |^# VM |^# console: |^# kernel splat|^#   .*(BUG|WARNING|Oops|panic|Call Trace)|failed; end of|no result line|never started' \
-			"$LOG/$name.log" | grep -avE '# *SKIP' | head -n 16)
+	done < <(awk '
+		/# *SKIP/ { next }
+		/^ *not ok / { if (diag != "") print diag; print; diag = ""; next }
+		/^# VM |^# console: |^# kernel splat|failed; end of|no result line|never started/ ||
+		/^#   .*(BUG|WARNING|Oops|panic|Call Trace)/ { print; next }
+		/^ *# / { diag = $0; next }
+		{ diag = "" }' "$LOG/$name.log" | head -n 16)
 	[ "$n" -gt 0 ] || failures+=("$name: exit $rc; see build/check/$name.log")
 }
 

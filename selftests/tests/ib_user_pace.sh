@@ -47,7 +47,7 @@ abuse() {
 	"${UNPRIV[@]}" mcg_bulk abuse simhca0 1 $K uid:65534 0x7000 "$1"
 }
 
-ktap_plan 32
+ktap_plan 33
 modprobe ib_umad
 check "load simhca (2 ports)" modprobe simhca nports=2 || ktap_skip_all "no simhca"
 check "load ib_mcgroups (rejoin_rate=$RATE, user_sa_rate=$URATE, join_wait_ms=0)" \
@@ -69,6 +69,9 @@ echo 0 >$D/delay_ms
 
 # --- the per-user budget -----------------------------------------------------
 check "root holds $K groups on port 2" mcg_bulk join simhca0 2 $K job:2 0x7000
+# join_wait_ms=0: the JOINs answered before the SA did; root's Sets must not
+# be counted as the user's
+check "all $K joined at the SA" wait_for -t 60 members_are $K
 echo 1 >$D/stats
 t0=$(now_ms)
 check "uid 65534: join/leave/close loop for 15 s" abuse 15
