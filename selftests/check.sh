@@ -74,9 +74,20 @@ job_start() {
 	job_t0[$name]=$SECONDS
 	(
 		eval "${job_cmd[$name]}" </dev/null >"$LOG/$name.log" 2>&1
-		echo $? >"$LOG/$name.rc"
+		rc=$?
+		# the CPU the part's processes used (qemu's included)
+		times >"$LOG/$name.cpu"
+		echo $rc >"$LOG/$name.rc"
 	) &
 	job_pid[$name]=$!
+}
+
+# cpu_s FILE: the user + system seconds of the children in the output of
+# "times" (its second line: "1m2.5s 0m3.1s")
+cpu_s() {
+	awk 'NR == 2 { t = 0
+		for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] }
+		printf "%d", t }' "$1" 2>/dev/null
 }
 
 # job_end NAME: show NAME's output and add its tally to the total.
@@ -88,7 +99,7 @@ job_end() {
 	unset "job_pid[$name]"
 	echo "# ==== $name: ${job_cmd[$name]% }"
 	sed -E 's/^([0-9]+ passed, [0-9]+ failed.*)$/# '"$name"': \1/' "$LOG/$name.log"
-	echo "# $name: $((SECONDS - job_t0[$name])) s"
+	echo "# $name: $((SECONDS - job_t0[$name])) s, CPU $(cpu_s "$LOG/$name.cpu") s"
 	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$LOG/$name.log" | tail -n1)
 	if [ -z "$line" ]; then
 		echo "# $name: no result line (exit $rc); counted as one failure"
@@ -392,7 +403,9 @@ job build "" "$TOP/selftests/host/build_test.sh"
 
 run_jobs
 [ -z "$kbuild_pid" ] || wait "$kbuild_pid"
-echo "# ==== summary ($((SECONDS / 60)) min $((SECONDS % 60)) s, $CHECK_JOBS jobs at a time)"
+times >"$LOG/all.cpu"
+cpu=$(cpu_s "$LOG/all.cpu")
+echo "# ==== summary ($((SECONDS / 60)) min $((SECONDS % 60)) s, $CHECK_JOBS jobs at a time; CPU $((cpu / 60)) min $((cpu % 60)) s, the kernels built here included)"
 for b in "${kbuilds[@]}"; do
 	[ -f "$LOG/kernel-${b/:/-}.log" ] &&
 		echo "# kernel build $b: $(grep -E '^(build-kernel|kernels/distro): (built|cached|unpacked|exit)' "$LOG/kernel-${b/:/-}.log" | tr '\n' ' ')"
