@@ -9,10 +9,13 @@
  * memberships are deleted at the SA (Delete with this port's GID only),
  * each action printed.
  *
- * The SA gives a member's PortGID and JoinState only to a trusted request,
+ * The groups come from an untrusted GetTable, one record per group (a
+ * group without members too, as OpenSM's IPoIB broadcast group). The SA
+ * gives its members' PortGIDs and JoinStates only to a trusted request,
  * one with the SA's SM_Key (opensm's default is 1; "smkey KEY" for
- * another). A refused key leaves the group list without members, and no
- * classification (exit status 1).
+ * another), one record per member. A key the SA refuses, or ignores as
+ * OpenSM does (the request times out), leaves the group list without
+ * members, and no classification (exit status 1).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -245,23 +248,55 @@ static int held_groups(struct ibmcg *h, const char *dev, uint32_t port,
 }
 
 /*
+ * The SA's member records (a trusted GetTable, SM_Key @smkey) into *recs.
+ * An SA with another key refuses the request (simhca used to) or, as
+ * OpenSM does, ignores it: either way the report goes on untrusted
+ * (false), with the groups but no members. *ret is set on another error.
+ */
+static bool members_table(struct fabric_sa *sa, const char *dev,
+			  uint32_t port, uint64_t smkey,
+			  struct fabric_rec **recs, size_t *n, int *ret)
+{
+	uint16_t status = 0;
+	int rc;
+
+	*ret = 0;
+	rc = fabric_sa_mcm_table(sa, smkey, recs, n, &status);
+	if (!rc && !status)
+		return true;
+	free(*recs);
+	*recs = NULL;
+	*n = 0;
+	if (rc == -ETIMEDOUT || (!rc && status >> 8 == SA_STATUS_REQ_DENIED)) {
+		fprintf(stderr,
+			"mcctl: %s/%u: the SA %s SM_Key 0x%llx: members and this port's memberships are unknown (smkey KEY)\n",
+			dev, port, rc ? "did not answer a request with" : "refused",
+			(unsigned long long)smkey);
+		return false;
+	}
+	sa_err(dev, port, "GetTable(MCMemberRecord)", rc, status);
+	*ret = EXIT_FAILURE;
+	return false;
+}
+
+/*
  * One port: the report, and the actions of reconcile. Returns the exit
  * status of the port: 0, 1 (error), or EXIT_FABRIC_* (without reconcile).
  */
 static int fabric_port(struct ibmcg *h, const char *dev, uint32_t port,
 		       const struct fabric_opts *o)
 {
-	size_t nrecs = 0, nheld = 0, counts[FABRIC_NCLASS] = {0}, i;
+	size_t nrecs = 0, ngrecs = 0, nheld = 0, counts[FABRIC_NCLASS] = {0}, i;
 	char why[256], buf[IBMCG_MGID_STRLEN];
 	struct fabric_group *groups = NULL;
 	struct fabric_item *items = NULL;
 	struct fabric_held *held = NULL;
-	struct fabric_rec *recs = NULL;
+	struct fabric_rec *recs = NULL, *grecs = NULL;
 	uint8_t port_gid[IBMCG_GID_LEN];
 	struct fabric_sa *sa;
 	uint16_t sm_lid, status;
 	uint32_t cap = 0;
-	bool trusted = true, ok = true;
+	bool trusted, ok = true;
 	long ng = 0, ni = 0;
 	int rc, ret = 0;
 
@@ -276,26 +311,26 @@ static int fabric_port(struct ibmcg *h, const char *dev, uint32_t port,
 		ret = mcctl_kernel_err(rc, "no such device or port");
 		goto out;
 	}
-	rc = fabric_sa_mcm_table(sa, o->smkey, &recs, &nrecs, &status);
-	if (!rc && o->smkey && status >> 8 == SA_STATUS_REQ_DENIED) {
-		fprintf(stderr,
-			"mcctl: %s/%u: the SA refused SM_Key 0x%llx: members and this port's memberships are unknown (smkey KEY)\n",
-			dev, port, (unsigned long long)o->smkey);
-		trusted = false;
-		rc = fabric_sa_mcm_table(sa, 0, &recs, &nrecs, &status);
-	}
+	/* The groups: one record each, those without members too. */
+	rc = fabric_sa_mcm_table(sa, 0, &grecs, &ngrecs, &status);
 	if (rc || status) {
 		sa_err(dev, port, "GetTable(MCMemberRecord)", rc, status);
 		ret = EXIT_FAILURE;
 		goto out;
 	}
-	ng = fabric_groups(recs, nrecs, &groups);
+	/* Their members: a record each, only for a trusted request. */
+	trusted = o->smkey && members_table(sa, dev, port, o->smkey, &recs,
+					    &nrecs, &ret);
+	if (ret)
+		goto out;
+	ng = fabric_groups(grecs, ngrecs, recs, nrecs, &groups);
 	if (ng < 0) {
 		ret = mcctl_kernel_err(ng, NULL);
 		goto out;
 	}
 	/* No SwitchInfoRecords (or an error): the capacity is unknown. */
-	if (fabric_sa_mfdb_cap(sa, o->smkey, &cap, &status) || status)
+	if (fabric_sa_mfdb_cap(sa, trusted ? o->smkey : 0, &cap, &status) ||
+	    status)
 		cap = 0;
 
 	open_json_object(NULL);
@@ -351,6 +386,7 @@ out:
 	free(items);
 	free(groups);
 	free(recs);
+	free(grecs);
 	free(held);
 	fabric_sa_close(sa);
 	return ret;

@@ -97,10 +97,14 @@ bool fabric_same_port(const uint8_t a[IBMCG_GID_LEN],
 bool fabric_mgid_ipoib(const uint8_t mgid[IBMCG_GID_LEN]);
 
 /*
- * The SA's groups from its records, in the order first seen; *out is
- * malloc'ed (free()), NULL when n is 0. Returns the number, -ENOMEM.
+ * The SA's groups, in the order first seen: every MGID of @grecs (an
+ * untrusted GetTable: one record per group, a group without members
+ * too) and of @mrecs (a trusted GetTable: one record per member; NULL
+ * when untrusted), whose records count as members. *out is malloc'ed
+ * (free()), NULL when there are none. Returns the number, -ENOMEM.
  */
-long fabric_groups(const struct fabric_rec *recs, size_t n,
+long fabric_groups(const struct fabric_rec *grecs, size_t ng,
+		   const struct fabric_rec *mrecs, size_t nm,
 		   struct fabric_group **out);
 /* Distinct MLIDs of the groups. */
 size_t fabric_mlids_used(const struct fabric_group *g, size_t n);

@@ -34,33 +34,44 @@ bool fabric_mgid_ipoib(const uint8_t mgid[IBMCG_GID_LEN])
 	       mgid[3] == 0x1b;
 }
 
-long fabric_groups(const struct fabric_rec *recs, size_t n,
+/* The group of @rec in g[0..*ng), added if not there. */
+static struct fabric_group *group_of(struct fabric_group *g, size_t *ng,
+				     const struct fabric_rec *rec)
+{
+	size_t j;
+
+	for (j = 0; j < *ng; j++)
+		if (!memcmp(g[j].mgid, rec->mgid, IBMCG_GID_LEN))
+			return &g[j];
+	memcpy(g[j].mgid, rec->mgid, IBMCG_GID_LEN);
+	g[j].mlid = rec->mlid;
+	g[j].pkey = rec->pkey;
+	(*ng)++;
+	return &g[j];
+}
+
+long fabric_groups(const struct fabric_rec *grecs, size_t ng,
+		   const struct fabric_rec *mrecs, size_t nm,
 		   struct fabric_group **out)
 {
-	struct fabric_group *g = NULL;
-	size_t i, j, ng = 0;
+	struct fabric_group *g, *grp;
+	size_t i, n = 0;
 
 	*out = NULL;
-	if (!n)
+	if (!ng && !nm)
 		return 0;
-	g = calloc(n, sizeof(*g));
+	g = calloc(ng + nm, sizeof(*g));
 	if (!g)
 		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < ng; j++)
-			if (!memcmp(g[j].mgid, recs[i].mgid, IBMCG_GID_LEN))
-				break;
-		if (j == ng) {
-			memcpy(g[ng].mgid, recs[i].mgid, IBMCG_GID_LEN);
-			g[ng].mlid = recs[i].mlid;
-			g[ng].pkey = recs[i].pkey;
-			ng++;
-		}
-		g[j].members++;
-		g[j].join_state |= recs[i].join_state;
+	for (i = 0; i < ng; i++)
+		group_of(g, &n, &grecs[i]);
+	for (i = 0; i < nm; i++) {
+		grp = group_of(g, &n, &mrecs[i]);
+		grp->members++;
+		grp->join_state |= mrecs[i].join_state;
 	}
 	*out = g;
-	return ng;
+	return n;
 }
 
 size_t fabric_mlids_used(const struct fabric_group *g, size_t n)

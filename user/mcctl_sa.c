@@ -7,7 +7,8 @@
  * alone tells "no such group" from "not a member". The first request is
  * sent with the SM_Key 1 (opensm's default sa_key), which makes it a
  * trusted request whose answer includes the JoinState; an SA with another
- * key refuses it, and the request is repeated untrusted (SM_Key 0).
+ * key refuses it, or ignores it as OpenSM does (a timeout), and the
+ * request is repeated untrusted (SM_Key 0).
  *
  * mcctl fabric (fabric_sa_*): GetTable(MCMemberRecord) and
  * GetTable(SwitchInfoRecord), whose answers come as RMPP transfers that
@@ -443,8 +444,9 @@ void diag_sa_query(struct diag_facts *f, const uint8_t port_gid[16])
 		fabric_sa_port(sa, gid, &sm_lid);
 
 	err = sa_get(sa, OPENSM_SA_KEY, f->mgid, gid, &a);
-	if (!err && !a.timeout &&
-	    sa_status_code(a.status) == UMAD_SA_STATUS_REQ_DENIED) {
+	/* another key: refused, or ignored as OpenSM does (a timeout) */
+	if (!err && (a.timeout ||
+		     sa_status_code(a.status) == UMAD_SA_STATUS_REQ_DENIED)) {
 		trusted = false;
 		err = sa_get(sa, 0, f->mgid, gid, &a);
 	}

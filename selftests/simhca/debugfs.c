@@ -39,7 +39,9 @@
  *                       capacity
  *   refuse_join         JoinState bits: a join (MCMember Set) asking for
  *                       any of them is refused with ERR_REQ_INVALID
- *   sa_key              SM_Key of trusted requests (default 1)
+ *   sa_key              SM_Key of trusted requests (default 1); a request
+ *                       with another non-zero key goes unanswered, as
+ *                       OpenSM's (stats: drop_bad_smkey)
  *   subnet_prefix       the subnet prefix of every port GID (all devices);
  *                       a write changes it and raises GID_CHANGE (which
  *                       6.1's ib_core turns into a GID cache update and

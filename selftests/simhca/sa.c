@@ -1477,8 +1477,12 @@ static void sa_process(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
 		sa_reply(sdev, pkt, IB_MGMT_MAD_STATUS_BAD_VERSION, NULL, 0);
 		return;
 	}
+	/*
+	 * A non-zero SM_Key that is not the SA's: OpenSM discards the
+	 * request unanswered (osm_sa_mad_ctrl.c, ERR 1A04), and so do we.
+	 */
 	if (req->sa_hdr.sm_key && be64_to_cpu(req->sa_hdr.sm_key) != key) {
-		sa_reply(sdev, pkt, SIMHCA_SA_ERR_REQ_DENIED, NULL, 0);
+		sa->st.drop_bad_smkey++;
 		return;
 	}
 
@@ -1676,6 +1680,7 @@ void simhca_sa_stats(struct simhca_dev *sdev, struct seq_file *s)
 	seq_printf(s, "drop_sweep %llu\n", st->drop_sweep);
 	seq_printf(s, "drop_port_down %llu\n", st->drop_port_down);
 	seq_printf(s, "drop_not_sa %llu\n", st->drop_not_sa);
+	seq_printf(s, "drop_bad_smkey %llu\n", st->drop_bad_smkey);
 	seq_printf(s, "fail_injected %llu\n", st->fail_injected);
 	seq_printf(s, "rmpp_segments %llu\n", st->rmpp_segments);
 	seq_printf(s, "rmpp_acks %llu\n", st->rmpp_acks);

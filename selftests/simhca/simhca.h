@@ -61,7 +61,6 @@ extern u64 simhca_subnet_prefix;
 #define SIMHCA_SA_ERR_TOO_MANY_RECORDS	0x0400
 #define SIMHCA_SA_ERR_REQ_INVALID_GID	0x0500
 #define SIMHCA_SA_ERR_INSUFFICIENT_COMPS 0x0600
-#define SIMHCA_SA_ERR_REQ_DENIED	0x0700
 
 /* MCMemberRecord, IBA 15.2.5.17 */
 struct simhca_mcmr {
@@ -284,6 +283,7 @@ struct simhca_stats {
 	u64 drop_sweep;
 	u64 drop_port_down;
 	u64 drop_not_sa;
+	u64 drop_bad_smkey;	/* another SM_Key: discarded, as OpenSM does */
 	u64 fail_injected;
 	u64 rmpp_segments;
 	u64 rmpp_acks;

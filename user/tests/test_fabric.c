@@ -76,7 +76,7 @@ static void groups_aggregate(void)
 	long n;
 
 	setup();
-	n = fabric_groups(r, 4, &g);
+	n = fabric_groups(NULL, 0, r, 4, &g);
 	EXPECT(n == 3);
 	if (n != 3)
 		return;
@@ -87,7 +87,43 @@ static void groups_aggregate(void)
 	EXPECT(fabric_mlids_used(g, n) == 2);
 	free(g);
 
-	EXPECT(fabric_groups(r, 0, &g) == 0 && !g);
+	EXPECT(fabric_groups(NULL, 0, r, 0, &g) == 0 && !g);
+}
+
+/*
+ * A trusted GetTable has a record per member only (OpenSM's IPoIB
+ * broadcast group, made without members, is not in it): the groups come
+ * from the untrusted table too, whose records are not members.
+ */
+static void groups_without_members(void)
+{
+	struct fabric_rec grp[] = {
+		rec("ff12:401b:ffff::ffff:ffff", NULL, 0xc000, 0),
+		rec("ff12:1234::1", NULL, 0xc001, 0),
+	};
+	struct fabric_rec mem[] = {
+		rec("ff12:1234::1", me, 0xc001, JF),
+		rec("ff12:1234::1", other, 0xc001, JN),
+		rec("ff12:1234::2", other, 0xc002, JF),	/* made since */
+	};
+	struct fabric_group *g;
+	long n;
+
+	setup();
+	n = fabric_groups(grp, 2, mem, 3, &g);
+	EXPECT(n == 3);
+	if (n != 3)
+		return;
+	EXPECT(g[0].members == 0 && g[0].mlid == 0xc000 && !g[0].join_state);
+	EXPECT(g[1].members == 2 && g[1].join_state == (JF | JN));
+	EXPECT(g[2].members == 1 && g[2].mlid == 0xc002);
+	EXPECT(fabric_mlids_used(g, n) == 3);
+	free(g);
+
+	/* untrusted: the groups, no members */
+	n = fabric_groups(grp, 2, NULL, 0, &g);
+	EXPECT(n == 2 && g && g[1].members == 0);
+	free(g);
 }
 
 static void classify_all_ok(void)
@@ -232,6 +268,7 @@ static void names(void)
 
 static const struct ktap_case cases[] = {
 	KTAP_CASE(groups_aggregate),
+	KTAP_CASE(groups_without_members),
 	KTAP_CASE(classify_all_ok),
 	KTAP_CASE(classify_lost),
 	KTAP_CASE(classify_joining),
