@@ -12,7 +12,7 @@ mcg_require_mcctl
 
 P=$MCG_DEV0/1
 SYS=/sys/kernel/ib_mcgroups/$MCG_DEV0/1
-LISTS=40
+LISTS=20
 
 # stable_seen FILE: "groups distinct-groups holders-of-the-big-group"
 # counted over the groups owner "stable" holds in a JSON listing.
