@@ -971,6 +971,17 @@ static bool group_has_full_member(const struct simhca_group *g)
 	return false;
 }
 
+/*
+ * A join's P_Key against the group's, as OpenSM compares them: the same
+ * partition, and not both limited members (ERR 1B31, 1B32).
+ */
+static bool pkeys_match(__be16 a, __be16 b)
+{
+	u16 x = be16_to_cpu(a), y = be16_to_cpu(b);
+
+	return (x & 0x7fff) == (y & 0x7fff) && ((x | y) & 0x8000);
+}
+
 /* Components that must match the group on a join (opensm mcgroup_join_validation) */
 static bool join_fields_match(const struct simhca_group *g,
 			      const struct simhca_mcmr *rec, ib_sa_comp_mask cm)
@@ -979,7 +990,7 @@ static bool join_fields_match(const struct simhca_group *g,
 
 	if ((cm & IB_SA_MCMEMBER_REC_QKEY) && rec->qkey != g->rec.qkey)
 		return false;
-	if ((cm & IB_SA_MCMEMBER_REC_PKEY) && rec->pkey != g->rec.pkey)
+	if ((cm & IB_SA_MCMEMBER_REC_PKEY) && !pkeys_match(rec->pkey, g->rec.pkey))
 		return false;
 	if ((cm & IB_SA_MCMEMBER_REC_TRAFFIC_CLASS) && rec->tclass != g->rec.tclass)
 		return false;

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # The simulated SA's MCMemberRecord rules (as opensm): create, join an
 # existing group, SA-assigned MGID, JoinState OR-ed per port, missing
-# components, bad MGIDs, P_Key not held, MTU selectors, Q_Key mismatch,
-# MLID exhaustion, Get, trusted and untrusted queries, leave of bits not
+# components, bad MGIDs, P_Key not held, a limited P_Key of the group's
+# partition (accepted, as OpenSM), MTU selectors, Q_Key mismatch,
+# MLID exhaustion, Get, trusted and untrusted queries (another SM_Key: no
+# answer, as OpenSM), leave of bits not
 # held, and the group going away when its last full member leaves.
 # Two ports: port 2 joins the groups port 1 creates.
 # timeout: 180
@@ -30,7 +32,7 @@ held() {
 		sub("join=", "", $5); print $5 }' $D/sa_db
 }
 
-ktap_plan 41
+ktap_plan 43
 modprobe ib_umad
 unload
 check "load simhca with 2 ports" modprobe simhca nports=2 || ktap_skip_all "no simhca"
@@ -69,6 +71,8 @@ check_eq "P_Key the port does not hold: invalid" 0x0200 \
 	"$(st S set create mgid=ff12:401b:8123::1 pkey=0x8123)"
 check_eq "join with another Q_Key: invalid" 0x0200 \
 	"$(st S2 set mgid=$G port_gid=self join=1 qkey=0x1234)"
+check_eq "join with the limited P_Key 0x7fff: the same partition (as OpenSM)" 0x0000 \
+	"$(st S2 set mgid=$G port_gid=self join=2 pkey=0x7fff)"
 check_eq "join with MTU selector 'less than 2048': invalid" 0x0200 \
 	"$(st S2 set mgid=$G port_gid=self join=1 mtu=1:4)"
 check_eq "create with MTU 'less than 4096' gets 2048" 0x84 \
@@ -90,7 +94,10 @@ check_eq "untrusted GetTable hides PortGID and JoinState" "3 0" \
 		END {print n, bad + 0}')"
 check_eq "trusted GetTable lists members (2 + 1 + 1)" "records=4" \
 	"$(sa_mcm -d simhca0 -k 1 gettable | sed -n '1s/.* //p')"
-check_eq "wrong SM_Key: request denied" 0x0700 "$(sa_mcm -d simhca0 -k 7 gettable | sed -n '1s/^status=\([^ ]*\).*/\1/p')"
+echo 1 >$D/stats
+check_eq "wrong SM_Key: no answer, as OpenSM's" timeout \
+	"$(sa_mcm -d simhca0 -k 7 -t 300 -r 0 gettable | sed -n '1s/^status=\([^ ]*\).*/\1/p')"
+check_eq "counted as dropped" 1 "$(awk '$1 == "drop_bad_smkey" {print $2}' $D/stats)"
 
 echo 4 >$D/mlid_capacity
 check_eq "4th group with capacity 4" 0x0000 "$(st S set create mgid=ff12:401b:ffff::8)"
