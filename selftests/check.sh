@@ -121,7 +121,8 @@ job_end() {
 }
 
 # why_failed NAME RC: the lines of NAME's log that say what failed (failed
-# tests, each after the diagnostic line just before it, a VM that crashed
+# tests, each with the diagnostic line just before it and up to three just
+# after it (check_eq's expected and actual), a VM that crashed
 # or hung, a splat, a build error), at most 16,
 # kept for the summary: what CI shows of a run is its end.
 declare -a failures=()
@@ -133,11 +134,12 @@ why_failed() {
 		n=$((n + 1))
 	done < <(awk '
 		/# *SKIP/ { next }
-		/^ *not ok / { if (diag != "") print diag; print; diag = ""; next }
+		/^ *not ok / { if (diag != "") print diag; print; diag = ""
+			after = /^ +not ok/ ? 3 : 0; next }
 		/^# VM |^# console: |^# kernel splat|failed; end of|no result line|never started/ ||
 		/^#   .*(BUG|WARNING|Oops|panic|Call Trace)/ { print; next }
-		/^ *# / { diag = $0; next }
-		{ diag = "" }' "$LOG/$name.log" | head -n 16)
+		/^ *# / { if (after-- > 0) print; else diag = $0; next }
+		{ diag = ""; after = 0 }' "$LOG/$name.log" | head -n 16)
 	[ "$n" -gt 0 ] || failures+=("$name: exit $rc; see build/check/$name.log")
 }
 
