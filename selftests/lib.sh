@@ -16,7 +16,8 @@
 #            run_unpriv CMD..., UNPRIV, wait_for [-t SECS] CMD..., wait_for_not ...,
 #            save_output NAME (a file returned to the host)
 # OpenSM:    mcg_opensm_start NAME GUID [OPTION VALUE]..., mcg_opensm_stop NAME
-#            [SIGNAL], mcg_opensm_log NAME, mcg_opensm_cache NAME, MCG_OSM_PID
+#            [SIGNAL], mcg_opensm_log NAME, mcg_opensm_errors [NAME],
+#            mcg_opensm_up, mcg_opensm_cache NAME, MCG_OSM_PID
 # IGMP/MLD:  igmp_count DEV GROUP, igmp_has DEV GROUP,
 #            igmp6_count DEV GROUP, igmp6_has DEV GROUP, mcast_has DEV GROUP
 
@@ -441,7 +442,8 @@ __mcg_osm_deferred=
 # port N's state (ACTIVE, INIT, ...), mcg_ports_active whether both ports
 # are ACTIVE, mcg_sa_up [PORT] whether OpenSM's SA answers saquery from
 # PORT (default 2), mcg_sa_members MGID "PORTGID SCOPESTATE" of each of its
-# members in OpenSM's SA, sorted, and mcg_sma KEY the value of simhca0's
+# members in OpenSM's SA, sorted, mcg_sa_member_of PORT MGID the one of
+# port PORT, and mcg_sma KEY the value of simhca0's
 # SMA counter KEY (debugfs sma: smp_*, gsi_*, trap_*).
 mcg_sma() { awk -v k="$1" '$1 == k {print $2}' /sys/kernel/debug/simhca/simhca0/sma; }
 mcg_port_state() {
@@ -466,7 +468,23 @@ mcg_sa_members() {
 		/ScopeState\./ {sub(/.*\.\.\./, ""); if (m == g) print p, $0}' |
 		sort
 }
+# mcg_sa_member_of PORT MGID: the ScopeState of simhca0 port PORT's
+# membership of MGID in OpenSM's SA (mcg_sa_members), "" if it has none
+mcg_sa_member_of() {
+	mcg_sa_members "$2" | awk -v g="fe80::53:494d:4843:410$1" '$1 == g {print $2}'
+}
 mcg_opensm_log() { echo "/tmp/opensm-$1.log"; }
+# mcg_opensm_errors [NAME]: the last 10 ERR lines of instance NAME's log
+# (default sm) as KTAP diagnostics
+mcg_opensm_errors() {
+	local l
+
+	ktap_diag "opensm log (errors):"
+	grep ERR "$(mcg_opensm_log "${1:-sm}")" 2>/dev/null | tail -n 10 |
+		while read -r l; do ktap_diag "  $l"; done
+}
+# mcg_opensm_up: both ports ACTIVE and OpenSM's SA answering, in time
+mcg_opensm_up() { wait_for -t 120 mcg_ports_active && wait_for -t 60 mcg_sa_up; }
 mcg_opensm_cache() { echo "/var/cache/opensm-$1"; }
 
 # mcg_opensm_start NAME GUID [OPTION VALUE]...: start OpenSM in the background

@@ -27,7 +27,6 @@ for b in opensm saquery sa_mcm jq; do
 done
 PARAMS=/sys/module/ib_mcgroups/parameters
 G1=0x0053494d48434101
-GID1=fe80::53:494d:4843:4101
 MGMT=ff12:1234::1:1
 POOL=ff12:1234::100
 R=ff12:1234:5::/112
@@ -41,12 +40,6 @@ group mgmt  all-ib    $MGMT create qkey 0x1b mtu 2048
 pool  coll0 simhca0/1 $POOL create mtu 1024 linger 2s
 CONF_EOF
 
-osm_diag() {
-	ktap_diag "opensm log (errors):"
-	grep ERR "$(mcg_opensm_log sm)" 2>/dev/null | tail -n 10 |
-		while read -r l; do ktap_diag "  $l"; done
-}
-osm_up() { wait_for -t 120 mcg_ports_active && wait_for -t 60 mcg_sa_up; }
 mc() { mcctl -c "$CONF" "$@"; }
 # OpenSM's record of group MGID (untrusted Get from port 2): "qkey mtu"
 sa_group() {
@@ -55,8 +48,8 @@ sa_group() {
 }
 sa_has() { [ -n "$(sa_group "$1")" ]; }
 sa_lacks() { [ -z "$(sa_group "$1")" ]; }
-port1_in() { [ "$(mcg_sa_members "$1" | awk -v g=$GID1 '$1 == g {print $2}')" = 0x1 ]; }
-port1_not_in() { ! port1_in "$1"; }
+port1_in() { [ "$(mcg_sa_member_of 1 "$1")" = 0x1 ]; }
+port1_not_in() { [ -z "$(mcg_sa_member_of 1 "$1")" ]; }
 state_of() { mcctl -j show "$P" "$1" 2>/dev/null | jq -r .state; }
 state_is() { [ "$(state_of "$1")" = "$2" ]; }
 
@@ -67,13 +60,13 @@ check "load simhca with 2 ports, internal_sa=N" \
 	modprobe simhca nports=2 internal_sa=0 || ktap_skip_all "no simhca"
 defer mcg_unload_simhca
 mcg_opensm_start sm $G1
-check "OpenSM brings both ports to ACTIVE, its SA answers" osm_up || osm_diag
+check "OpenSM brings both ports to ACTIVE, its SA answers" mcg_opensm_up || mcg_opensm_errors
 check "load ib_mcgroups" mcg_load settle_ms=300 backoff_base_ms=200
 echo $((10000 * ${TIMEOUT_SCALE:-1})) >$PARAMS/join_wait_ms
 
 # --- mcctl apply -----------------------------------------------------------------
 check_eq "apply joins mgmt on both IB ports" "2 0 0 0 0 0" \
-	"$(apply_summary "$(mc -j apply)")" || osm_diag
+	"$(apply_summary "$(mc -j apply)")" || mcg_opensm_errors
 check_eq "OpenSM created it with the declared Q_Key and MTU (2048)" \
 	"0x1b 0x84" "$(sa_group $MGMT)"
 check_eq "a second apply keeps it" "0 0 0 2 0 0" "$(apply_summary "$(mc -j apply)")"
@@ -121,7 +114,7 @@ check "a long hold joined" wait_for -t 10 state_is $U joined
 mcg_opensm_stop sm KILL
 mcg_opensm_start sm $G1
 check "OpenSM killed and started again: the hold creates $U there" \
-	wait_for -t 120 sa_has $U || osm_diag
+	wait_for -t 120 sa_has $U || mcg_opensm_errors
 check "and it is joined again" wait_for -t 30 state_is $U joined
 check "root joins it by MGID" mcctl join "$P" $U owner admin
 mcctl leave "$P" $U owner admin >/dev/null

@@ -21,7 +21,6 @@ for b in opensm saquery sa_mcm jq; do
 done
 PARAM=/sys/module/ib_mcgroups/parameters
 G1=0x0053494d48434101
-GID1=fe80::53:494d:4843:4101
 GID2=fe80::53:494d:4843:4102
 OSM_LOG=$(mcg_opensm_log sm)
 GOK=ff12:1234::1
@@ -31,11 +30,6 @@ GOTHER=ff12:1234::4
 GKERN=ff12:401b:ffff::99
 BCAST=ff12:401b:ffff::ffff:ffff
 
-osm_diag() {
-	ktap_diag "opensm log (errors):"
-	grep ERR $OSM_LOG 2>/dev/null | tail -n 10 |
-		while read -r l; do ktap_diag "  $l"; done
-}
 rc() { "$@" >/dev/null 2>&1; echo $?; }
 fab() { mcctl -j fabric "$P" "$@"; }
 class() {
@@ -61,7 +55,7 @@ sq_members() {
 		END {for (m in n) print m, n[m]}' | sort
 }
 # port 1's JoinState in MGID per saquery -m, "" if not a member
-port1_in() { mcg_sa_members "$1" | awk -v g=$GID1 '$1 == g {print $2}'; }
+port1_in() { mcg_sa_member_of 1 "$1"; }
 port1_is() { [ "$(port1_in "$1")" = "$2" ]; }
 
 ktap_plan 36
@@ -73,7 +67,7 @@ defer mcg_unload_simhca
 echo 100 >$D/mlid_capacity
 mcg_opensm_start sm $G1
 check "OpenSM brings both ports to ACTIVE" wait_for -t 90 mcg_ports_active
-check "OpenSM's SA answers port 2 (saquery)" wait_for -t 60 mcg_sa_up || osm_diag
+check "OpenSM's SA answers port 2 (saquery)" wait_for -t 60 mcg_sa_up || mcg_opensm_errors
 check "load ib_mcgroups" mcg_load settle_ms=300 backoff_base_ms=200 \
 	backoff_max_ms=1000
 echo $((10000 * ${TIMEOUT_SCALE:-1})) >$PARAM/join_wait_ms
@@ -136,7 +130,7 @@ check_eq "after reconcile: exit 0" 0 "$(rc mcctl fabric "$P")"
 mcg_opensm_stop sm
 mcg_opensm_start sm $G1 sa_key 0x5
 check "OpenSM (sa_key 5) is back: saquery answers" wait_for -t 60 mcg_sa_up ||
-	osm_diag
+	mcg_opensm_errors
 check "the module re-joined its groups there (smkey 5: exit 0)" \
 	wait_for -t 60 sh -c "mcctl fabric $P smkey 5 >/dev/null 2>&1"
 out=$(mcctl -j fabric "$P" 2>/tmp/fabric.err)

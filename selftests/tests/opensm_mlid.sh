@@ -42,12 +42,6 @@ back() {
 }
 # "MGID MLID" of every group of port 1
 mlids() { mcctl -j list $P | jq -r '.[] | "\(.group) \(.mlid)"' | sort; }
-osm_up() { wait_for -t 120 mcg_ports_active && wait_for -t 60 mcg_sa_up; }
-osm_diag() {
-	ktap_diag "opensm log (errors):"
-	grep ERR "$(mcg_opensm_log sm)" 2>/dev/null | tail -n 10 |
-		while read -r l; do ktap_diag "  $l"; done
-}
 
 ktap_plan $((6 + 3 * ROUNDS))
 modprobe ib_umad
@@ -56,7 +50,7 @@ check "load simhca with 2 ports, internal_sa=N" \
 	modprobe simhca nports=2 internal_sa=0 || ktap_skip_all "no simhca"
 defer mcg_unload_simhca
 mcg_opensm_start sm $G1
-check "OpenSM brings both ports to ACTIVE, its SA answers" osm_up || osm_diag
+check "OpenSM brings both ports to ACTIVE, its SA answers" mcg_opensm_up || mcg_opensm_errors
 check "load ib_mcgroups" mcg_load rejoin_rate=20 settle_ms=300 backoff_base_ms=200
 echo $((10000 * ${TIMEOUT_SCALE:-1})) >/sys/module/ib_mcgroups/parameters/join_wait_ms
 check "create $N groups on port 1, release 2, create 2 more; hold $HELD on port 2" \
@@ -76,7 +70,7 @@ for r in $(seq $ROUNDS); do
 	mcg_opensm_stop sm KILL
 	mcg_opensm_start sm $G1
 	check "restart $r: kill -9 and start OpenSM, the groups are back" \
-		wait_for -t 120 back "$w" || osm_diag
+		wait_for -t 120 back "$w" || mcg_opensm_errors
 	check_eq "restart $r: every group has its first MLID" "$(sort <<<"$M0")" "$(mlids)" ||
 		ktap_diag "first: $(tr '\n' ' ' <<<"$M0")"
 	check_eq "restart $r: traffic reaches exactly the held groups again" \

@@ -26,11 +26,6 @@ G=ff12:1234::1			# no IPoIB signature (0x401b)
 GI=ff12:401b:ffff::1		# with it
 COUNT=20
 
-osm_diag() {
-	ktap_diag "opensm log (errors):"
-	grep ERR $OSM_LOG 2>/dev/null | tail -n 10 |
-		while read -r l; do ktap_diag "  $l"; done
-}
 # the MLID ibroute -M shows with the number of ports it forwards to
 ib_mft() {
 	ibroute -C simhca0 -P 1 -M "$LSW" |
@@ -51,7 +46,7 @@ check "load simhca with 2 ports, internal_sa=N" \
 defer mcg_unload_simhca
 mcg_opensm_start sm $G1
 check "OpenSM brings both ports to ACTIVE" wait_for -t 90 mcg_ports_active
-check "OpenSM's SA answers port 2 (saquery)" wait_for -t 60 mcg_sa_up || osm_diag
+check "OpenSM's SA answers port 2 (saquery)" wait_for -t 60 mcg_sa_up || mcg_opensm_errors
 LSW=$(printf %d "$(awk -v g=$GSW '($1 "") == g {print $2}' "$(mcg_opensm_cache sm)/guid2lid")")
 check_eq "its NodeRecords: both CA ports and the switch" 3 \
 	"$(saquery -C simhca0 -P 2 | grep -c 'NodeRecord dump')"
@@ -67,7 +62,7 @@ grep -q "ERR 1B30: Q_Key mismatch" $OSM_LOG ||
 
 out=$(mcctl -j join simhca0/1 $G owner s state sendonly-full create 2>&1)
 check_eq "port 1 creates $G send-only full through OpenSM" joined \
-	"$(jq -r .state <<<"$out" 2>/dev/null)" || { ktap_diag "$out"; osm_diag; }
+	"$(jq -r .state <<<"$out" 2>/dev/null)" || { ktap_diag "$out"; mcg_opensm_errors; }
 MLID=$(printf '0x%04x' "$(jq -r .mlid <<<"$out" 2>/dev/null)")
 ktap_diag "OpenSM gave $G MLID $MLID"
 check_eq "no MFT entry for a group of send-only members" "" "$(ib_mft "$MLID")"
@@ -97,7 +92,7 @@ check_eq "no datagram reaches port 2" 0 "$(received)"
 out=$(mcctl join $P 0 owner d create 2>&1)
 mgid=$(sed -n 's/.*assigned mgid \([^ ]*\).*/\1/p' <<<"$out" | head -n1)
 check "OpenSM assigns an MGID (A01B signature)" \
-	grep -q '^ff1[0-9a-f]:a01b:' <<<"$mgid" || { ktap_diag "$out"; osm_diag; }
+	grep -q '^ff1[0-9a-f]:a01b:' <<<"$mgid" || { ktap_diag "$out"; mcg_opensm_errors; }
 check_eq "held under it, and saquery -m has port 1" "joined fe80::53:494d:4843:4101 0x1" \
 	"$(mcctl -j show $P "$mgid" | jq -r .state) $(mcg_sa_members "$mgid")"
 before=$(cat $SYS/groups $SYS/holders | xargs)
