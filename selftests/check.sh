@@ -4,9 +4,9 @@
 # Everything "make check" runs: mcctl's host unit tests, the build
 # machinery's host tests (feature probes, MLNX_OFED detection, DKMS files),
 # the packages' (make deb, make rpm: selftests/host/pkg_test.sh), then, for
-# each installed Debian 12 kernel, the VM tests and the DKMS install VM test
-# (see KVERS below); the static checks of the modules against every kernel
-# (style.sh); the core set and the DKMS test on the kernels of other Debian
+# each installed Debian 12 kernel, the modules' build with W=1 and sparse,
+# the VM tests and the DKMS install VM test (see KVERS below); the static
+# checks of the sources (style.sh); the core set and the DKMS test on the kernels of other Debian
 # releases, built here (LANES below: 5.10 and the newest); and the debug
 # lane: the VM tests on a debug kernel (KASAN, lockdep, kmemleak; see
 # DEBUG_TESTS below). The kernels built here are built in the background
@@ -258,8 +258,7 @@ fi
 # /var/cache/ib_mcgroups), made one after the other in the background
 # while the host checks and the VM tests on Debian 12's kernels run. On a
 # fresh machine the debug lane's comes first, built at normal priority
-# (KBUILD_NICE=0): the debug lane and style.sh wait for it and the lane
-# runs alone, so it is the longest path of the run. Then the other
+# (KBUILD_NICE=0): the debug lane waits for it and runs alone, so it is the longest path of the run. Then the other
 # releases' lanes' are fetched at nice 19 (selftests/kernels/distro.sh: a
 # download, and for sid a prepared linux-source tree, a few minutes): they
 # take what the VMs leave, and plenty of other jobs run meanwhile. A job
@@ -290,33 +289,46 @@ if [ ${#kbuilds[@]} -gt 0 ]; then
 	kbuild_pid=$!
 fi
 
-# vm_part KVER TEST...: the modules built for KVER, then the VM tests on it.
+# vm_part KVER TEST...: the modules built for KVER with W=1 and sparse, a
+# warning of either failing one check (style.sh's build check, made here
+# once instead of twice: style_part), then the VM tests on them; the
+# total line is run.sh's with that check added.
 vm_part() {
-	local k=$1 dir=$TOP/build/kernels/$1
+	local k=$1 dir=$TOP/build/kernels/$1 what flags=(W=1) bp=1 bf=0 rc
 	shift
 
-	if ! "$TOP/selftests/vm/build-mods.sh" "$k" "$dir"; then
+	what="ib_mcgroups.ko and simhca.ko build warning-free with W=1 and sparse (C=2) against $k"
+	! command -v sparse >/dev/null || flags+=(C=2)
+	if ! "$TOP/selftests/vm/build-mods.sh" "$k" "$dir" "${flags[@]}"; then
+		echo "not ok - $what"
 		echo "0 passed, 1 failed"
 		return 1
 	fi
+	if [ ${#flags[@]} -lt 2 ]; then
+		echo "not ok - $what"
+		echo "# sparse is not installed (make deps)"
+		bp=0 bf=1
+	elif grep -E 'warning:|error:' "$dir/build.log" >"$dir/warnings"; then
+		echo "not ok - $what"
+		sed 's/^/# /' "$dir/warnings"
+		bp=0 bf=1
+	else
+		echo "ok - $what"
+	fi
 	KVER=$k MCG_KO=$dir/kernel/ib_mcgroups.ko SIMHCA_KO=$dir/simhca/simhca.ko \
-		O=$TOP/build/vm/$k "$TOP/selftests/vm/run.sh" "$@"
+		O=$TOP/build/vm/$k "$TOP/selftests/vm/run.sh" "$@" |
+		awk -v p=$bp -v f=$bf '/^[0-9]+ passed, [0-9]+ failed/ {
+			sub(/^[0-9]+ passed, [0-9]+ failed/, ($1 + p) " passed, " ($3 + f) " failed") } 1'
+	rc=${PIPESTATUS[0]}
+	[ "$bf" -eq 0 ] || rc=1
+	return "$rc"
 }
 
-# style_part: style.sh, which checks the KUnit module against the debug
-# kernel too (KUNIT_KDIR).
+# style_part: style.sh without its module builds (STYLE_BUILDS=0): each
+# VM part builds its kernel's modules with W=1 and sparse (vm_part), and
+# the debug lane the KUnit module (selftests/debug/check-debug.sh).
 style_part() {
-	local k
-
-	if [ "$DEBUG_LANE" != 0 ]; then
-		if k=$(KFLAVOUR=debug DEBUG_KERNEL=$DEBUG_KERNEL "$TOP/selftests/kernels/build-kernel.sh"); then
-			echo "# debug kernel for KUnit: $(cat "$k/kernel.release") in $k"
-			export KUNIT_KDIR=$k/build
-		else
-			echo "# debug kernel: build failed (build/check/kernel-debug-$DEBUG_KERNEL.log)"
-		fi
-	fi
-	"$TOP/selftests/style.sh"
+	STYLE_BUILDS=0 "$TOP/selftests/style.sh"
 }
 
 # debug_part TEST...: the debug lane (its kernel's release is written to
@@ -342,7 +354,7 @@ ONE_KERNEL_TESTS=${ONE_KERNEL_TESTS-slurm_cluster prom_scrape}
 one_kernel_done=
 
 # The queue, longest first among what can start: the full suites (10-15
-# min each), the debug lane (8), the static checks (7), the core sets (4-5),
+# min each), the debug lane (8), the core sets (4-5), the static checks (3),
 # the packages and DKMS tests (1.5 each), the unit and build tests (1).
 if [ -z "$KVERS" ]; then
 	echo "# no kernel with an image and headers (make deps): no VM tests"
@@ -377,9 +389,6 @@ if [ "$DEBUG_LANE" != 0 ]; then
 	[ $# -gt 0 ] || debug_tests=($DEBUG_TESTS)
 	job "debug-$DEBUG_KERNEL" "kernel:debug-$DEBUG_KERNEL" debug_part "${debug_tests[@]}"
 	alone "debug-$DEBUG_KERNEL"
-	job style "kernel:debug-$DEBUG_KERNEL" style_part
-else
-	job style "" style_part
 fi
 for k in "${rt_kvers[@]}"; do
 	# shellcheck disable=SC2086  # a list of test names
@@ -393,6 +402,7 @@ for l in $LANES; do
 		job "vm-$l" "kernel:plain-$l" "$TOP/selftests/kernels/lane.sh" "$l" vm "$@"
 	fi
 done
+job style "" style_part
 job pkg "" "$TOP/selftests/host/pkg_test.sh"
 for k in "${dkms_jobs[@]}"; do
 	job "dkms-$k" "" env KVER="$k" O="$TOP/build/dkms/$k" "$TOP/selftests/dkms/dkms_vm.sh"

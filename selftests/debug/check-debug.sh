@@ -9,9 +9,10 @@
 #
 # 1. selftests/kernels/build-kernel.sh builds the kernel once (cached in
 #    /var/cache/ib_mcgroups)
-# 2. ib_mcgroups.ko and simhca.ko are built against it from a copy of their
-#    sources in build/debug/src (the normal build in kernel/ is untouched;
-#    selftests/kernels/mods.sh)
+# 2. ib_mcgroups.ko, its KUnit module and simhca.ko are built against it
+#    from a copy of their sources in build/debug/src (the normal build in
+#    kernel/ is untouched; selftests/kernels/mods.sh), with W=1 and sparse:
+#    a warning fails the lane (the KUnit module's static check)
 # 3. selftests/vm/run.sh boots it with those modules, runs the tests (all,
 #    or TEST...), then failslab.sh (join/leave/dump with their Nth
 #    allocation failed), kunit.sh (the KUnit suites of the module's pure
@@ -49,8 +50,17 @@ echo "# debug kernel $rel in $K (built in $(cat "$K/build-time")s; this run $((t
 # --- 2. the project's modules, built for it -----------------------------------
 # shellcheck source-path=SCRIPTDIR source=../kernels/mods.sh
 . "$TOP/selftests/kernels/mods.sh"
-build_project_mods "$TOP" "$KDIR" "$OUT/src" || die "the modules do not build against $KDIR"
+# With W=1 and sparse, any warning failing it: the only build of the KUnit
+# module (kernel/tests/), which needs a kernel with CONFIG_KUNIT, so this
+# is its static check (style.sh's when run alone).
+modcheck="ib_mcgroups.ko, ib_mcgroups_kunit.ko and simhca.ko build warning-free with W=1 and sparse (C=2)"
+command -v sparse >/dev/null || die "sparse is not installed (make deps)"
+if ! MODS_W1=1 MODS_SPARSE=1 build_project_mods "$TOP" "$KDIR" "$OUT/src"; then
+	echo "not ok - $modcheck against $rel"
+	die "the modules do not build warning-free against $KDIR"
+fi
 [ -n "${KUNIT_KO:-}" ] || die "ib_mcgroups_kunit.ko not built (no CONFIG_KUNIT in $KDIR?)"
+echo "ok - $modcheck against $rel"
 export EXTRA_KOS=$KUNIT_KO
 
 # --- 3. the tests ---------------------------------------------------------------
@@ -100,5 +110,6 @@ if grep -q 'unreferenced object' "$O/ktap.log" 2>/dev/null; then
 		sed 's/^ */# /'
 fi
 echo "# debug lane: kernel $((t1 - t0))s, tests $((t2 - t1))s; logs in $O"
-tail -n1 "$O/run.log"
+# run.sh's total, with the build check above
+tail -n1 "$O/run.log" | awk '/^[0-9]+ passed/ { sub(/^[0-9]+/, $1 + 1) } 1'
 exit "$rc"

@@ -11,8 +11,9 @@
 # SRC, so that the normal build in kernel/ and selftests/simhca/ is never
 # touched, and exports MCG_KO and SIMHCA_KO (and KUNIT_KO when built) for
 # selftests/vm/run.sh. Returns non-zero, with a message, if one does not
-# build. MODS_W1=1: built with W=1, and any compiler warning fails it too
-# (the lanes of kernels style.sh does not cover).
+# build. MODS_W1=1: built with W=1, and any compiler warning fails it too;
+# MODS_SPARSE=1 as well: sparse checks every file (C=2), and its warnings
+# fail it the same way (the debug lane: the KUnit module's static check).
 
 # copy_mod_src FROM TO: a module's sources, feature probes included.
 copy_mod_src() {
@@ -32,17 +33,18 @@ copy_mod_src() {
 }
 
 # mods_make LOG ARGS...: make ARGS, its output to stderr and LOG; fails on
-# a compiler warning when MODS_W1=1.
+# a compiler (or sparse) warning when MODS_W1=1.
 mods_make() {
-	local log=$1
+	local log=$1 sparse=()
 	shift
 
+	[ "${MODS_SPARSE:-0}" != 1 ] || sparse=(C=2)
 	if [ "${MODS_W1:-0}" = 1 ]; then
-		make -s W=1 "$@" 2>&1 | tee "$log" >&2
+		make -s W=1 "${sparse[@]}" "$@" 2>&1 | tee "$log" >&2
 		[ "${PIPESTATUS[0]}" = 0 ] || return 1
-		if grep -q 'warning:' "$log"; then
-			echo "compiler warnings with W=1 (MODS_W1=1):" >&2
-			grep 'warning:' "$log" >&2
+		if grep -qE 'warning:|error:' "$log"; then
+			echo "warnings with W=1 ${sparse[*]} (MODS_W1=1):" >&2
+			grep -E 'warning:|error:' "$log" >&2
 			return 1
 		fi
 	else
