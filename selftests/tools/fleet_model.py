@@ -33,6 +33,9 @@ Each port runs one of two laws:
             - in-flight limit: 2 x rate x (base + T), at least 2;
             - while requests wait, the pacer runs at least once a round.
 
+wave(trace=S) prints the fleet's state every S seconds of the model: the
+SA's requests in the last 100 ms, its queue, the ports' rates.
+
 Prints, for each R: the wave's time over the ideal total / R, the most
 requests the SA saw in any 100 ms over R x 100 ms, and resends over
 requests (issue 31's targets: 1.2, 1.1 and 0.01).
@@ -53,7 +56,7 @@ class Port:
 def wave(law='delay', n=64, g=256, r=2000, seed=1, base=0.0004, qmax=2.0,
          mad_to=0.3, jit=0.1, rate=20, rate0=1, t=0.010, qexit=0.002,
          alpha=200, dec=0.875, mi=1 / 8, base_max=0.005, round_min=0.010,
-         round_max=0.100):
+         round_max=0.100, trace=0.0):
     rnd = random.Random(seed)
     ev = []
     seq = [0]
@@ -155,8 +158,17 @@ def wave(law='delay', n=64, g=256, r=2000, seed=1, base=0.0004, qmax=2.0,
 
     done, total, now = 0, n * g, 0.0
     answered = set()
+    tick = 0.0
     while ev and done < total:
         now, _, kind, data = heapq.heappop(ev)
+        if trace and now >= tick:
+            tick += trace
+            rates = sorted(p.rate for p in ports if p.left or p.inflight)
+            print(f"t={now:7.3f} 100ms={sum(1 for a in arrivals[-5000:] if a > now - 0.1):5d} "
+                  f"queue={1000 * max(0.0, sa_free - now):6.1f}ms busy_ports={len(rates):3d} "
+                  f"rate min/med/max={rates[0] if rates else 0:.0f}/"
+                  f"{rates[len(rates) // 2] if rates else 0:.0f}/{rates[-1] if rates else 0:.0f} "
+                  f"done={done}")
         if kind == 'pace':
             ports[data].wake = None
             pace(ports[data], now)
