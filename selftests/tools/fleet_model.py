@@ -16,7 +16,7 @@ unanswered after MAD_TO seconds (6.12's SA client: 10 tries of 300 ms for
 multicast.c's 3 s); a resend costs the SA a request too. After the tenth,
 the join times out, and the port sends it again a second later.
 
-Each port runs one of two laws:
+Each port runs one of three laws:
 
   fixed   what 0.7.0 does: a token bucket at RATE (rejoin_rate) and an
           in-flight limit of 2 x RATE x the smoothed round trip, at least
@@ -32,6 +32,16 @@ Each port runs one of two laws:
               / T per second, and by MI of the rate where q < T / 4;
             - in-flight limit: 2 x rate x (base + T), at least 2;
             - while requests wait, the pacer runs at least once a round.
+  vegas   the better candidate: a window W of requests in flight (as TCP
+          Vegas), paced at W / the smoothed round trip; once per round
+          (the least round trip of the round's answers, at least 10 ms)
+          the port's requests in the SA's queue are estimated as
+          W x (1 - base / round trip):
+            - start: W0 = 0.1; x2 per round while that is below VA, then
+              x 3/4 once;
+            - below VA: W + 1 (W + W/4 where W < 1, at least WMIN);
+              above VB: W - 1 (W - W/4 where W <= 2, at least WMIN);
+            - in flight: at most W, at least 1.
 
 wave(trace=S) prints the fleet's state every S seconds of the model: the
 SA's requests in the last 100 ms, its queue, the ports' rates.
@@ -40,7 +50,7 @@ Prints, for each R: the wave's time over the ideal total / R, the most
 requests the SA saw in any 100 ms over R x 100 ms, and resends over
 requests (issue 31's targets: 1.2, 1.1 and 0.01).
 
-  selftests/tools/fleet_model.py [--law fixed|delay] [--ports N]
+  selftests/tools/fleet_model.py [--law fixed|delay|vegas] [--ports N]
                                  [--groups G] [--rate R]... [--seed S]
 """
 import argparse
@@ -54,9 +64,9 @@ class Port:
 
 
 def wave(law='delay', n=64, g=256, r=2000, seed=1, base=0.0004, qmax=2.0,
-         mad_to=0.3, jit=0.1, rate=20, rate0=1, t=0.010, qexit=0.002,
+         mad_to=0.3, jit=0.5, rate=20, rate0=1, t=0.010, qexit=0.002,
          alpha=200, dec=0.875, mi=1 / 8, base_max=0.005, round_min=0.010,
-         round_max=0.100, trace=0.0):
+         round_max=0.100, trace=0.0, va=0.25, vb=1.0, wmin=0.05, w0=0.1):
     rnd = random.Random(seed)
     ev = []
     seq = [0]
@@ -73,6 +83,9 @@ def wave(law='delay', n=64, g=256, r=2000, seed=1, base=0.0004, qmax=2.0,
         p = Port()
         p.i, p.left, p.inflight, p.wake = i, g, 0, None
         p.rate = rate if law == 'fixed' else rate0 * (1 + rnd.random())
+        p.w = w0
+        if law == 'vegas':
+            p.rate = p.w / base_max
         p.credit, p.last = 1 / p.rate, 0.0
         p.srtt, p.base, p.rmin, p.lastq = 0.0, None, None, 0.0
         p.ss, p.limited, p.round_start, p.round_end = True, False, 0.0, 0.0
@@ -80,6 +93,8 @@ def wave(law='delay', n=64, g=256, r=2000, seed=1, base=0.0004, qmax=2.0,
         push(rnd.random() * jit, 'pace', i)
 
     def limit(p):
+        if law == 'vegas':
+            return max(1, math.ceil(p.w))
         if law == 'fixed':
             want = math.ceil(2 * p.rate * min(p.srtt, 1.0)) if p.srtt else 8
             return max(8, min(64, want))
@@ -96,12 +111,15 @@ def wave(law='delay', n=64, g=256, r=2000, seed=1, base=0.0004, qmax=2.0,
         sa_free = start + 1 / r
         return sa_free + base / 2
 
-    def send(p, now, t0, tries=1):
+    def send(p, now, t0, tries=1, rid=None):
+        if rid is None:
+            seq[0] += 1
+            rid = seq[0]
         ans = sa(now + base / 2)
         if ans is None or ans - now > mad_to:
-            push(now + mad_to, 'resend', (p.i, t0, tries))
+            push(now + mad_to, 'resend', (p.i, t0, tries, rid))
         if ans is not None:
-            push(ans, 'answer', (p.i, t0))
+            push(ans, 'answer', (p.i, t0, 0, rid))
 
     def control(p, now, sample):
         if sample is not None:
@@ -109,6 +127,9 @@ def wave(law='delay', n=64, g=256, r=2000, seed=1, base=0.0004, qmax=2.0,
                 min(p.base, sample)
             p.srtt = sample if not p.srtt else p.srtt + (sample - p.srtt) / 8
             p.rmin = sample if p.rmin is None else min(p.rmin, sample)
+        if law == 'vegas':
+            vegas(p, now, sample)
+            return
         if law == 'fixed' or now < p.round_end or p.base is None:
             return
         fresh = p.rmin is not None
@@ -135,6 +156,27 @@ def wave(law='delay', n=64, g=256, r=2000, seed=1, base=0.0004, qmax=2.0,
         p.limited = False
         p.round_start = now
         p.round_end = now + min(max(p.srtt, round_min), round_max)
+
+    def vegas(p, now, sample):
+        if sample is None or now < p.round_end:
+            return
+        rtt = p.rmin
+        p.rmin = None
+        # the requests of this port in the SA's queue
+        diff = p.w * (1 - p.base / rtt)
+        if p.ss:
+            if diff > va:
+                p.ss = False
+                p.w = max(wmin, p.w * 0.75)
+            else:
+                p.w *= 2
+        elif diff < va:
+            p.w += max(wmin, min(1.0, p.w / 4)) if p.w < 1 else 1
+        elif diff > vb:
+            p.w = max(wmin, p.w - (1 if p.w > 2 else p.w / 4))
+        p.round_end = now + max(rtt, round_min)
+        # the rate paces the window over the round trip
+        p.rate = max(p.w / max(p.srtt, p.base), 0.1)
 
     def pace(p, now):
         control(p, now, None)
@@ -174,22 +216,23 @@ def wave(law='delay', n=64, g=256, r=2000, seed=1, base=0.0004, qmax=2.0,
             pace(ports[data], now)
             continue
         p, t0 = ports[data[0]], data[1]
+        rid = data[3] if len(data) > 3 else None
         if kind == 'retry':
             p.left += 1
             pace(p, now)
         elif kind == 'resend':
-            if (p.i, t0) in answered:
+            if rid in answered:
                 continue
             if data[2] >= 10:
-                answered.add((p.i, t0))
+                answered.add(rid)
                 st['timeouts'] += 1
                 p.inflight -= 1
-                push(now + 1, 'retry', (p.i, 0))
+                push(now + 1, 'retry', (p.i, 0, 0, None))
                 continue
             st['resends'] += 1
-            send(p, now, t0, data[2] + 1)
-        elif (p.i, t0) not in answered:
-            answered.add((p.i, t0))
+            send(p, now, t0, data[2] + 1, rid)
+        elif rid not in answered:
+            answered.add(rid)
             p.inflight -= 1
             done += 1
             control(p, now, now - t0)
@@ -200,6 +243,7 @@ def wave(law='delay', n=64, g=256, r=2000, seed=1, base=0.0004, qmax=2.0,
         while a - arrivals[j] > 0.1:
             j += 1
         most = max(most, k - j + 1)
+    assert done == total, f"the model stalled: {done} of {total} done"
     return {'time': now / (total / r), 'window': most / (0.1 * r),
             'resends': st['resends'] / total, 'drops': st['drops'],
             'timeouts': st['timeouts']}
@@ -207,7 +251,7 @@ def wave(law='delay', n=64, g=256, r=2000, seed=1, base=0.0004, qmax=2.0,
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--law', default='delay', choices=['fixed', 'delay'])
+    ap.add_argument('--law', default='vegas', choices=['fixed', 'delay', 'vegas'])
     ap.add_argument('--ports', type=int, default=64)
     ap.add_argument('--groups', type=int, default=256)
     ap.add_argument('--rate', type=int, action='append')
