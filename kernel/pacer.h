@@ -13,6 +13,7 @@
 #ifndef _MCG_PACER_H
 #define _MCG_PACER_H
 
+#include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/time64.h>
@@ -238,6 +239,165 @@ static inline bool mcg_tb_idle(s64 credit, u64 interval_ns)
 static inline unsigned int mcg_user_inflight_limit(unsigned int limit)
 {
 	return max(limit / 2, 1U);
+}
+
+/*
+ * The window law (issue 31, not yet used by the pacer; its design:
+ * Documentation/design-notes.rst, "Fleet-scale recovery"). After a
+ * fabric-wide CLIENT_REREGISTER every node's re-joins meet at one SA, whose
+ * capacity nobody here knows. The SA's answers carry the only signal: a
+ * round trip longer than the base is time spent in the SA's queue. So each
+ * port keeps a window W of SA requests in flight (in 1/MCG_WIN_ONE
+ * requests; below one, the request is paced: one every round trip / W),
+ * and once per round (the least round trip of the round's answers, at
+ * least MCG_WIN_ROUND_MIN_NS) estimates its own requests in the SA's
+ * queue as W x (1 - base / round trip), TCP Vegas's estimate:
+ *
+ *  - it starts at MCG_WIN_START and doubles each round while the estimate
+ *    stays below MCG_WIN_VA, then gives up a quarter once and grows no
+ *    faster than below;
+ *  - below MCG_WIN_VA it grows by one request a round (by a quarter of
+ *    itself below one request, at least MCG_WIN_MIN); above MCG_WIN_VB it
+ *    shrinks by one (by a quarter at two requests or less); never below
+ *    MCG_WIN_MIN, never above the caller's maximum;
+ *  - the base is the least round trip seen, but at most
+ *    MCG_WIN_BASE_MAX_NS: a port that starts while the queue is long would
+ *    take the queue for its base and never see it.
+ *
+ * Every port's estimate is about the same queue, so the ports share it:
+ * each keeps between a quarter and one request in it.
+ */
+#define MCG_WIN_ONE		256U
+#define MCG_WIN_START		(MCG_WIN_ONE / 10)
+#define MCG_WIN_MIN		(MCG_WIN_ONE / 20)
+#define MCG_WIN_VA		(MCG_WIN_ONE / 4)
+#define MCG_WIN_VB		MCG_WIN_ONE
+#define MCG_WIN_BASE_MAX_NS	(5 * NSEC_PER_MSEC)
+#define MCG_WIN_ROUND_MIN_NS	(10 * NSEC_PER_MSEC)
+
+/**
+ * struct mcg_win - a port's window (the window law above)
+ * @w: the window, in 1/MCG_WIN_ONE requests
+ * @start: still doubling
+ * @base_ns: the least round trip seen, at most MCG_WIN_BASE_MAX_NS; 0: none
+ * @rmin_ns: the least round trip of this round's answers; 0: none yet
+ * @round_end_ns: the time this round ends
+ */
+struct mcg_win {
+	u32 w;
+	bool start;
+	u64 base_ns;
+	u64 rmin_ns;
+	u64 round_end_ns;
+};
+
+/**
+ * mcg_win_init() - a window at the start of a wave
+ * @c: the window
+ *
+ * Context: any; a pure function (see the top of this file).
+ */
+static inline void mcg_win_init(struct mcg_win *c)
+{
+	*c = (struct mcg_win){ .w = MCG_WIN_START, .start = true };
+}
+
+/**
+ * mcg_win_sample() - an SA answer's round trip
+ * @c: the window
+ * @rtt_ns: the round trip, send to answer (0 as 1)
+ *
+ * Context: any; a pure function (see the top of this file).
+ */
+static inline void mcg_win_sample(struct mcg_win *c, u64 rtt_ns)
+{
+	rtt_ns = max_t(u64, rtt_ns, 1);
+	if (!c->base_ns)
+		c->base_ns = min_t(u64, rtt_ns, MCG_WIN_BASE_MAX_NS);
+	else
+		c->base_ns = min(c->base_ns, rtt_ns);
+	if (!c->rmin_ns || rtt_ns < c->rmin_ns)
+		c->rmin_ns = rtt_ns;
+}
+
+/**
+ * mcg_win_queued() - a port's requests in the SA's queue, estimated
+ * @w: its window, in 1/MCG_WIN_ONE requests
+ * @base_ns: its base round trip
+ * @rtt_ns: the round trip now
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: W x (1 - base / round trip), in 1/MCG_WIN_ONE requests (0 if
+ * the round trip is no longer than the base).
+ */
+static inline u32 mcg_win_queued(u32 w, u64 base_ns, u64 rtt_ns)
+{
+	if (rtt_ns <= base_ns)
+		return 0;
+	return (u32)div64_u64((u64)w * (rtt_ns - base_ns), rtt_ns);
+}
+
+/**
+ * mcg_win_round() - the end of a round, if it is over
+ * @c: the window
+ * @now_ns: the time now
+ * @wmax: the most the window may be, in 1/MCG_WIN_ONE requests
+ *
+ * Applies the window law once the round is over and it had an answer.
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: true if a round ended (the window may be the same).
+ */
+static inline bool mcg_win_round(struct mcg_win *c, u64 now_ns, u32 wmax)
+{
+	u32 q, w = c->w;
+
+	if (now_ns < c->round_end_ns || !c->rmin_ns || !c->base_ns)
+		return false;
+	q = mcg_win_queued(w, c->base_ns, c->rmin_ns);
+	if (c->start) {
+		if (q > MCG_WIN_VA) {
+			c->start = false;
+			w -= w / 4;
+		} else {
+			w = w > U32_MAX / 2 ? U32_MAX : 2 * w;
+		}
+	} else if (q < MCG_WIN_VA) {
+		w += w < MCG_WIN_ONE ? max(w / 4, MCG_WIN_MIN) : MCG_WIN_ONE;
+	} else if (q > MCG_WIN_VB) {
+		w -= w > 2 * MCG_WIN_ONE ? MCG_WIN_ONE : w / 4;
+	}
+	c->w = clamp(w, MCG_WIN_MIN, max(wmax, MCG_WIN_MIN));
+	c->round_end_ns = now_ns + max_t(u64, c->rmin_ns, MCG_WIN_ROUND_MIN_NS);
+	c->rmin_ns = 0;
+	return true;
+}
+
+/**
+ * mcg_win_inflight() - the requests a window lets be unanswered
+ * @w: the window, in 1/MCG_WIN_ONE requests
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: W rounded up, at least 1.
+ */
+static inline unsigned int mcg_win_inflight(u32 w)
+{
+	return max(DIV_ROUND_UP(w, MCG_WIN_ONE), 1U);
+}
+
+/**
+ * mcg_win_interval_ns() - the pacing of a window
+ * @w: the window, in 1/MCG_WIN_ONE requests (0 as MCG_WIN_MIN)
+ * @rtt_ns: the smoothed round trip, or the base if none
+ *
+ * A window is sent over one round trip: one request every round trip / W.
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: the time between two requests, in nanoseconds.
+ */
+static inline u64 mcg_win_interval_ns(u32 w, u64 rtt_ns)
+{
+	return div64_u64(rtt_ns * MCG_WIN_ONE, max(w, MCG_WIN_MIN));
 }
 
 /* ---- the pacer of a port (pacer.c; under mcg_lock) ------------------------- */

@@ -466,6 +466,236 @@ static void user_limits_test(struct kunit *test)
 						    MCG_IB_LEAVES_MAX));
 }
 
+/* The window law's steps (pacer.h), one rule at a time. */
+static void win_law_test(struct kunit *test)
+{
+	const u64 ms = NSEC_PER_MSEC, round = MCG_WIN_ROUND_MIN_NS;
+	const u32 one = MCG_WIN_ONE, wmax = 64 * MCG_WIN_ONE;
+	struct mcg_win c;
+	u64 now = 0;
+	int i;
+
+	mcg_win_init(&c);
+	KUNIT_EXPECT_EQ(test, c.w, MCG_WIN_START);
+	KUNIT_EXPECT_TRUE(test, c.start);
+	/* no answer yet: no round ends, whatever the time */
+	KUNIT_EXPECT_FALSE(test, mcg_win_round(&c, 10000 * ms, wmax));
+	/* the base: the least round trip, at most MCG_WIN_BASE_MAX_NS */
+	mcg_win_sample(&c, 50 * ms);
+	KUNIT_EXPECT_EQ(test, c.base_ns, MCG_WIN_BASE_MAX_NS);
+	mcg_win_sample(&c, ms);
+	KUNIT_EXPECT_EQ(test, c.base_ns, ms);
+	KUNIT_EXPECT_EQ(test, c.rmin_ns, ms);
+
+	/* no queue: x2 each round, rounds of at least MCG_WIN_ROUND_MIN_NS */
+	for (i = 0; i < 4; i++) {
+		u32 w = c.w;
+
+		KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
+		KUNIT_EXPECT_EQ(test, c.w, 2 * w);
+		KUNIT_EXPECT_EQ(test, c.round_end_ns, now + round);
+		KUNIT_EXPECT_FALSE(test, mcg_win_round(&c, now + round - 1, wmax));
+		mcg_win_sample(&c, ms);
+		now += round;
+	}
+	/* never above the maximum */
+	c.w = wmax;
+	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
+	KUNIT_EXPECT_EQ(test, c.w, wmax);
+
+	/* half of a window of 2 queued (round trip twice the base): the
+	 * doubling ends, a quarter given up
+	 */
+	c.w = 2 * one;
+	mcg_win_sample(&c, 2 * ms);
+	now += round;
+	KUNIT_EXPECT_EQ(test, mcg_win_queued(c.w, ms, 2 * ms), one);
+	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
+	KUNIT_EXPECT_FALSE(test, c.start);
+	KUNIT_EXPECT_EQ(test, c.w, 3 * one / 2);
+	/* the round of a 2 ms round trip is still MCG_WIN_ROUND_MIN_NS */
+	KUNIT_EXPECT_EQ(test, c.round_end_ns, now + round);
+
+	/* between MCG_WIN_VA and MCG_WIN_VB queued: unchanged */
+	mcg_win_sample(&c, 2 * ms);
+	now += round;
+	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
+	KUNIT_EXPECT_EQ(test, c.w, 3 * one / 2);
+	/* below MCG_WIN_VA: one more */
+	mcg_win_sample(&c, ms);
+	now += round;
+	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
+	KUNIT_EXPECT_EQ(test, c.w, 5 * one / 2);
+	/* above MCG_WIN_VB: one less above two, a quarter less below */
+	mcg_win_sample(&c, 10 * ms);
+	now += round;
+	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
+	KUNIT_EXPECT_EQ(test, c.w, 3 * one / 2);
+	/* a round as long as its least round trip, when that is longer */
+	KUNIT_EXPECT_EQ(test, c.round_end_ns, now + 10 * ms);
+	mcg_win_sample(&c, 10 * ms);
+	now += 10 * ms;
+	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
+	KUNIT_EXPECT_EQ(test, c.w, 3 * one / 2 - 3 * one / 8);
+	/* ... never below MCG_WIN_MIN */
+	for (i = 0; i < 64; i++) {
+		mcg_win_sample(&c, 1000 * ms);
+		now += 1000 * ms;
+		mcg_win_round(&c, now, wmax);
+	}
+	KUNIT_EXPECT_EQ(test, c.w, MCG_WIN_MIN);
+	/* below one request, it grows by a quarter, at least MCG_WIN_MIN */
+	mcg_win_sample(&c, ms);
+	now += 1000 * ms;
+	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
+	KUNIT_EXPECT_EQ(test, c.w, 2 * MCG_WIN_MIN);
+	c.w = 128;
+	mcg_win_sample(&c, ms);
+	now += 1000 * ms;
+	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
+	KUNIT_EXPECT_EQ(test, c.w, 160U);
+
+	/* in flight: the window rounded up, at least one */
+	KUNIT_EXPECT_EQ(test, mcg_win_inflight(0), 1U);
+	KUNIT_EXPECT_EQ(test, mcg_win_inflight(MCG_WIN_MIN), 1U);
+	KUNIT_EXPECT_EQ(test, mcg_win_inflight(one), 1U);
+	KUNIT_EXPECT_EQ(test, mcg_win_inflight(one + 1), 2U);
+	/* paced: a window per round trip */
+	KUNIT_EXPECT_EQ(test, mcg_win_interval_ns(one, ms), ms);
+	KUNIT_EXPECT_EQ(test, mcg_win_interval_ns(4 * one, ms), ms / 4);
+	KUNIT_EXPECT_EQ(test, mcg_win_interval_ns(one / 10 * 10, 10 * ms),
+			div64_u64(10 * ms * one, one / 10 * 10));
+	KUNIT_EXPECT_EQ(test, mcg_win_interval_ns(0, ms),
+			mcg_win_interval_ns(MCG_WIN_MIN, ms));
+	/* the estimate */
+	KUNIT_EXPECT_EQ(test, mcg_win_queued(4 * one, ms, ms), 0U);
+	KUNIT_EXPECT_EQ(test, mcg_win_queued(4 * one, 2 * ms, ms), 0U);
+	KUNIT_EXPECT_EQ(test, mcg_win_queued(4 * one, ms, 4 * ms), 3 * one);
+}
+
+/*
+ * A fleet of ports under the window law against one SA that answers R
+ * requests per second in the order they come (a FIFO queue), plus a fixed
+ * network round trip (WF_NET_NS, added after the SA's answer): what a
+ * fabric-wide CLIENT_REREGISTER makes of an SA whose capacity nobody here
+ * knows. Each port re-joins its groups, paced as the law says; the ports
+ * start 2 ms apart. Time goes in steps of WF_STEP_NS.
+ */
+#define WF_PORTS	16
+#define WF_STEP_NS	(10 * NSEC_PER_USEC)
+#define WF_NET_NS	(400 * NSEC_PER_USEC)
+#define WF_QUEUE	4096
+
+struct wf_req {
+	u8 port;
+	u64 sent;
+	u64 due;	/* its answer's arrival at the port */
+};
+
+struct wf_port {
+	struct mcg_win c;
+	unsigned int left, inflight;
+	u64 srtt, next, begin;
+};
+
+struct wf_fleet {
+	struct wf_port p[WF_PORTS];
+	struct wf_req q[WF_QUEUE];	/* at the SA, in order */
+	struct wf_req a[WF_QUEUE];	/* answers on the way, in order */
+	unsigned int qh, qn, ah, an;
+	u64 qmax_ns;	/* the longest an answer waited in the SA's queue */
+};
+
+/* The wave of WF_PORTS x @groups re-joins at @rate/s: its time, in ns. */
+static u64 wf_wave(struct kunit *test, struct wf_fleet *f,
+		   unsigned int groups, unsigned int rate)
+{
+	const u64 serve = div_u64(NSEC_PER_SEC, rate);
+	unsigned int i, done = 0, total = WF_PORTS * groups;
+	u64 now = 0, credit = 0;
+
+	memset(f, 0, sizeof(*f));
+	for (i = 0; i < WF_PORTS; i++) {
+		mcg_win_init(&f->p[i].c);
+		f->p[i].left = groups;
+		f->p[i].begin = i * 2 * NSEC_PER_MSEC;
+	}
+	while (done < total && now < 100ULL * NSEC_PER_SEC) {
+		now += WF_STEP_NS;
+		/* the SA answers at its rate, in order */
+		credit = min(credit + WF_STEP_NS, serve);
+		if (f->qn && credit >= serve) {
+			struct wf_req r = f->q[f->qh];
+
+			credit -= serve;
+			f->qh = (f->qh + 1) % WF_QUEUE;
+			f->qn--;
+			f->qmax_ns = max(f->qmax_ns, now - r.sent);
+			r.due = now + WF_NET_NS;	/* both ways */
+			KUNIT_ASSERT_LT(test, f->an, WF_QUEUE);
+			f->a[(f->ah + f->an++) % WF_QUEUE] = r;
+		}
+		/* answers reach their ports */
+		while (f->an && f->a[f->ah].due <= now) {
+			struct wf_req r = f->a[f->ah];
+			struct wf_port *p = &f->p[r.port];
+
+			f->ah = (f->ah + 1) % WF_QUEUE;
+			f->an--;
+			mcg_win_sample(&p->c, now - r.sent);
+			p->srtt = mcg_srtt_update(p->srtt, now - r.sent);
+			p->inflight--;
+			done++;
+		}
+		/* each port: the law, then what its window and pace let go */
+		for (i = 0; i < WF_PORTS; i++) {
+			struct wf_port *p = &f->p[i];
+
+			if (now < p->begin)
+				continue;
+			mcg_win_round(&p->c, now, 64 * MCG_WIN_ONE);
+			if (!p->left || now < p->next ||
+			    p->inflight >= mcg_win_inflight(p->c.w))
+				continue;
+			KUNIT_ASSERT_LT(test, f->qn, WF_QUEUE);
+			f->q[(f->qh + f->qn++) % WF_QUEUE] =
+				(struct wf_req){ .port = i, .sent = now };
+			p->left--;
+			p->inflight++;
+			p->next = now + mcg_win_interval_ns(p->c.w, p->srtt ?:
+						MCG_WIN_BASE_MAX_NS);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, done, total);
+	return now;
+}
+
+static void win_fleet_test(struct kunit *test)
+{
+	static const struct { unsigned int groups, rate; } w[] = {
+		{ 64, 500 }, { 128, 2000 }, { 512, 5000 }, { 1024, 20000 },
+	};
+	struct wf_fleet *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	for (i = 0; i < ARRAY_SIZE(w); i++) {
+		u64 ideal = div_u64((u64)WF_PORTS * w[i].groups * NSEC_PER_SEC,
+				    w[i].rate);
+		u64 t = wf_wave(test, f, w[i].groups, w[i].rate);
+
+		kunit_info(test, "%u ports x %u groups at %u/s: %llu ms, total / R %llu ms, longest in the queue %llu ms\n",
+			   WF_PORTS, w[i].groups, w[i].rate,
+			   div_u64(t, NSEC_PER_MSEC),
+			   div_u64(ideal, NSEC_PER_MSEC),
+			   div_u64(f->qmax_ns, NSEC_PER_MSEC));
+		/* at the SA's pace, whatever it is */
+		KUNIT_EXPECT_LE(test, t, ideal * 12 / 10);
+		/* never so long in the SA's queue that ib_mad resends */
+		KUNIT_EXPECT_LT(test, f->qmax_ns, 300 * NSEC_PER_MSEC);
+	}
+}
+
 static struct kunit_case mcg_pacing_cases[] = {
 	KUNIT_CASE(pace_interval_test),
 	KUNIT_CASE(tb_refill_test),
@@ -478,6 +708,8 @@ static struct kunit_case mcg_pacing_cases[] = {
 	KUNIT_CASE(tb_wave_test),
 	KUNIT_CASE(tb_user_test),
 	KUNIT_CASE(user_limits_test),
+	KUNIT_CASE(win_law_test),
+	KUNIT_CASE(win_fleet_test),
 	{}
 };
 

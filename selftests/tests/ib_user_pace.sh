@@ -56,9 +56,17 @@ check "load ib_mcgroups (rejoin_rate=$RATE, user_sa_rate=$URATE, join_wait_ms=0)
 defer mcg_unload_simhca
 
 # --- a LEAVE of a joining membership keeps its slot ------------------------
-echo 300 >$D/delay_ms
+# Answers 200 ms late: later than the churn, sooner than ib_mad's 300 ms
+# per try (multicast.c's 3 s in 10 tries). At 300 ms ib_mad resends the
+# Sets, and on a loaded host a resend can be posted after the Delete that
+# the first answer let multicast.c send (ib_mad's timeout work and the
+# answer's handling run on different CPUs): the SA makes the member again
+# and keeps it, held by nobody (seen once on 6.1, in a fresh-machine run:
+# 16 answers resent, one member left). The module cannot see it; mcctl
+# fabric --reconcile deletes such a member.
+echo 200 >$D/delay_ms
 echo 1 >$D/stats
-check "root: 32 groups joined and left 5 times, answers 300 ms late" \
+check "root: 32 groups joined and left 5 times, answers 200 ms late" \
 	mcg_bulk churn simhca0 1 32 job:0 0x5000 5
 check "their Deletes are answered" wait_for -t 60 members_are 0
 ktap_diag "requests pending at most $(stat max_requests_pending)," \
