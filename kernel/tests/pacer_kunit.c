@@ -537,14 +537,17 @@ static void win_law_test(struct kunit *test)
 	now += 10 * ms;
 	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
 	KUNIT_EXPECT_EQ(test, c.w, 3 * one / 2 - 3 * one / 8);
-	/* ... never below MCG_WIN_MIN */
-	for (i = 0; i < 64; i++) {
+	/* however long the queue, a port keeps a request or less in it:
+	 * 288 (0.999 x 288 queued) shrinks once, to 216 (216 queued)
+	 */
+	for (i = 0; i < 8; i++) {
 		mcg_win_sample(&c, 1000 * ms);
 		now += 1000 * ms;
 		mcg_win_round(&c, now, wmax);
 	}
-	KUNIT_EXPECT_EQ(test, c.w, MCG_WIN_MIN);
+	KUNIT_EXPECT_EQ(test, c.w, 216U);
 	/* below one request, it grows by a quarter, at least MCG_WIN_MIN */
+	c.w = MCG_WIN_MIN;
 	mcg_win_sample(&c, ms);
 	now += 1000 * ms;
 	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
@@ -579,10 +582,10 @@ static void win_law_test(struct kunit *test)
  * network round trip (WF_NET_NS, added after the SA's answer): what a
  * fabric-wide CLIENT_REREGISTER makes of an SA whose capacity nobody here
  * knows. Each port re-joins its groups, paced as the law says; the ports
- * start 2 ms apart. Time goes in steps of WF_STEP_NS.
+ * start within 32 ms. Time goes in steps of a tenth of the SA's time per
+ * request, 10 us at least.
  */
-#define WF_PORTS	16
-#define WF_STEP_NS	(10 * NSEC_PER_USEC)
+#define WF_PORTS	256
 #define WF_NET_NS	(400 * NSEC_PER_USEC)
 #define WF_QUEUE	4096
 
@@ -606,24 +609,25 @@ struct wf_fleet {
 	u64 qmax_ns;	/* the longest an answer waited in the SA's queue */
 };
 
-/* The wave of WF_PORTS x @groups re-joins at @rate/s: its time, in ns. */
-static u64 wf_wave(struct kunit *test, struct wf_fleet *f,
+/* The wave of @ports x @groups re-joins at @rate/s: its time, in ns. */
+static u64 wf_wave(struct kunit *test, struct wf_fleet *f, unsigned int ports,
 		   unsigned int groups, unsigned int rate)
 {
 	const u64 serve = div_u64(NSEC_PER_SEC, rate);
-	unsigned int i, done = 0, total = WF_PORTS * groups;
+	const u64 step = max_t(u64, serve / 10, 10 * NSEC_PER_USEC);
+	unsigned int i, done = 0, total = ports * groups;
 	u64 now = 0, credit = 0;
 
 	memset(f, 0, sizeof(*f));
-	for (i = 0; i < WF_PORTS; i++) {
+	for (i = 0; i < ports; i++) {
 		mcg_win_init(&f->p[i].c);
 		f->p[i].left = groups;
-		f->p[i].begin = i * 2 * NSEC_PER_MSEC;
+		f->p[i].begin = (u64)i * 32 * NSEC_PER_MSEC / ports;
 	}
 	while (done < total && now < 100ULL * NSEC_PER_SEC) {
-		now += WF_STEP_NS;
+		now += step;
 		/* the SA answers at its rate, in order */
-		credit = min(credit + WF_STEP_NS, serve);
+		credit = min(credit + step, serve);
 		if (f->qn && credit >= serve) {
 			struct wf_req r = f->q[f->qh];
 
@@ -648,7 +652,7 @@ static u64 wf_wave(struct kunit *test, struct wf_fleet *f,
 			done++;
 		}
 		/* each port: the law, then what its window and pace let go */
-		for (i = 0; i < WF_PORTS; i++) {
+		for (i = 0; i < ports; i++) {
 			struct wf_port *p = &f->p[i];
 
 			if (now < p->begin)
@@ -672,20 +676,21 @@ static u64 wf_wave(struct kunit *test, struct wf_fleet *f,
 
 static void win_fleet_test(struct kunit *test)
 {
-	static const struct { unsigned int groups, rate; } w[] = {
-		{ 64, 500 }, { 128, 2000 }, { 512, 5000 }, { 1024, 20000 },
+	static const struct { unsigned int ports, groups, rate; } w[] = {
+		{ 16, 64, 500 }, { 16, 128, 2000 }, { 16, 512, 5000 },
+		{ 16, 1024, 20000 }, { 128, 64, 500 }, { 256, 64, 5000 },
 	};
 	struct wf_fleet *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	unsigned int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, f);
 	for (i = 0; i < ARRAY_SIZE(w); i++) {
-		u64 ideal = div_u64((u64)WF_PORTS * w[i].groups * NSEC_PER_SEC,
+		u64 ideal = div_u64((u64)w[i].ports * w[i].groups * NSEC_PER_SEC,
 				    w[i].rate);
-		u64 t = wf_wave(test, f, w[i].groups, w[i].rate);
+		u64 t = wf_wave(test, f, w[i].ports, w[i].groups, w[i].rate);
 
 		kunit_info(test, "%u ports x %u groups at %u/s: %llu ms, total / R %llu ms, longest in the queue %llu ms\n",
-			   WF_PORTS, w[i].groups, w[i].rate,
+			   w[i].ports, w[i].groups, w[i].rate,
 			   div_u64(t, NSEC_PER_MSEC),
 			   div_u64(ideal, NSEC_PER_MSEC),
 			   div_u64(f->qmax_ns, NSEC_PER_MSEC));
