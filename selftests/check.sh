@@ -41,7 +41,7 @@ skipped=0
 # after the other (a lane's DKMS test after its VM tests).
 CHECK_JOBS=${CHECK_JOBS:-2}
 declare -a jobs=()		# in the order they are started when free
-declare -A job_cmd job_need job_pid job_t0 job_p job_f job_alone job_light
+declare -A job_cmd job_need job_pid job_t0 job_p job_f job_alone
 
 # job NAME NEED CMD...: queue CMD as part NAME once NEED is met (NEED: "" or
 # kernel:TAG (built; see kbuilds) or job:NAME (ended)).
@@ -54,17 +54,9 @@ job() {
 	job_cmd[$name]=$(printf '%q ' "$@")
 }
 
-# alone NAME: NAME runs with no other job beside it but light ones (the
-# debug lane: its timing checks, on a kernel ten times slower, need the
-# cores to itself). Once its need is met, no other job but a light one
-# starts until it has: it is not starved by the jobs queued after it.
+# alone NAME: NAME runs with no other job beside it (the debug lane: its
+# timing checks, on a kernel ten times slower, need the cores to itself).
 alone() { job_alone[$1]=1; }
-
-# light NAME: NAME runs on the host only, with nothing timed (the static
-# checks, the packages, the unit and build tests), at nice 19: it takes
-# only what the other jobs leave, so it may run beside an alone job, and
-# fills the core that the debug lane leaves idle (about 0.75 of one).
-light() { job_light[$1]=1; }
 
 need_met() {
 	case $1 in
@@ -81,7 +73,6 @@ job_start() {
 	rm -f "$LOG/$name.rc"
 	job_t0[$name]=$SECONDS
 	(
-		[ -z "${job_light[$name]:-}" ] || renice -n 19 -p $BASHPID >/dev/null
 		eval "${job_cmd[$name]}" </dev/null >"$LOG/$name.log" 2>&1
 		rc=$?
 		# the CPU the part's processes used (qemu's included)
@@ -153,40 +144,33 @@ why_failed() {
 }
 
 # run_jobs: every queued job, CHECK_JOBS at a time, in queue order among
-# those whose need is met (alone and light: see above).
+# those whose need is met.
 run_jobs() {
-	local name left running heavy started by_itself waiting
+	local name left running started by_itself
 
 	while :; do
-		running=0 heavy=0 left=0 by_itself=0 waiting=0
+		running=0 left=0 by_itself=0
 		for name in "${jobs[@]}"; do
 			if [ -n "${job_pid[$name]:-}" ]; then
 				if [ -f "$LOG/$name.rc" ]; then
 					job_end "$name"
 				else
 					running=$((running + 1))
-					[ -n "${job_light[$name]:-}" ] || heavy=$((heavy + 1))
 					[ -z "${job_alone[$name]:-}" ] || by_itself=1
 				fi
 			elif [ -z "${job_p[$name]:-}" ]; then
 				left=$((left + 1))
-				[ -z "${job_alone[$name]:-}" ] ||
-					! need_met "${job_need[$name]}" || waiting=1
 			fi
 		done
 		[ $((running + left)) -gt 0 ] || return 0
 		started=0
 		for name in "${jobs[@]}"; do
-			[ "$running" -lt "$CHECK_JOBS" ] || break
+			[ "$running" -lt "$CHECK_JOBS" ] && [ "$by_itself" = 0 ] || break
 			[ -z "${job_pid[$name]:-}" ] && [ -z "${job_p[$name]:-}" ] || continue
 			need_met "${job_need[$name]}" || continue
 			if [ -n "${job_alone[$name]:-}" ]; then
-				[ "$heavy" -eq 0 ] && [ "$by_itself" = 0 ] || continue
-				by_itself=1 heavy=$((heavy + 1))
-			elif [ -z "${job_light[$name]:-}" ]; then
-				# (none beside an alone job, nor before a waiting one)
-				[ "$by_itself" = 0 ] && [ "$waiting" = 0 ] || continue
-				heavy=$((heavy + 1))
+				[ "$running" -eq 0 ] || continue
+				by_itself=1
 			fi
 			job_start "$name"
 			running=$((running + 1)) started=1
@@ -419,9 +403,7 @@ for l in $LANES; do
 	fi
 done
 job style "" style_part
-light style
 job pkg "" "$TOP/selftests/host/pkg_test.sh"
-light pkg
 for k in "${dkms_jobs[@]}"; do
 	job "dkms-$k" "" env KVER="$k" O="$TOP/build/dkms/$k" "$TOP/selftests/dkms/dkms_vm.sh"
 done
@@ -429,9 +411,7 @@ done
 	job "dkms-$l" "job:vm-$l" "$TOP/selftests/kernels/lane.sh" "$l" dkms
 done
 job unit "" make -s -C "$TOP/user" check
-light unit
 job build "" "$TOP/selftests/host/build_test.sh"
-light build
 
 run_jobs
 [ -z "$kbuild_pid" ] || wait "$kbuild_pid"
