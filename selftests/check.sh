@@ -6,11 +6,11 @@
 # the packages' (make deb, make rpm: selftests/host/pkg_test.sh), then, for
 # each installed Debian 12 kernel, the modules' build with W=1 and sparse,
 # the VM tests and the DKMS install VM test (see KVERS below); the static
-# checks of the sources (style.sh); the core set and the DKMS test on the kernels of other Debian
-# releases, built here (LANES below: 5.10 and the newest); and the debug
-# lane: the VM tests on a debug kernel (KASAN, lockdep, kmemleak; see
-# DEBUG_TESTS below). The kernels built here are built in the background
-# meanwhile. The parts run as jobs, two at a time (CHECK_JOBS below). Each
+# checks of the sources (style.sh); the core set and the DKMS test on the
+# kernels of other Debian releases, built here (LANES below: 5.10 and the
+# newest); and the debug lane: the VM tests on a debug kernel (KASAN,
+# lockdep, kmemleak; see DEBUG_TESTS below). The kernels built here are
+# built in the background meanwhile. The parts run as jobs, two at a time (CHECK_JOBS below). Each
 # part prints KTAP and its own tally (shown here as a "# part: ..."
 # comment); a per-kernel breakdown follows, and the last line is the total:
 # "N passed, M failed[, K skipped]". Exits non-zero if anything failed.
@@ -258,8 +258,8 @@ fi
 # /var/cache/ib_mcgroups), made one after the other in the background
 # while the host checks and the VM tests on Debian 12's kernels run. On a
 # fresh machine the debug lane's comes first, built at normal priority
-# (KBUILD_NICE=0): the debug lane waits for it and runs alone, so it is the longest path of the run. Then the other
-# releases' lanes' are fetched at nice 19 (selftests/kernels/distro.sh: a
+# (KBUILD_NICE=0): the debug lane waits for it and runs alone, so it is
+# the longest path of the run. Then the other releases' lanes' are fetched at nice 19 (selftests/kernels/distro.sh: a
 # download, and for sid a prepared linux-source tree, a few minutes): they
 # take what the VMs leave, and plenty of other jobs run meanwhile. A job
 # that needs one of these kernels is queued until its build has ended
