@@ -422,6 +422,13 @@ mcg_require_simhca() {
 	SYS=/sys/kernel/ib_mcgroups/simhca0/1
 }
 
+# sa_groups: how many groups simhca's SA holds, from its stats. Not a
+# count of sa_db's lines: sa_db is made whole at each read, under the SA's
+# lock, and polling it with thousands of groups took most of a test's CPU
+# and held off the SA it waited for.
+sa_groups() { awk '$1 == "groups" {print $2}' "$D/stats"; }
+sa_groups_are() { [ "$(sa_groups)" = "$1" ]; }
+
 # Unload ib_mcgroups, then simhca.
 mcg_unload_simhca() {
 	mcg_unload

@@ -10,7 +10,6 @@
 
 mcg_require_simhca
 
-sa_groups() { grep -c '^group ' $D/sa_db; }
 stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
 waves_are() { [ "$(cat $SYS/rejoin_waves)" = "$1" ]; }
 state_of() { mcctl -j show "$P" "$1" | jq -r '.state + " " + .reason'; }

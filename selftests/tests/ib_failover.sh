@@ -12,7 +12,6 @@ mcg_require_simhca
 N=1000
 RATE=200
 
-sa_groups() { grep -c '^group ' $D/sa_db; }
 full_members() { grep -c '^member .* join=0x1 ' $D/sa_db; }
 stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
 waves_are() { [ "$(cat $SYS/rejoin_waves)" = "$1" ]; }

@@ -15,7 +15,6 @@ G=ff12:401b:ffff::1
 joinstate() {
 	awk -v m="mgid=$1" '$1 == "member" && $2 == m { sub("join=", "", $5); print $5 }' $D/sa_db
 }
-sa_groups() { grep -c '^group ' $D/sa_db; }
 state_of() { mcctl -j show "$P" "$1" | jq -r .state; }
 joined() { [ "$(state_of "$1")" = joined ]; }
 state_is() { [ "$(state_of "$1")" = "$2" ]; }
@@ -91,9 +90,8 @@ check_eq "sa_timeouts counted" 1 "$(cat $SYS/sa_timeouts)"
 check "d leaves the SA-assigned group" mcctl leave "$P" "$mgid" owner d
 n=$(sa_groups)
 echo 1 >$D/client_reregister
-check "reregister with a wiped SA: every group back" \
-	wait_for -t 30 sh -c "[ \$(grep -c '^group ' $D/sa_db) = $n ] &&
-		[ \$(cat $SYS/rejoin_waves) = 1 ]"
+back() { sa_groups_are "$1" && [ "$(cat $SYS/rejoin_waves)" = 1 ]; }
+check "reregister with a wiped SA: every group back" wait_for -t 30 back "$n"
 check_eq "join states restored" "0x3" "$(joinstate $G)"
 check_eq "counters: reregister, groups re-joined" "1 $n" \
 	"$(cat $SYS/sm_reregisters) $(cat $SYS/group_rejoins)"
