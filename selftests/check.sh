@@ -331,8 +331,10 @@ style_part() {
 	STYLE_BUILDS=0 "$TOP/selftests/style.sh"
 }
 
-# debug_part TEST...: the debug lane (its kernel's release is written to
-# build/check/debug.release for the breakdown).
+# debug_part --build|--built [TEST...]: the debug lane in two parts, the
+# modules' build (with W=1 and sparse) beside other parts, then the tests
+# alone (check-debug.sh --build, --built); its kernel's release is written
+# to build/check/debug.release for the breakdown.
 debug_part() {
 	local k
 
@@ -387,7 +389,8 @@ if [ "$DEBUG_LANE" != 0 ]; then
 	debug_tests=("$@")
 	# shellcheck disable=SC2206  # a list of test names
 	[ $# -gt 0 ] || debug_tests=($DEBUG_TESTS)
-	job "debug-$DEBUG_KERNEL" "kernel:debug-$DEBUG_KERNEL" debug_part "${debug_tests[@]}"
+	job "debug-build" "kernel:debug-$DEBUG_KERNEL" debug_part --build
+	job "debug-$DEBUG_KERNEL" "job:debug-build" debug_part --built "${debug_tests[@]}"
 	alone "debug-$DEBUG_KERNEL"
 fi
 for k in "${rt_kvers[@]}"; do
@@ -413,6 +416,17 @@ done
 job unit "" make -s -C "$TOP/user" check
 job build "" "$TOP/selftests/host/build_test.sh"
 
+# The C tests and test tools, built once here for every VM part (run.sh
+# builds them itself otherwise, about 20 s of CPU each time). One that does
+# not build is missing in the VMs and its test fails there.
+if make -s -k -C "$TOP/selftests" OUTPUT="$TOP/build/selftests" progs >"$LOG/progs.log" 2>&1; then
+	echo "# ==== the C tests and test tools: built in build/selftests"
+else
+	echo "# ==== the C tests and test tools: some did not build (build/check/progs.log):"
+	tail -n 20 "$LOG/progs.log" | sed 's/^/# /'
+fi
+export PROGS_DIR=$TOP/build/selftests
+
 run_jobs
 [ -z "$kbuild_pid" ] || wait "$kbuild_pid"
 times >"$LOG/all.cpu"
@@ -435,7 +449,7 @@ for l in $LANES; do
 done
 if [ "$DEBUG_LANE" != 0 ]; then
 	rel=$(cat "$LOG/debug.release" 2>/dev/null || echo "$DEBUG_KERNEL")
-	echo "# kernel $rel debug (KASAN, lockdep, kmemleak): $(tally "debug-$DEBUG_KERNEL")"
+	echo "# kernel $rel debug (KASAN, lockdep, kmemleak): $(tally debug-build "debug-$DEBUG_KERNEL")"
 fi
 if [ ${#failures[@]} -gt 0 ]; then
 	echo "# what failed (each part's whole log: build/check/PART.log):"

@@ -6,6 +6,13 @@
 #
 #   selftests/debug/check-debug.sh [run.sh options] [TEST...]
 #   selftests/debug/check-debug.sh kunit     # only the KUnit suites (~1 min)
+#   selftests/debug/check-debug.sh --build   # steps 1 and 2 only
+#   selftests/debug/check-debug.sh --built [run.sh options] [TEST...]
+#                                            # steps 3 and 4, on the modules
+#                                            # a --build left
+#
+# make check runs the two halves as two parts: the build beside other parts,
+# the tests alone (their timing checks need the cores).
 #
 # 1. selftests/kernels/build-kernel.sh builds the kernel once (cached in
 #    /var/cache/ib_mcgroups)
@@ -39,6 +46,12 @@ unset MAKEFLAGS MFLAGS MAKEOVERRIDES MAKELEVEL
 log() { echo "check-debug: $*" >&2; }
 die() { log "error: $*"; echo "0 passed, 1 failed"; exit 1; }
 
+phase=all
+case "${1:-}" in
+--build) phase=build; shift ;;
+--built) phase=tests; shift ;;
+esac
+
 # --- 1. the kernel ------------------------------------------------------------
 t0=$(date +%s)
 K=$(KFLAVOUR=debug "$TOP/selftests/kernels/build-kernel.sh") || die "debug kernel build failed"
@@ -54,13 +67,34 @@ echo "# debug kernel $rel in $K (built in $(cat "$K/build-time")s; this run $((t
 # module (kernel/tests/), which needs a kernel with CONFIG_KUNIT, so this
 # is its static check (style.sh's when run alone).
 modcheck="ib_mcgroups.ko, ib_mcgroups_kunit.ko and simhca.ko build warning-free with W=1 and sparse (C=2)"
-command -v sparse >/dev/null || die "sparse is not installed (make deps)"
-if ! MODS_W1=1 MODS_SPARSE=1 build_project_mods "$TOP" "$KDIR" "$OUT/src"; then
-	echo "not ok - $modcheck against $rel"
-	die "the modules do not build warning-free against $KDIR"
+built=0
+if [ "$phase" = tests ]; then
+	# what a --build left (build_project_mods' names)
+	export MCG_KO=$OUT/src/kernel/ib_mcgroups.ko
+	export KUNIT_KO=$OUT/src/kernel/tests/ib_mcgroups_kunit.ko
+	export SIMHCA_KO=$OUT/src/simhca/simhca.ko
+	for f in "$MCG_KO" "$KUNIT_KO" "$SIMHCA_KO" "$OUT/failnth.so" "$OUT/built"; do
+		[ -f "$f" ] || die "$f: missing (check-debug.sh --build first)"
+	done
+	[ "$(cat "$OUT/built")" = "$rel" ] || die "the modules in $OUT/src are not built for $rel"
+else
+	command -v sparse >/dev/null || die "sparse is not installed (make deps)"
+	rm -f "$OUT/built"
+	if ! MODS_W1=1 MODS_SPARSE=1 build_project_mods "$TOP" "$KDIR" "$OUT/src"; then
+		echo "not ok - $modcheck against $rel"
+		die "the modules do not build warning-free against $KDIR"
+	fi
+	[ -n "${KUNIT_KO:-}" ] || die "ib_mcgroups_kunit.ko not built (no CONFIG_KUNIT in $KDIR?)"
+	echo "ok - $modcheck against $rel"
+	gcc -O2 -Wall -shared -fPIC -o "$OUT/failnth.so" "$DIR/failnth.c" ||
+		die "failnth.so does not build"
+	echo "$rel" >"$OUT/built"
+	built=1
+	if [ "$phase" = build ]; then
+		echo "1 passed, 0 failed"
+		exit 0
+	fi
 fi
-[ -n "${KUNIT_KO:-}" ] || die "ib_mcgroups_kunit.ko not built (no CONFIG_KUNIT in $KDIR?)"
-echo "ok - $modcheck against $rel"
 export EXTRA_KOS=$KUNIT_KO
 
 # --- 3. the tests ---------------------------------------------------------------
@@ -70,8 +104,6 @@ export EXTRA_KOS=$KUNIT_KO
 # allnoconfig, so CONFIG_KUNIT_DEFAULT_ENABLED is off and KUnit would skip
 # every suite ("kunit: disabled"); the parameter turns it on without a
 # rebuild (no built-in suites are configured, so none run at boot).
-gcc -O2 -Wall -shared -fPIC -o "$OUT/failnth.so" "$DIR/failnth.c" ||
-	die "failnth.so does not build"
 export GUEST_FILES=$OUT/failnth.so
 # FAILSLAB_SWEEPS: only these of failslab.sh's sweeps (make check runs 3).
 rm -f "$OUT/failslab.conf"
@@ -110,6 +142,6 @@ if grep -q 'unreferenced object' "$O/ktap.log" 2>/dev/null; then
 		sed 's/^ */# /'
 fi
 echo "# debug lane: kernel $((t1 - t0))s, tests $((t2 - t1))s; logs in $O"
-# run.sh's total, with the build check above
-tail -n1 "$O/run.log" | awk '/^[0-9]+ passed/ { sub(/^[0-9]+/, $1 + 1) } 1'
+# run.sh's total, with the build check above (when made here)
+tail -n1 "$O/run.log" | awk -v b=$built '/^[0-9]+ passed/ { sub(/^[0-9]+/, $1 + b) } 1'
 exit "$rc"

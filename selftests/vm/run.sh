@@ -31,7 +31,10 @@
 # qemu args), BUILD=1 (run "make -C kernel" and "make -C user" first),
 # MCG_NS (passed to the guest; see selftests/lib.sh), TIMEOUT_SCALE
 # (multiplies every test's timeout in the guest, default 1), SKIP_TESTS
-# (test names left out when no TEST... is given).
+# (test names left out when no TEST... is given), PROGS_DIR (the C tests
+# and test tools already built there by "make -C selftests OUTPUT=DIR
+# progs", as make check does once for all its VMs; default: built in
+# $O/selftests).
 #
 # Another kernel (the debug lane, selftests/debug/): KERNEL_DIR=DIR or
 # --kernel DIR boots DIR/bzImage (release in DIR/kernel.release) with the
@@ -138,12 +141,17 @@ if [ "${BUILD:-0}" = 1 ]; then
 		[ -f "$TOP/$d/Makefile" ] && make -C "$TOP/$d" >&2
 	done
 fi
+PROGS=$O/selftests
 if [ "$DEMO" = 1 ]; then
 	# Only the demo's tools: no C test, no kernel source needed.
 	make -s -C "$TOP/selftests" OUTPUT="$O/selftests" demo-tools >&2 ||
 		die "the demo's tools did not build"
 	C_TESTS=
 	TOOLS=$(make -s -C "$TOP/selftests" list-demo-tools)
+elif [ -n "${PROGS_DIR:-}" ]; then
+	PROGS=$PROGS_DIR
+	C_TESTS=$(make -s -C "$TOP/selftests" list-progs)
+	TOOLS=$(make -s -C "$TOP/selftests" list-tools)
 else
 	# A C test that does not build is reported as failed by the guest runner.
 	# simhca.ko given (check.sh builds one per kernel elsewhere): not the
@@ -321,7 +329,7 @@ cp "$TOP/user/ib_mcgroups.conf" "$ROOT/selftests/shipped/"
 rm -rf "$ROOT/selftests/vm" "$ROOT/selftests/tools" "$ROOT/selftests/simhca"
 find "$ROOT/selftests" \( -name '*.c' -o -name '*.h' -o -name Makefile \) -delete
 for p in $TOOLS $C_TESTS; do
-	bin=$O/selftests/$p
+	bin=$PROGS/$p
 	src=$TOP/selftests/$p.c
 	[ -f "$src" ] || src=$TOP/selftests/tools/$p.c
 	if [ -x "$bin" ] && ! [ "$src" -nt "$bin" ]; then
