@@ -9,7 +9,7 @@
 #    (port 2 holds them) costs the SA at most 1 + T x user_sa_rate
 #    requests in T seconds, plus the Deletes of joins it let go of
 #    unanswered (the users' share of the in-flight limit, 4 here);
-#  - the abuse test: the same loop for ABUSE_S seconds (default 60) while
+#  - the abuse test: the same loop for ABUSE_S seconds (default 30) while
 #    a re-join wave of root's N groups runs (client reregister): the SA
 #    sees at most the user's budget from the user, the wave takes at most
 #    1.5 x what the same wave took without the abuser in this run, and
@@ -25,7 +25,7 @@ N=${N:-200}		# root's groups on port 1: the wave
 K=16			# groups at the SA the user churns (port 2 holds them)
 RATE=100		# rejoin_rate
 URATE=2			# user_sa_rate
-ABUSE_S=${ABUSE_S:-60}
+ABUSE_S=${ABUSE_S:-30}
 P2SYS=/sys/kernel/ib_mcgroups/simhca0/2
 
 stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
