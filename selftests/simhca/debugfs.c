@@ -17,7 +17,14 @@
  *   fail_next           answer the next N requests with fail_status
  *   fail_status         MAD status for fail_next (default 0x0100)
  *   delay_ms            delay every answer
- *   rate_limit          requests per second the SA handles (0: no limit)
+ *   rate_limit          requests per second the SA handles, the others
+ *                       dropped (0: no limit)
+ *   serve_rate          the SA as one server that answers one request
+ *                       after the other, this many a second (0: at once):
+ *                       an answer waits for those before it and nothing
+ *                       is dropped, as OpenSM's SA queue (a request is
+ *                       handled when it comes, its answer sent when the
+ *                       server gets to it; stats: serve_wait_max_us)
  *   mlid_capacity       number of MLIDs from 0xC000 (also the switch's
  *                       MulticastFDBCap in its SwitchInfoRecord)
  *   mlid_shift          0 (default): a create gets the MLID it asks for
@@ -446,6 +453,7 @@ void simhca_debugfs_add(struct simhca_dev *sdev)
 	debugfs_create_x32("fail_status", 0600, d, &k->fail_status);
 	debugfs_create_u32("delay_ms", 0600, d, &k->delay_ms);
 	debugfs_create_u32("rate_limit", 0600, d, &k->rate_limit);
+	debugfs_create_u32("serve_rate", 0600, d, &k->serve_rate);
 	debugfs_create_u32("mlid_capacity", 0600, d, &k->mlid_capacity);
 	debugfs_create_u32("mlid_shift", 0600, d, &k->mlid_shift);
 	debugfs_create_u32("neighbor_mtu", 0600, d, &k->neighbor_mtu);

@@ -250,6 +250,31 @@ void simhca_sa_start_sweep(struct simhca_dev *sdev)
 
 /* --- answers ------------------------------------------------------------ */
 
+/*
+ * When an answer leaves: after delay_ms, and with serve_rate after every
+ * answer before it, the server taking 1 / serve_rate s for each request
+ * (@first: an RMPP answer's later segments go with its first). Under
+ * sa.lock.
+ */
+static unsigned long sa_due(struct simhca_dev *sdev, bool first)
+{
+	struct simhca_sa *sa = &sdev->sa;
+	u32 rate = READ_ONCE(sdev->knobs.serve_rate);
+	unsigned long due = jiffies +
+		msecs_to_jiffies(READ_ONCE(sdev->knobs.delay_ms));
+	u64 now, at;
+
+	lockdep_assert_held(&sa->lock);
+	if (!rate)
+		return due;
+	now = ktime_get_ns();
+	at = max(now, sa->serve_next_ns);
+	if (first)
+		sa->serve_next_ns = at + div_u64(NSEC_PER_SEC, rate);
+	sa->st.serve_wait_max_ns = max(sa->st.serve_wait_max_ns, at - now);
+	return due + nsecs_to_jiffies(at - now);
+}
+
 /* @first: the first answer to @req (not an RMPP segment after the first) */
 static void sa_send(struct simhca_dev *sdev, const struct simhca_pkt *req,
 		    const struct ib_sa_mad *mad, bool first)
@@ -262,7 +287,7 @@ static void sa_send(struct simhca_dev *sdev, const struct simhca_pkt *req,
 	pkt->port = req->port;
 	pkt->pkey_index = req->pkey_index;
 	pkt->slid = READ_ONCE(sdev->knobs.sm_lid);
-	pkt->due = jiffies + msecs_to_jiffies(READ_ONCE(sdev->knobs.delay_ms));
+	pkt->due = sa_due(sdev, first);
 	pkt->first = first;
 	memcpy(pkt->mad, mad, sizeof(pkt->mad));
 	simhca_to_host(sdev, pkt);
@@ -1700,6 +1725,8 @@ void simhca_sa_stats(struct simhca_dev *sdev, struct seq_file *s)
 	seq_printf(s, "mcm_updates %llu\n", st->mcm_updates);
 	seq_printf(s, "mcm_update_ns %llu\n", st->mcm_update_ns);
 	seq_printf(s, "mft_program_ns %llu\n", st->mft_ns);
+	seq_printf(s, "serve_wait_max_us %llu\n",
+		   div_u64(st->serve_wait_max_ns, NSEC_PER_USEC));
 	spin_lock_irq(&sdev->lock);
 	max_pending = sdev->max_answers_pending;
 	max_requests = sdev->max_requests_pending;

@@ -292,6 +292,7 @@ struct simhca_stats {
 	u64 mcm_updates;	/* MCMemberRecord Sets and Deletes handled */
 	u64 mcm_update_ns;	/* time spent on them */
 	u64 mft_ns;		/* time spent programming the MFT */
+	u64 serve_wait_max_ns;	/* serve_rate: the longest an answer queued */
 };
 
 struct simhca_sa {
@@ -315,6 +316,7 @@ struct simhca_sa {
 	bool sweeping;
 	unsigned long rate_start;
 	u32 rate_count;
+	u64 serve_next_ns;	/* serve_rate: when the server is next free */
 	ktime_t ring[SIMHCA_RATE_RING];
 	u32 ring_head;
 	u32 ring_count;
@@ -336,6 +338,7 @@ struct simhca_knobs {
 	u32 fail_status;
 	u32 delay_ms;
 	u32 rate_limit;
+	u32 serve_rate;
 	u32 mlid_capacity;
 	u32 mlid_shift;
 	u32 neighbor_mtu;
