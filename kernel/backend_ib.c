@@ -271,6 +271,13 @@ static bool memb_leave_paced(struct mcg_port *port, struct mcg_ib_memb *m,
 		port->ib.leaves_inflight++;
 		if (l->user)
 			mcg_pacer_user_debt(port, l->uid, now_ns);
+		/*
+		 * No answer reports a leave's end: a run waiting for a slot
+		 * must look for it (join_work looks each tick while it waits
+		 * and leaves are in flight), or nothing may run it again.
+		 */
+		if (port->ib.need_slot && !port->dead)
+			arm(port, jiffies);
 		return false;
 	}
 	if (!l->user) {
