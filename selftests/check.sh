@@ -10,8 +10,8 @@
 # kernels of other Debian releases, built here (LANES below: 5.10 and the
 # newest); and the debug lane: the VM tests on a debug kernel (KASAN,
 # lockdep, kmemleak; see DEBUG_TESTS below). The kernels built here are
-# built in the background meanwhile. The parts run as jobs, two at a time (CHECK_JOBS below). Each
-# part prints KTAP and its own tally (shown here as a "# part: ..."
+# built in the background meanwhile. The parts run as jobs, two at a time
+# (CHECK_JOBS below). Each part prints KTAP and its own tally (shown here as a "# part: ..."
 # comment); a per-kernel breakdown follows, and the last line is the total:
 # "N passed, M failed[, K skipped]". Exits non-zero if anything failed.
 #
@@ -259,8 +259,8 @@ fi
 # while the host checks and the VM tests on Debian 12's kernels run. On a
 # fresh machine the debug lane's comes first, built at normal priority
 # (KBUILD_NICE=0): the debug lane waits for it and runs alone, so it is
-# the longest path of the run. Then the other releases' lanes' are fetched at nice 19 (selftests/kernels/distro.sh: a
-# download, and for sid a prepared linux-source tree, a few minutes): they
+# the longest path of the run. Then the other releases' lanes' are
+# fetched at nice 19 (selftests/kernels/distro.sh: a download, and for sid a prepared linux-source tree, a few minutes): they
 # take what the VMs leave, and plenty of other jobs run meanwhile. A job
 # that needs one of these kernels is queued until its build has ended
 # (build/check/kernel-TAG.done, written whether it built or not: a kernel
