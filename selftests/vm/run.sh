@@ -9,7 +9,7 @@
 #
 #   --demo          run selftests/demo.sh instead of the tests
 #   --keep          after the run, leave a shell on the console (interactive;
-#                   exit the shell to power off); no timeout
+#                   exit the shell to end the VM); no timeout
 #   --timeout SECS  overall VM timeout (default 3600). The VM is also
 #                   stopped when it has printed no result line for longer
 #                   than the longest test timeout of the guest plus 120 s
