@@ -6,7 +6,8 @@
  *   sm_lid              SM LID the ports report; MADs to it reach the SA
  *   sm_change           write: raise SM_CHANGE on every port
  *   client_reregister   write: new master (wipe if reregister_wipe, start
- *                       the first sweep), raise CLIENT_REREGISTER
+ *                       the first sweep), raise CLIENT_REREGISTER (in a
+ *                       fabric: device 0's SA, every device's ports)
  *   reregister_wipe     client_reregister wipes the SA database (default Y)
  *   first_sweep_ms      the SA ignores requests this long after a reregister
  *   drop_next           drop the next N requests (MADs: a resend of a
@@ -152,10 +153,7 @@ static const struct file_operations sm_change_fops = {
 static ssize_t rereg_write(struct file *file, const char __user *ubuf,
 			   size_t count, loff_t *ppos)
 {
-	struct simhca_dev *sdev = file->private_data;
-
-	simhca_sa_start_sweep(sdev);
-	dispatch_all(sdev, IB_EVENT_CLIENT_REREGISTER);
+	simhca_fabric_reregister(file->private_data);
 	return count;
 }
 

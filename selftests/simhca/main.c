@@ -11,7 +11,7 @@
 
 static unsigned int ndevs = 1;
 module_param(ndevs, uint, 0444);
-MODULE_PARM_DESC(ndevs, "number of devices (1-4, default 1)");
+MODULE_PARM_DESC(ndevs, "number of devices (1-4, default 1; 1-64 with fabric=Y)");
 
 static unsigned int nports = 1;
 module_param(nports, uint, 0444);
@@ -36,7 +36,132 @@ module_param_named(ipoib_bcast, simhca_ipoib_bcast, bool, 0444);
 MODULE_PARM_DESC(ipoib_bcast,
 		 "Y: the internal SA creates IPoIB's broadcast group ff12:401b:ffff::ffff:ffff (Q_Key 0x0b1b, MTU 2048, rate 10 Gb/s, P_Key 0xffff) at load and after every wipe, as OpenSM does; N (default): it starts empty");
 
-static struct simhca_dev *simhca_devs[SIMHCA_MAX_DEVS];
+bool simhca_fabric;
+module_param_named(fabric, simhca_fabric, bool, 0444);
+MODULE_PARM_DESC(fabric,
+		 "Y: the devices are one subnet: device 0's SA serves every port, LIDs are numbered across the devices, client_reregister on any device is the whole fabric's (a fleet of nodes sharing one SM; only device 0's switch forwards datagrams); N (default): each device is a subnet of its own. Needs internal_sa=Y");
+
+/* the member slots of a group: the most ports one SA serves */
+unsigned int simhca_sa_slots;
+
+/*
+ * The devices by index; device 0 is made first and destroyed last. In a
+ * fabric, device 0's SA looks every device's ports up here under its
+ * sa.lock, and the reregister of the fabric walks them under
+ * simhca_devs_lock: an entry is set before its device is registered and
+ * cleared before it is unregistered, under both (simhca_devs_set()).
+ */
+static struct simhca_dev *simhca_devs[SIMHCA_FABRIC_MAX_DEVS];
+static DEFINE_MUTEX(simhca_devs_lock);
+
+static void simhca_devs_set(u32 index, struct simhca_dev *sdev)
+{
+	struct simhca_dev *sa = simhca_devs[0];
+
+	mutex_lock(&simhca_devs_lock);
+	if (simhca_fabric && index && sa)
+		mutex_lock(&sa->sa.lock);
+	WRITE_ONCE(simhca_devs[index], sdev);
+	if (simhca_fabric && index && sa)
+		mutex_unlock(&sa->sa.lock);
+	mutex_unlock(&simhca_devs_lock);
+}
+
+/* The device whose SA serves @sdev's ports: itself, or in a fabric device 0. */
+struct simhca_dev *simhca_sa_of(struct simhca_dev *sdev)
+{
+	return simhca_fabric ? READ_ONCE(simhca_devs[0]) : sdev;
+}
+
+/* How many devices an SA serves (simhca_sa_dev()'s indexes): 1, or ndevs. */
+u32 simhca_sa_ndevs(void)
+{
+	return simhca_fabric ? ndevs : 1;
+}
+
+/*
+ * The @i-th device whose ports @sa_dev's SA serves (NULL: none now).
+ * Context: @sa_dev's sa.lock held.
+ */
+struct simhca_dev *simhca_sa_dev(struct simhca_dev *sa_dev, u32 i)
+{
+	lockdep_assert_held(&sa_dev->sa.lock);
+	if (!simhca_fabric)
+		return i ? NULL : sa_dev;
+	return i < ndevs ? simhca_devs[i] : NULL;
+}
+
+/*
+ * A port @sa_dev's SA serves, by GUID (BASE + device index << 4 + port,
+ * simhca_port_guid()). Context: @sa_dev's sa.lock held.
+ */
+struct simhca_port *simhca_port_by_guid(struct simhca_dev *sa_dev,
+					__be64 guid)
+{
+	u64 v = be64_to_cpu(guid) - SIMHCA_GUID_BASE;
+	struct simhca_dev *d;
+	u32 port = v & 0xf;
+
+	if (be64_to_cpu(guid) < SIMHCA_GUID_BASE ||
+	    v >> 4 >= SIMHCA_FABRIC_MAX_DEVS)
+		return NULL;
+	if (simhca_fabric)
+		d = simhca_sa_dev(sa_dev, v >> 4);
+	else
+		d = v >> 4 == sa_dev->index ? sa_dev : NULL;
+	if (!d || !port || port > d->nports)
+		return NULL;
+	return &d->port[port - 1];
+}
+
+/*
+ * client_reregister: a new master SM. Its SA (device 0's in a fabric) is
+ * wiped if reregister_wipe and starts its first sweep, and every active
+ * port it serves gets CLIENT_REREGISTER, one device after the other
+ * (ib_core queues the events: they reach the clients together).
+ */
+void simhca_fabric_reregister(struct simhca_dev *sdev)
+{
+	struct simhca_dev *sa = simhca_sa_of(sdev);
+	u32 i, p;
+
+	simhca_sa_start_sweep(sa);
+	mutex_lock(&simhca_devs_lock);
+	for (i = 0; i < simhca_sa_ndevs(); i++) {
+		struct simhca_dev *d = simhca_fabric ? simhca_devs[i] : sdev;
+
+		for (p = 0; d && p < d->nports; p++)
+			if (READ_ONCE(d->port[p].state) == IB_PORT_ACTIVE)
+				simhca_dispatch(d, p + 1,
+						IB_EVENT_CLIENT_REREGISTER);
+	}
+	mutex_unlock(&simhca_devs_lock);
+}
+
+/*
+ * In a fabric, device 0's SA may hold requests of @sdev (not device 0),
+ * which is going: nothing of it may be left there once it is freed. It
+ * is unregistered and dying, so it posts no more; its requests still
+ * queued are dropped, a run of the SA that took some is waited for, and
+ * its RMPP sends are ended.
+ */
+static void simhca_fabric_forget(struct simhca_dev *sdev)
+{
+	struct simhca_dev *sa = simhca_devs[0];
+	struct simhca_pkt *pkt, *tmp;
+	unsigned long flags;
+	LIST_HEAD(gone);
+
+	spin_lock_irqsave(&sa->lock, flags);
+	list_for_each_entry_safe(pkt, tmp, &sa->to_sa, list)
+		if (pkt->from == sdev)
+			list_move_tail(&pkt->list, &gone);
+	spin_unlock_irqrestore(&sa->lock, flags);
+	flush_work(&sa->sa_work);
+	simhca_sa_forget(sa, sdev);
+	list_for_each_entry_safe(pkt, tmp, &gone, list)
+		kfree(pkt);
+}
 
 void simhca_port_gid(struct simhca_dev *sdev, u32 port, u8 *gid)
 {
@@ -115,12 +240,15 @@ static struct simhca_dev *simhca_dev_create(u32 index)
 		p->sdev = sdev;
 		p->num = i + 1;
 		p->state = simhca_internal_sa ? IB_PORT_ACTIVE : IB_PORT_INIT;
-		p->lid = simhca_internal_sa ? i + 1 : 0;
+		/* LIDs 1..nports, or in a fabric numbered across the devices */
+		p->lid = simhca_internal_sa ?
+			 (simhca_fabric ? index * nports : 0) + i + 1 : 0;
 		p->pkeys[0] = 0xffff;
 		p->cap_mask = IB_PORT_CM_SUP | IB_PORT_CLIENT_REG_SUP |
 			      IB_PORT_SYS_IMAGE_GUID_SUP;
 	}
-	sdev->knobs.sm_lid = sm_lid ? sm_lid : nports + 1;
+	sdev->knobs.sm_lid = sm_lid ? sm_lid :
+			     (simhca_fabric ? ndevs : 1) * nports + 1;
 	sdev->knobs.reregister_wipe = true;
 	sdev->knobs.fail_status = SIMHCA_SA_ERR_NO_RESOURCES;
 	sdev->knobs.mlid_capacity = SIMHCA_MLID_MAX - SIMHCA_MLID_BASE + 1;
@@ -139,6 +267,7 @@ static struct simhca_dev *simhca_dev_create(u32 index)
 		goto err_dealloc;
 	}
 
+	simhca_devs_set(index, sdev);
 	ib_set_device_ops(&sdev->ibdev, &simhca_dev_ops);
 	if (!simhca_internal_sa)
 		ib_set_device_ops(&sdev->ibdev, &simhca_sma_ops);
@@ -159,6 +288,7 @@ static struct simhca_dev *simhca_dev_create(u32 index)
 	return sdev;
 
 err_wq:
+	simhca_devs_set(index, NULL);
 	destroy_workqueue(sdev->wq);
 err_dealloc:
 	simhca_sa_fini(sdev);
@@ -181,6 +311,9 @@ static void simhca_dev_destroy(struct simhca_dev *sdev)
 	/* the test helper's QPs, before ib_core tears the device down */
 	simhca_udh_fini(sdev);
 	ib_unregister_event_handler(&sdev->event_handler);
+	/* device 0's entry stays while it may post: it is its own SA's */
+	if (sdev->index)
+		simhca_devs_set(sdev->index, NULL);
 	ib_unregister_device(&sdev->ibdev);
 
 	/*
@@ -197,6 +330,10 @@ static void simhca_dev_destroy(struct simhca_dev *sdev)
 	cancel_work_sync(&sdev->sma_work);
 	cancel_delayed_work_sync(&sdev->swi.trap_work);
 	destroy_workqueue(sdev->wq);
+	if (simhca_fabric && sdev->index)
+		simhca_fabric_forget(sdev);
+	if (!sdev->index)
+		simhca_devs_set(0, NULL);
 
 	list_splice_init(&sdev->to_sa, &left);
 	list_splice_init(&sdev->to_sma, &left);
@@ -215,13 +352,16 @@ static int __init simhca_init(void)
 {
 	u32 i;
 
-	if (!ndevs || ndevs > SIMHCA_MAX_DEVS ||
+	if (!ndevs ||
+	    ndevs > (simhca_fabric ? SIMHCA_FABRIC_MAX_DEVS : SIMHCA_MAX_DEVS) ||
 	    !nports || nports > SIMHCA_MAX_PORTS ||
-	    sm_lid > 0xbfff) {
-		pr_err("simhca: ndevs must be 1-%d, nports 1-%d, sm_lid < 0xc000\n",
-		       SIMHCA_MAX_DEVS, SIMHCA_MAX_PORTS);
+	    sm_lid > 0xbfff || (simhca_fabric && !simhca_internal_sa)) {
+		pr_err("simhca: ndevs must be 1-%d (1-%d with fabric=Y), nports 1-%d, sm_lid < 0xc000; fabric=Y needs internal_sa=Y\n",
+		       SIMHCA_MAX_DEVS, SIMHCA_FABRIC_MAX_DEVS,
+		       SIMHCA_MAX_PORTS);
 		return -EINVAL;
 	}
+	simhca_sa_slots = simhca_fabric ? ndevs * nports : SIMHCA_MAX_PORTS;
 
 	if (simhca_sa_module_init())
 		return -ENOMEM;
@@ -236,7 +376,6 @@ static int __init simhca_init(void)
 			simhca_sa_module_exit();
 			return PTR_ERR(sdev);
 		}
-		simhca_devs[i] = sdev;
 	}
 	return 0;
 }

@@ -115,8 +115,10 @@ static void simhca_mcm_ctor(void *obj)
 int simhca_sa_module_init(void)
 {
 	simhca_mcm_cache = kmem_cache_create("simhca_mcm",
-					     sizeof(struct simhca_group), 0, 0,
-					     simhca_mcm_ctor);
+					     sizeof(struct simhca_group) +
+					     simhca_sa_slots *
+					     sizeof(struct simhca_member),
+					     0, 0, simhca_mcm_ctor);
 	return simhca_mcm_cache ? 0 : -ENOMEM;
 }
 
@@ -183,7 +185,10 @@ static void mft_mark(struct simhca_sa *sa, u32 mlid)
 static void group_free(struct simhca_sa *sa, struct simhca_group *g)
 {
 	u32 i = be16_to_cpu(g->rec.mlid) - SIMHCA_MLID_BASE;
+	struct list_head *pos;
 
+	list_for_each(pos, &g->members)
+		sa->nmembers--;
 	if (i < SIMHCA_MLID_NUM && sa->by_mlid[i] == g) {
 		sa->by_mlid[i] = NULL;
 		__clear_bit(i, sa->mlid_used);
@@ -230,6 +235,18 @@ void simhca_sa_fini(struct simhca_dev *sdev)
 	mutex_unlock(&sdev->sa.lock);
 	mutex_destroy(&sdev->sa.lock);
 	sa_free_tables(&sdev->sa);
+}
+
+/* A fabric's device is going (main.c): its RMPP sends end here. */
+void simhca_sa_forget(struct simhca_dev *sdev, struct simhca_dev *gone)
+{
+	struct simhca_rmpp *r, *tmp;
+
+	mutex_lock(&sdev->sa.lock);
+	list_for_each_entry_safe(r, tmp, &sdev->sa.rmpp, list)
+		if (r->from == gone)
+			rmpp_free(r);
+	mutex_unlock(&sdev->sa.lock);
 }
 
 void simhca_sa_start_sweep(struct simhca_dev *sdev)
@@ -290,7 +307,7 @@ static void sa_send(struct simhca_dev *sdev, const struct simhca_pkt *req,
 	pkt->due = sa_due(sdev, first);
 	pkt->first = first;
 	memcpy(pkt->mad, mad, sizeof(pkt->mad));
-	simhca_to_host(sdev, pkt);
+	simhca_to_host(req->from, pkt);
 }
 
 static u8 resp_method(u8 method)
@@ -387,6 +404,7 @@ static void sa_reply_table(struct simhca_dev *sdev,
 	r->data = recs;
 	r->len = n * recsize;
 	r->nseg = max_t(u32, DIV_ROUND_UP(r->len, RMPP_SEG_DATA), 1);
+	r->from = pkt->from;
 	r->port = pkt->port;
 	r->pkey_index = pkt->pkey_index;
 	r->tid = req->mad_hdr.tid;
@@ -419,7 +437,8 @@ static void sa_rmpp_in(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
 			rmpp_free(r);
 			continue;
 		}
-		if (r->port == pkt->port && r->tid == mad->mad_hdr.tid)
+		if (r->from == pkt->from && r->port == pkt->port &&
+		    r->tid == mad->mad_hdr.tid)
 			found = r;
 	}
 
@@ -471,16 +490,23 @@ static void sa_node(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
 	const struct ib_sa_mad *req = (const void *)pkt->mad;
 	const struct simhca_node_rec *q = (const void *)req->data;
 	u32 recsize = round_up(sizeof(struct simhca_node_rec), 8);
+	struct simhca_dev *d;
 	u8 *recs;
-	u32 i, n = 0;
+	u32 i, k, n = 0;
 
-	recs = kcalloc(sdev->nports, recsize, GFP_KERNEL);
+	recs = kcalloc(simhca_sa_ndevs() * SIMHCA_MAX_PORTS, recsize,
+		       GFP_KERNEL);
 	if (!recs)
 		return;
-	for (i = 0; i < sdev->nports; i++) {
+	for (k = 0; k < simhca_sa_ndevs() * SIMHCA_MAX_PORTS; k++) {
 		struct simhca_node_rec *nr = (void *)(recs + n * recsize);
-		u16 lid = READ_ONCE(sdev->port[i].lid);
+		u16 lid;
 
+		d = simhca_sa_dev(sdev, k / SIMHCA_MAX_PORTS);
+		i = k % SIMHCA_MAX_PORTS;
+		if (!d || i >= d->nports)
+			continue;
+		lid = READ_ONCE(d->port[i].lid);
 		if ((req->sa_hdr.comp_mask & NR_COMP_LID) &&
 		    be16_to_cpu(q->lid) != lid)
 			continue;
@@ -488,15 +514,15 @@ static void sa_node(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
 		nr->base_version = IB_MGMT_BASE_VERSION;
 		nr->class_version = 1;
 		nr->node_type = RDMA_NODE_IB_CA;
-		nr->num_ports = sdev->nports;
-		nr->sys_image_guid = sdev->ibdev.node_guid;
-		nr->node_guid = sdev->ibdev.node_guid;
-		nr->port_guid = simhca_port_guid(sdev, i + 1);
+		nr->num_ports = d->nports;
+		nr->sys_image_guid = d->ibdev.node_guid;
+		nr->node_guid = d->ibdev.node_guid;
+		nr->port_guid = simhca_port_guid(d, i + 1);
 		nr->partition_cap = cpu_to_be16(SIMHCA_PKEY_TBL_LEN);
 		nr->device_id = cpu_to_be16(1);
 		nr->revision = cpu_to_be32(1);
 		nr->local_port_num = i + 1;
-		memcpy(nr->node_desc, sdev->ibdev.node_desc,
+		memcpy(nr->node_desc, d->ibdev.node_desc,
 		       sizeof(nr->node_desc));
 		n++;
 	}
@@ -557,20 +583,22 @@ static void sa_switch(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
 
 /* --- MCMemberRecord ------------------------------------------------------ */
 
-static struct simhca_port *port_by_gid(struct simhca_dev *sdev, const u8 *gid);
-
+/*
+ * A port the SA serves (in a fabric, of any device), by its GID. Like
+ * opensm, ports are found by GUID, the prefix is not checked.
+ */
 static struct simhca_port *port_by_gid(struct simhca_dev *sdev, const u8 *gid)
 {
-	u32 i;
+	__be64 guid;
 
-	/* Like opensm, ports are found by GUID, the prefix is not checked. */
-	for (i = 0; i < sdev->nports; i++) {
-		__be64 guid = simhca_port_guid(sdev, i + 1);
+	memcpy(&guid, gid + 8, 8);
+	return simhca_port_by_guid(sdev, guid);
+}
 
-		if (!memcmp(gid + 8, &guid, 8))
-			return &sdev->port[i];
-	}
-	return NULL;
+/* The port that sent @pkt (a request): of pkt->from, the SA's or not. */
+static struct simhca_port *req_port(const struct simhca_pkt *pkt)
+{
+	return &pkt->from->port[pkt->port - 1];
 }
 
 static struct simhca_group *group_by_mgid(struct simhca_sa *sa, const u8 *mgid)
@@ -590,24 +618,27 @@ static struct simhca_group *group_by_mlid(struct simhca_sa *sa, __be16 mlid)
 	return i < SIMHCA_MLID_NUM ? sa->by_mlid[i] : NULL;
 }
 
-/* A free member slot of @g (there is one for each port of the device). */
-static struct simhca_member *member_add(struct simhca_group *g)
+/* A free member slot of @g (there is one for each port the SA serves). */
+static struct simhca_member *member_add(struct simhca_sa *sa,
+					struct simhca_group *g)
 {
 	u32 i;
 
-	for (i = 0; i < SIMHCA_MAX_PORTS; i++) {
+	for (i = 0; i < simhca_sa_slots; i++) {
 		struct simhca_member *m = &g->slot[i];
 
 		if (list_empty(&m->list)) {
 			list_add_tail(&m->list, &g->members);
+			sa->nmembers++;
 			return m;
 		}
 	}
 	return NULL;
 }
 
-static void member_del(struct simhca_member *m)
+static void member_del(struct simhca_sa *sa, struct simhca_member *m)
 {
+	sa->nmembers--;
 	list_del_init(&m->list);
 	memset(m->port_gid, 0, sizeof(m->port_gid));
 	m->join_state = 0;
@@ -862,9 +893,9 @@ static u16 group_create(struct simhca_dev *sdev, const struct simhca_mcmr *rec,
 	g = kmem_cache_alloc(simhca_mcm_cache, GFP_KERNEL);
 	if (!g)
 		return SIMHCA_SA_ERR_NO_RESOURCES;
-	memset(g, 0, sizeof(*g));
+	memset(g, 0, struct_size(g, slot, simhca_sa_slots));
 	INIT_LIST_HEAD(&g->members);
-	for (i = 0; i < SIMHCA_MAX_PORTS; i++)
+	for (i = 0; i < simhca_sa_slots; i++)
 		INIT_LIST_HEAD(&g->slot[i].list);
 	memset(n.port_gid, 0, sizeof(n.port_gid));
 	n.mlid = cpu_to_be16(mlid);
@@ -1035,7 +1066,7 @@ static u16 mcm_join(struct simhca_dev *sdev, const struct simhca_pkt *pkt,
 	const struct ib_sa_mad *req = (const void *)pkt->mad;
 	const struct simhca_mcmr *rec = (const void *)req->data;
 	ib_sa_comp_mask cm = req->sa_hdr.comp_mask;
-	struct simhca_port *rp = &sdev->port[pkt->port - 1];
+	struct simhca_port *rp = req_port(pkt);
 	struct simhca_port *tp;
 	struct simhca_group *g;
 	struct simhca_member *m = NULL;
@@ -1077,7 +1108,7 @@ static u16 mcm_join(struct simhca_dev *sdev, const struct simhca_pkt *pkt,
 	}
 
 	if (!m) {
-		m = member_add(g);
+		m = member_add(&sdev->sa, g);
 		if (!m) {
 			if (created)
 				group_free(&sdev->sa, g);
@@ -1098,7 +1129,7 @@ static u16 mcm_leave(struct simhca_dev *sdev, const struct simhca_pkt *pkt,
 	const struct ib_sa_mad *req = (const void *)pkt->mad;
 	const struct simhca_mcmr *rec = (const void *)req->data;
 	ib_sa_comp_mask cm = req->sa_hdr.comp_mask;
-	struct simhca_port *rp = &sdev->port[pkt->port - 1];
+	struct simhca_port *rp = req_port(pkt);
 	u8 join = rec->scope_state & 0x0f;
 	struct simhca_group *g;
 	struct simhca_member *m;
@@ -1113,7 +1144,7 @@ static u16 mcm_leave(struct simhca_dev *sdev, const struct simhca_pkt *pkt,
 	/* o15-0.1.14: only bits the port holds, and at least one */
 	if (!m || !(join & m->join_state) || (join & ~m->join_state))
 		return SIMHCA_SA_ERR_REQ_INVALID;
-	simhca_port_gid(sdev, rp->num, rgid);
+	simhca_port_gid(rp->sdev, rp->num, rgid);
 	if (!m->proxy_join && memcmp(rgid + 8, m->port_gid + 8, 8))
 		return SIMHCA_SA_ERR_REQ_INVALID;
 	if (m->proxy_join && !simhca_port_has_pkey(rp, be16_to_cpu(g->rec.pkey)))
@@ -1123,7 +1154,7 @@ static u16 mcm_leave(struct simhca_dev *sdev, const struct simhca_pkt *pkt,
 	mft_mark(&sdev->sa, be16_to_cpu(g->rec.mlid) - SIMHCA_MLID_BASE);
 	group_record(g, m, out);
 	if (!m->join_state)
-		member_del(m);
+		member_del(&sdev->sa, m);
 	if (!group_has_full_member(g) && !g->sm_created)
 		group_free(&sdev->sa, g);
 	return 0;
@@ -1158,13 +1189,18 @@ struct simhca_path_rec {
 #define PR_PKEY		IB_SA_COMP_MASK(13)
 #define PR_SL		IB_SA_COMP_MASK(15)
 
+/* A port the SA serves (in a fabric, of any device), by its LID. */
 static struct simhca_port *port_by_lid(struct simhca_dev *sdev, u16 lid)
 {
-	u32 i;
+	struct simhca_dev *d;
+	u32 i, j;
 
-	for (i = 0; lid && i < sdev->nports; i++)
-		if (READ_ONCE(sdev->port[i].lid) == lid)
-			return &sdev->port[i];
+	for (i = 0; lid && i < simhca_sa_ndevs(); i++) {
+		d = simhca_sa_dev(sdev, i);
+		for (j = 0; d && j < d->nports; j++)
+			if (READ_ONCE(d->port[j].lid) == lid)
+				return &d->port[j];
+	}
 	return NULL;
 }
 
@@ -1227,8 +1263,8 @@ static void sa_path(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)
 		return;
-	simhca_port_gid(sdev, dp->num, r->dgid);
-	simhca_port_gid(sdev, sp->num, r->sgid);
+	simhca_port_gid(dp->sdev, dp->num, r->dgid);
+	simhca_port_gid(sp->sdev, sp->num, r->sgid);
 	r->dlid = cpu_to_be16(READ_ONCE(dp->lid));
 	r->slid = cpu_to_be16(READ_ONCE(sp->lid));
 	r->tclass = (cm & PR_TCLASS) ? q->tclass : 0;
@@ -1315,7 +1351,7 @@ static void mcm_query(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
 	const struct ib_sa_mad *req = (const void *)pkt->mad;
 	const struct simhca_mcmr *q = (const void *)req->data;
 	bool trusted = req->sa_hdr.sm_key != 0;
-	struct simhca_port *rp = &sdev->port[pkt->port - 1];
+	struct simhca_port *rp = req_port(pkt);
 	ib_sa_comp_mask cm = req->sa_hdr.comp_mask;
 	struct simhca_group *g;
 	struct recbuf b = {};
@@ -1487,7 +1523,7 @@ static void sa_process(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
 	u64 key = READ_ONCE(sdev->knobs.sa_key);
 	int a;
 
-	if (READ_ONCE(sdev->port[pkt->port - 1].state) != IB_PORT_ACTIVE) {
+	if (READ_ONCE(req_port(pkt)->state) != IB_PORT_ACTIVE) {
 		sa->st.drop_port_down++;
 		return;
 	}
@@ -1619,7 +1655,9 @@ static u8 mft_ports(struct simhca_dev *sdev, u32 mlid)
 	list_for_each_entry(m, &g->members, list) {
 		struct simhca_port *p = port_by_gid(sdev, m->port_gid);
 
-		if (p && (m->join_state & (JOIN_FULL | JOIN_NON)))
+		/* in a fabric, only device 0's ports are on its switch */
+		if (p && p->sdev == sdev &&
+		    (m->join_state & (JOIN_FULL | JOIN_NON)))
 			ports |= BIT(p->num - 1);
 	}
 	return ports;
@@ -1738,6 +1776,7 @@ void simhca_sa_stats(struct simhca_dev *sdev, struct seq_file *s)
 	seq_printf(s, "answers_resent %llu\n", resent);
 	seq_printf(s, "answers_rq_empty %llu\n", rq_empty);
 	seq_printf(s, "groups %u\n", sa->ngroups);
+	seq_printf(s, "members %u\n", sa->nmembers);
 	for (m = 0; m < ARRAY_SIZE(event_names); m++)
 		if (event_names[m])
 			seq_printf(s, "event_%s %llu\n", event_names[m],

@@ -29,7 +29,9 @@ typedef u8 simhca_verbs_port_t;
 #endif
 
 #define SIMHCA_MAX_PORTS	2
+/* 4 devices, or 64 in a fabric (module parameter fabric, main.c) */
 #define SIMHCA_MAX_DEVS		4
+#define SIMHCA_FABRIC_MAX_DEVS	64
 #define SIMHCA_PKEY_TBL_LEN	16
 #define SIMHCA_GID_TBL_LEN	1
 #define SIMHCA_MAX_QP		16
@@ -177,6 +179,11 @@ struct simhca_pkt {
 	struct list_head list;
 	unsigned long due;
 	ktime_t sent;		/* when the host posted it (requests) */
+	/*
+	 * Requests: the device whose port sent it (in a fabric, not the
+	 * SA's device; see simhca_sa_of()), which the answer goes back to
+	 */
+	struct simhca_dev *from;
 	u32 port;
 	u16 slid;
 	u16 dlid;		/* to the SMA: the address handle's DLID */
@@ -239,17 +246,18 @@ struct simhca_member {
 
 /*
  * An MCMemberRecord group, from the "simhca_mcm" slab cache. A member is
- * a port of the device (found by GUID), so a group has at most
- * SIMHCA_MAX_PORTS members: they live in slot[], listed on members in
- * the order they joined.
+ * a port the SA serves (found by GUID): one of the device's, or in a
+ * fabric one of any device's. So a group has at most simhca_sa_slots
+ * members (main.c): they live in slot[], listed on members in the order
+ * they joined.
  */
 struct simhca_group {
 	struct list_head list;		/* sa.groups, in creation order */
 	struct hlist_node hnode;	/* sa.by_mgid */
 	struct simhca_mcmr rec;
 	struct list_head members;
-	struct simhca_member slot[SIMHCA_MAX_PORTS];
 	bool sm_created;	/* the SM's own group: kept with no members */
+	struct simhca_member slot[];	/* simhca_sa_slots of them */
 };
 
 #define SIMHCA_SA_HASH_BITS	14	/* as many buckets as MLIDs */
@@ -257,6 +265,7 @@ struct simhca_group {
 /* An RMPP send in progress (a multi-segment GetTableResp) */
 struct simhca_rmpp {
 	struct list_head list;
+	struct simhca_dev *from;	/* the requester (simhca_pkt.from) */
 	u32 port;
 	u16 pkey_index;
 	__be64 tid;
@@ -299,6 +308,7 @@ struct simhca_sa {
 	struct mutex lock;	/* everything below */
 	struct list_head groups;
 	u32 ngroups;
+	u32 nmembers;		/* of all groups (stats: members) */
 	/* the groups by MGID (jhash) and by MLID (index from 0xC000) */
 	struct hlist_head *by_mgid;
 	struct simhca_group **by_mlid;
@@ -493,6 +503,19 @@ static inline __be64 simhca_port_guid(struct simhca_dev *sdev, u32 port)
 extern bool simhca_internal_sa;
 /* main.c: the multicast table size the devices report (0: one per MLID) */
 extern unsigned int simhca_max_mcast_grp;
+/*
+ * main.c: Y: the devices are one subnet, served by device 0's SA (a
+ * fleet of nodes sharing an SM; README.md, "A fabric"); the member slots
+ * of a group: the ports that SA serves
+ */
+extern bool simhca_fabric;
+extern unsigned int simhca_sa_slots;
+struct simhca_dev *simhca_sa_of(struct simhca_dev *sdev);
+struct simhca_dev *simhca_sa_dev(struct simhca_dev *sa_dev, u32 i);
+u32 simhca_sa_ndevs(void);
+struct simhca_port *simhca_port_by_guid(struct simhca_dev *sa_dev,
+					__be64 guid);
+void simhca_fabric_reregister(struct simhca_dev *sdev);
 /* main.c: the internal SA creates IPoIB's broadcast group as OpenSM does */
 extern bool simhca_ipoib_bcast;
 
@@ -537,6 +560,7 @@ void simhca_sa_fini(struct simhca_dev *sdev);
 void simhca_sa_work(struct work_struct *work);
 void simhca_sa_wipe(struct simhca_dev *sdev);
 void simhca_sa_start_sweep(struct simhca_dev *sdev);
+void simhca_sa_forget(struct simhca_dev *sdev, struct simhca_dev *gone);
 void simhca_sa_pkeys_changed(struct simhca_dev *sdev);
 void simhca_sa_dump(struct simhca_dev *sdev, struct seq_file *m);
 void simhca_sa_stats(struct simhca_dev *sdev, struct seq_file *m);

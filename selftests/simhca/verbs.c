@@ -735,18 +735,22 @@ static int simhca_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 			off += len;
 		}
 		if (pkt) {
+			/* to the SA of the port's subnet (a fabric's: device 0) */
+			struct simhca_dev *sa = simhca_sa_of(sdev);
+
+			pkt->from = sdev;
 			pkt->port = qp->port;
 			pkt->slid = READ_ONCE(p->lid);
 			pkt->pkey_index = ud->pkey_index;
-			spin_lock_irqsave(&sdev->lock, flags);
-			if (!sdev->dying) {
+			spin_lock_irqsave(&sa->lock, flags);
+			if (!sa->dying) {
 				/* in list order: the SA's rate ring needs it */
 				pkt->sent = ktime_get();
-				list_add_tail(&pkt->list, &sdev->to_sa);
-				queue_work(sdev->wq, &sdev->sa_work);
+				list_add_tail(&pkt->list, &sa->to_sa);
+				queue_work(sa->wq, &sa->sa_work);
 				pkt = NULL;
 			}
-			spin_unlock_irqrestore(&sdev->lock, flags);
+			spin_unlock_irqrestore(&sa->lock, flags);
 			kfree(pkt);
 		}
 
