@@ -6,7 +6,7 @@
 # table: figure | anchor | now | ratio | target | met. Timing never
 # fails it: the exit status is 0 unless a benchmark itself broke.
 #
-#   selftests/bench/run.sh [SCENARIO...]     (default: roce ib scale opensm)
+#   selftests/bench/run.sh [SCENARIO...]     (default: roce ib scale opensm fleet)
 #
 # Environment: KVER (as for selftests/vm/run.sh), O (default
 # build/bench), and the scenarios' knobs: BENCH_N (RoCE groups, 16384),
@@ -15,7 +15,9 @@
 # the list figures), BENCH_SPAWN_ONLY (only mcctl join vs spawning true), BENCH_WAVE_N ("1024 16383"),
 # BENCH_WAVE_C ("20 100 1000 5000"; none: no waves), BENCH_MAX_WAVE_S
 # (200), BENCH_SCALE_ROUNDS (scale: releases per size, 3), BENCH_BATCH_N
-# (scale: joins of mcctl -batch and route adds of ip -batch, 4000). The VMs boot with slab_nomerge (added to KERNEL_APPEND), so that
+# (scale: joins of mcctl -batch and route adds of ip -batch, 4000),
+# BENCH_FLEET_DEVS (32), BENCH_FLEET_G (256), BENCH_FLEET_R ("500 2000
+# 5000 20000"). The VMs boot with slab_nomerge (added to KERNEL_APPEND), so that
 # the memory figures can tell our slab caches from the kernel's.
 set -uo pipefail
 
@@ -23,7 +25,7 @@ DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TOP=$(cd "$DIR/../.." && pwd)
 O=${O:-$TOP/build/bench}
 SCENARIOS=("$@")
-[ ${#SCENARIOS[@]} -gt 0 ] || SCENARIOS=(roce ib scale opensm)
+[ ${#SCENARIOS[@]} -gt 0 ] || SCENARIOS=(roce ib scale opensm fleet)
 mkdir -p "$O"
 
 # Knobs of the scenarios reach the guest through a sourced file, quoted:

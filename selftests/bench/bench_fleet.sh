@@ -1,0 +1,107 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# make bench, fleet scenario (issue #31): the nodes of a cluster re-join at
+# one SA after its SM failed over. simhca as one fabric (fabric=Y): DEVS
+# devices of 2 ports, each port holding the same G groups (every node in
+# every group, as collectives and cluster management have them), one SA
+# whose capacity is R requests a second (serve_rate: it answers one
+# request after the other and drops nothing, as OpenSM queues what it
+# cannot answer at once). ib_mcgroups is loaded with its defaults but
+# settle_ms: nothing tells it the fleet's size or R. settle_ms is 1000
+# instead of 3000 (each port waits 1 s plus up to 0.5 s of jitter after
+# the reregister, the SM's first sweep): the waves are shorter, the
+# start as jittered. For each R, one fabric-wide client reregister (the
+# SA wiped), and:
+#  - the time to full membership (every member back at the SA and every
+#    port's wave ended), from the reregister less settle_ms, against
+#    total / R (target 1.2 x); next to it, the same wave against the SA
+#    without a limit, in the same boot: what the guest itself can do (on
+#    TCG, a few thousand re-joins a second), which bounds the fast SAs;
+#  - the most requests the SA got in any 100 ms against R / 10 (1.1 x);
+#  - the requests the SA got against the members (its Sets, resends
+#    included: 1.01 x), and ib_sa's timeouts (sa_timeouts);
+#  - members lost (0).
+# timeout: 1800
+. "$(dirname "$0")/../bench/bench_lib.sh"
+
+mcg_require_simhca
+DEVS=${BENCH_FLEET_DEVS:-32}
+G=${BENCH_FLEET_G:-256}
+RS=${BENCH_FLEET_R:-"500 2000 5000 20000"}
+PORTS=$((DEVS * 2))
+TOTAL=$((PORTS * G))
+
+stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
+# the sum of a counter over every device's stats (answers go back through
+# each device's own host queue, which counts the resent ones)
+stat_all() { cat /sys/kernel/debug/simhca/simhca*/stats | awk -v k="$1" '$1 == k {s += $2} END {print s + 0}'; }
+sysfs_sum() { cat /sys/kernel/ib_mcgroups/simhca*/[12]/"$1" | awk '{s += $1} END {print s + 0}'; }
+now_ms() { echo $((${EPOCHREALTIME/./} / 1000)); }
+# full: every member at the SA and every port's wave over
+full() { [ "$(stat members)" = "$TOTAL" ] && [ "$(sysfs_sum rejoin_waves)" = "$1" ]; }
+
+ktap_plan 1
+modprobe ib_umad
+mcg_unload_simhca
+modprobe simhca fabric=Y ndevs=$DEVS nports=2 || ktap_skip_all "no simhca with fabric=Y"
+SETTLE_MS=1000
+mcg_load settle_ms=$SETTLE_MS max_groups=0 || ktap_skip_all "cannot load ib_mcgroups"
+defer mcg_unload_simhca
+
+broken=0
+t0=$(now_ms)
+for ((d = 0; d < DEVS; d++)); do
+	for p in 1 2; do
+		mcg_bulk join simhca$d $p $G bench:fleet >/dev/null || broken=1
+	done
+done
+wait_for -t 600 full "$(sysfs_sum rejoin_waves)" || broken=1
+bench_info "fleet: $PORTS ports x $G groups joined (SA without a limit)" \
+	"$(($(now_ms) - t0)) ms; SA $(stat groups) groups, $(stat members) members"
+
+# wave R LIMIT_S: a fabric-wide reregister against an SA of R/s (0: no
+# limit); sets el (ms from the reregister to full membership, less
+# settle_ms), or fails after LIMIT_S
+wave() {
+	echo "$1" >$D/serve_rate
+	for f in /sys/kernel/debug/simhca/simhca*/stats; do echo 1 >"$f"; done
+	w=$(sysfs_sum rejoin_waves)
+	to=$(sysfs_sum sa_timeouts)
+	t0=$(now_ms)
+	echo 1 >$D/client_reregister
+	wait_for -t "$2" full $((w + PORTS)) || return 1
+	el=$(($(now_ms) - t0 - SETTLE_MS))
+}
+
+ceiling=
+if [ "$broken" = 0 ] && wave 0 300; then
+	ceiling=$el
+	bench_info "fleet: the wave against an SA without a limit (the guest's own pace)" \
+		"$el ms, $((TOTAL * 1000 / (el > 0 ? el : 1)))/s; sa_timeouts $(($(sysfs_sum sa_timeouts) - to))"
+fi
+for r in $RS; do
+	[ "$broken" = 0 ] || break
+	ideal=$((TOTAL * 1000 / r))
+	limit=$((TOTAL * 4 / r + 120))
+	if ! wave "$r" "$limit"; then
+		bench_info "fleet: $PORTS x $G at R=$r/s" \
+			"not back in $limit s: SA $(stat members) of $TOTAL members, waves $(($(sysfs_sum rejoin_waves) - w)) of $PORTS, Sets $(stat rx_set_mcm), sa_timeouts $(($(sysfs_sum sa_timeouts) - to)), queue wait at most $(stat serve_wait_max_us) us"
+		continue
+	fi
+	sets=$(stat rx_set_mcm)
+	bench_row "fleet: full membership after a fabric-wide reregister, $PORTS ports x $G groups, SA R=$r/s" \
+		"total / R" "$ideal" "$el" ms 1.20
+	[ -z "$ceiling" ] || [ "$ideal" -ge "$ceiling" ] ||
+		bench_inforow "fleet: the same, R=$r/s, against the guest's own pace" \
+			"the wave without a limit, $ceiling ms" "$el ms ($((el * 100 / (ceiling > 0 ? ceiling : 1))) %)"
+	bench_row "fleet: the SA's most requests in 100 ms, R=$r/s" \
+		"R / 10" "$((r / 10))" "$(stat max_per_100ms)" requests 1.10
+	bench_row "fleet: the SA's Sets (resends included), R=$r/s" \
+		"members" "$TOTAL" "$sets" Sets 1.01
+	bench_info "fleet: R=$r/s" \
+		"sa_timeouts $(($(sysfs_sum sa_timeouts) - to)), answers to resent requests $(stat_all answers_resent), queue wait at most $(stat serve_wait_max_us) us, lost $((TOTAL - $(stat members)))"
+done
+echo 0 >$D/serve_rate
+
+check "benchmark ran" test "$broken" = 0
+ktap_finish
