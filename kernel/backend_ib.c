@@ -191,7 +191,6 @@ static void memb_free(struct mcg_port *port, struct mcg_ib_memb *m)
 		return;
 	ib_sa_free_multicast(m->mc);	/* waits for its callbacks */
 	m->mc = NULL;
-	mcg_pacer_rtt_drop(port, m);
 	spin_lock_irq(&mcg_ib_lock);
 	list_del_init(&m->done_node);
 	spin_unlock_irq(&mcg_ib_lock);
@@ -245,7 +244,6 @@ static bool memb_leave_paced(struct mcg_port *port, struct mcg_ib_memb *m,
 	m->mc->context = NULL;
 	list_del_init(&m->done_node);
 	spin_unlock_irq(&mcg_ib_lock);
-	mcg_pacer_rtt_drop(port, m);
 	l->mc = m->mc;
 	l->mgid = g->mgid;
 	l->group_id = g->id;
@@ -336,6 +334,7 @@ static void wave_start(struct mcg_port *port)
 		return;
 	port->ib.wave = true;
 	port->ib.wave_start_ns = ktime_get_ns();
+	mcg_pacer_wave_start(port);
 	mcg_port_event(port, IB_MCG_CMD_REJOIN_WAVE_START_NTF);
 }
 
@@ -933,7 +932,11 @@ static void leave_send(struct mcg_port *port, struct mcg_ib_leave *l,
 	leave_sent(port, l);
 }
 
-/* Root's leaves: rejoin_rate, the leaves' in-flight limit. */
+/*
+ * Root's leaves: rejoin_rate (if set), the leaves' in-flight limit. Not
+ * the window's pace: no answer of theirs is seen to move the window, and
+ * a job's end may release thousands at once.
+ */
 static void send_root_leaves(struct mcg_port *port, struct mcg_pace *p)
 {
 	struct mcg_ib_port *ib = &port->ib;
@@ -948,13 +951,13 @@ static void send_root_leaves(struct mcg_port *port, struct mcg_pace *p)
 			p->stopped = true;
 			return;
 		}
-		if (!mcg_tb_may_send(ib->credit, p->interval)) {
+		if (!mcg_tb_may_send(ib->credit, p->rinterval)) {
 			ib->backlog = true;
 			p->stopped = true;
 			return;
 		}
 		leave_send(port, l, p->now_ns);
-		ib->credit = mcg_tb_take(ib->credit, p->interval, 1);
+		ib->credit = mcg_tb_take(ib->credit, p->rinterval, 1);
 	}
 }
 
@@ -1464,6 +1467,7 @@ static int ib_port_init(struct mcg_port *port)
 	INIT_LIST_HEAD(&port->ib.done);
 	INIT_WORK(&port->ib.done_work, ib_done_work);
 	INIT_DELAYED_WORK(&port->ib.join_work, ib_join_work);
+	mcg_pacer_wave_start(port);
 	ib_refresh(port);
 	return 0;
 }

@@ -61,6 +61,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "compat.h"
+#include "pacer.h"
 #include "../include/uapi/ib_mcgroups.h"
 
 #define MCG_RECV_STATES (IB_MCG_JOIN_FULL | IB_MCG_JOIN_NON_MEMBER)
@@ -247,6 +248,9 @@ struct mcg_ib_memb {
 	bool user;			/* its join in flight is a user's
 					 * (counted in ib.uinflight)
 					 */
+	u64 sent_ns;			/* ktime_get_ns() its join went at,
+					 * 0 if none is timed (pacer.c)
+					 */
 };
 
 /*
@@ -349,11 +353,10 @@ struct mcg_ib_port {
 	unsigned int uinflight;		/* ... of them users' */
 	s64 ucredit;			/* users' token bucket, ns */
 	u64 ucredit_ns;			/* ktime_get_ns() of its last refill */
-	struct mcg_ib_memb *rtt_probe;	/* the join being timed, or NULL */
-	u64 rtt_probe_ns;		/* ktime_get_ns() it was sent at */
 	u64 srtt_ns;			/* SA round trip (mcg_srtt_update()),
 					 * 0 until measured
 					 */
+	struct mcg_win win;		/* the window law (pacer.h) */
 	unsigned int leaves_inflight;	/* entries on leaves_sent */
 	bool active;			/* port ACTIVE */
 	bool wave;			/* a re-join wave is on */

@@ -5,37 +5,46 @@
  * what order (its top comment); it asks here whether a request may go and
  * pays for it here. pacer.h has the model these functions apply.
  *
- * The rate. Re-joins and leaves together go at most rejoin_rate per
- * second, by a token bucket (mcg_tb_refill()): each run sends as many as
- * the time elapsed since the last one pays for, so the rate holds however
- * late the work runs. Credit keeps growing (up to its cap, 10 ms of
- * requests) while paced requests wait, whether for credit or for the
- * in-flight limit: a wave held back by the limit must not lose the time
- * it waited. A longer pause is not made up (pacer.h, the token bucket).
+ * The pace. Re-joins, retries and leaves go at the pace of the port's
+ * window (the window law, pacer.h): W requests in flight, sent over one
+ * SA round trip, one every round trip / W, by a token bucket
+ * (mcg_tb_refill()): each run sends as many as the time elapsed since
+ * the last one pays for, so the pace holds however late the work runs.
+ * Credit keeps growing (up to its cap, 10 ms of requests) while paced
+ * requests wait, whether for credit or for the in-flight limit: a wave
+ * held back by the limit must not lose the time it waited. A longer
+ * pause is not made up (pacer.h, the token bucket). rejoin_rate, if set,
+ * caps the pace: an admin's upper bound, never a floor.
+ *
+ * The window. Every answer of the SA to a join (a success or a refusal)
+ * is timed from its send to done_work's handling of it (the time of our
+ * own workqueues is part of the cycle that frees a slot): the smoothed
+ * round trip (mcg_srtt_update()) paces the window, and each run of the
+ * pacer ends a round of the law if it is over (mcg_win_round()), which
+ * moves the window by its estimate of the port's requests in the SA's
+ * queue. The window starts small at the port's start and at every re-join
+ * wave: after a client reregister every node of the fabric starts at
+ * once, and the SA's round trip, not a rate set for one node, tells each
+ * how much the SA takes. Nothing here knows the fleet's size or the SA's
+ * capacity.
+ *
+ * The in-flight limit. A join is unanswered until its callback, a leave
+ * until multicast.c has dropped its group (backend_ib.c's leaves_reap()).
+ * Joins may have the window (rounded up, at least 1) unanswered, at most
+ * rejoin_inflight (mcg_pacer_join_limit()): the SA never has more than
+ * rejoin_inflight of the port's requests. Leaves keep MCG_INFLIGHT_MIN:
+ * their answers are not seen, only noticed at the next run.
+ * Measurements: Documentation/design-notes.rst, "Fleet-scale recovery".
  *
  * Users. Users' requests are paced and bounded per user and in total:
- * each costs a request of the port's bucket (rejoin_rate), of the users'
- * bucket (user_sa_rate_total) and of the user's own (user_sa_rate, a
- * struct mcg_ib_user on port->ib.users, freed once it has refilled: see
+ * each costs a request of the port's bucket (the window's pace), of the
+ * users' bucket (user_sa_rate_total) and of the user's own (user_sa_rate,
+ * a struct mcg_ib_user on port->ib.users, freed once it has refilled: see
  * mcg_tb_idle()), the last two refilled without catch-up; and users'
  * joins have at most half the port's in-flight limit unanswered
  * (mcg_user_inflight_limit()). A Delete sent at once, unpaced, of a
  * user's group is charged as a debt its next requests wait for
  * (mcg_pacer_user_debt()).
- *
- * The in-flight limit. A join is unanswered until its callback, a leave
- * until multicast.c has dropped its group (backend_ib.c's leaves_reap()).
- * The limit follows the SA's round trip: one join at a time is timed from
- * its send to done_work's handling of its answer (a success or a refusal;
- * the time of our own workqueues is part of the cycle that frees a slot),
- * smoothed by mcg_srtt_update(), and joins may have twice rejoin_rate x
- * that unanswered, at least 8 and at most rejoin_inflight
- * (mcg_inflight_limit()). A slow SA raises the limit only up to
- * rejoin_inflight, and never the rate: the SA never has more than
- * rejoin_inflight of the port's requests, and no more than rejoin_rate
- * per second (plus the catch-up) - no storm against a fresh SM. Leaves
- * keep the minimum: their answers are not seen, only noticed at the next
- * run. Measurements: Documentation/design-notes.rst.
  *
  * Locking: everything here is under mcg_lock (port->ib's counters,
  * buckets and users).
@@ -47,10 +56,10 @@
 #include "ib_mcgroups.h"
 #include "pacer.h"
 
-static unsigned int rejoin_rate = 20;
+static unsigned int rejoin_rate;
 module_param(rejoin_rate, uint, 0644);
 MODULE_PARM_DESC(rejoin_rate,
-		 "SA joins one port sends per second at most (default 20: every node of a large fabric re-joins at once after an SM failover, and the fabric-wide rate is what an SM must absorb)");
+		 "SA requests (re-joins, retries, leaves) one port sends per second at most, a cap on the pace the SA's round trip sets (default 0: no cap; see the admin guide, \"Re-join pacing\")");
 
 static unsigned int rejoin_inflight = 64;
 module_param(rejoin_inflight, uint, 0644);
@@ -78,12 +87,20 @@ MODULE_PARM_DESC(user_sa_rate_total,
 void mcg_pace_begin(struct mcg_port *port, struct mcg_pace *p)
 {
 	struct mcg_ib_port *ib = &port->ib;
+	unsigned int rate = READ_ONCE(rejoin_rate);
+	u64 now_ns = ktime_get_ns();
 
+	mcg_win_round(&ib->win, now_ns,
+		      max(READ_ONCE(rejoin_inflight), 1U) * MCG_WIN_ONE);
 	*p = (struct mcg_pace){
-		.interval = mcg_pace_interval_ns(READ_ONCE(rejoin_rate)),
+		.rinterval = rate ? mcg_pace_interval_ns(rate) : 0,
+		/* the window's pace, never faster than rejoin_rate (0: none) */
+		.interval = max(rate ? mcg_pace_interval_ns(rate) : 0,
+				mcg_win_interval_ns(ib->win.w, ib->srtt_ns ?:
+						    MCG_WIN_BASE_MAX_NS)),
 		.uinterval = mcg_pace_interval_ns(READ_ONCE(user_sa_rate)),
 		.tinterval = mcg_pace_interval_ns(READ_ONCE(user_sa_rate_total)),
-		.now_ns = ktime_get_ns(),
+		.now_ns = now_ns,
 	};
 	ib->credit = mcg_tb_refill(ib->credit, p->now_ns - ib->credit_ns,
 				   p->interval, MCG_TB_CAP_NS, ib->backlog);
@@ -110,13 +127,24 @@ unsigned int mcg_pacer_inflight(const struct mcg_port *port)
  * mcg_pacer_join_limit() - the in-flight limit of joins
  * @port: the port
  *
- * Return: enough for rejoin_rate at the SA round trip measured, at most
- * rejoin_inflight.
+ * Return: the port's window (the window law), at most rejoin_inflight.
  */
 unsigned int mcg_pacer_join_limit(const struct mcg_port *port)
 {
-	return mcg_inflight_limit(READ_ONCE(rejoin_rate), port->ib.srtt_ns,
-				  READ_ONCE(rejoin_inflight));
+	return min(mcg_win_inflight(port->ib.win.w),
+		   max(READ_ONCE(rejoin_inflight), 1U));
+}
+
+/**
+ * mcg_pacer_wave_start() - the port's window starts again
+ * @port: the port
+ *
+ * At the port's start and at each re-join wave: after a reregister every
+ * node of the fabric starts at once, each with a small window.
+ */
+void mcg_pacer_wave_start(struct mcg_port *port)
+{
+	mcg_win_init(&port->ib.win);
 }
 
 /**
@@ -129,7 +157,7 @@ unsigned int mcg_pacer_join_limit(const struct mcg_port *port)
  */
 unsigned int mcg_pacer_leave_limit(void)
 {
-	return mcg_inflight_limit(1, 0, READ_ONCE(rejoin_inflight));
+	return mcg_leave_limit(READ_ONCE(rejoin_inflight));
 }
 
 /**
@@ -145,13 +173,10 @@ void mcg_pacer_join_sent(struct mcg_port *port, struct mcg_ib_memb *m,
 			 bool user)
 {
 	m->user = user;
+	m->sent_ns = ktime_get_ns();
 	port->ib.inflight++;
 	if (user)
 		port->ib.uinflight++;
-	if (!port->ib.rtt_probe) {
-		port->ib.rtt_probe = m;
-		port->ib.rtt_probe_ns = ktime_get_ns();
-	}
 }
 
 /**
@@ -175,33 +200,24 @@ void mcg_pacer_join_done(struct mcg_port *port, struct mcg_ib_memb *m)
  * @m: the membership
  * @status: the answer's (0, or an error)
  *
- * If it was the join timed, its round trip is a sample of the SA's: a
+ * Its round trip, from the send to done_work's handling of the answer,
+ * is a sample of the SA's for the smoothed round trip and the window: a
  * success or a refusal (-EINVAL) is an answer of the SA, another error
  * may not be.
  */
 void mcg_pacer_rtt_sample(struct mcg_port *port, struct mcg_ib_memb *m,
 			  int status)
 {
-	if (port->ib.rtt_probe != m)
-		return;
-	port->ib.rtt_probe = NULL;
-	if (!status || status == -EINVAL)
-		port->ib.srtt_ns = mcg_srtt_update(port->ib.srtt_ns,
-						   ktime_get_ns() -
-						   port->ib.rtt_probe_ns);
-}
+	u64 rtt_ns;
 
-/**
- * mcg_pacer_rtt_drop() - a membership whose join may be timed goes
- * @port: the port
- * @m: the membership
- *
- * The next join sent is timed instead.
- */
-void mcg_pacer_rtt_drop(struct mcg_port *port, struct mcg_ib_memb *m)
-{
-	if (port->ib.rtt_probe == m)
-		port->ib.rtt_probe = NULL;
+	if (!m->sent_ns)
+		return;
+	rtt_ns = ktime_get_ns() - m->sent_ns;
+	m->sent_ns = 0;
+	if (status && status != -EINVAL)
+		return;
+	port->ib.srtt_ns = mcg_srtt_update(port->ib.srtt_ns, rtt_ns);
+	mcg_win_sample(&port->ib.win, rtt_ns);
 }
 
 /*

@@ -176,40 +176,22 @@ static inline u64 mcg_srtt_update(u64 srtt_ns, u64 sample_ns)
 }
 
 /*
- * MCG_INFLIGHT_MIN: the fewest SA joins a port may have unanswered, if
- * the maximum (rejoin_inflight) allows that many: what the pacer always
- * used before it measured the round trip.
+ * MCG_INFLIGHT_MIN: the SA Deletes a port may have unanswered, if the
+ * maximum (rejoin_inflight) allows that many: their answers are not seen
+ * (multicast.c sends them), so no window of theirs is measured.
  */
 #define MCG_INFLIGHT_MIN	8
 
 /**
- * mcg_inflight_limit() - the pacer's in-flight limit
- * @rate: joins per second (rejoin_rate; 0 as 1)
- * @srtt_ns: the SA round trip (0: none measured yet)
+ * mcg_leave_limit() - the in-flight limit of leaves
  * @max: rejoin_inflight; 0 as 1
  *
- * The pacer's in-flight limit at @rate joins per second against an SA
- * round trip of @srtt_ns (0: none measured yet): twice what keeps the
- * rate going (rate x round trip), so that an answer late now and then
- * does not stall the wave; at least MCG_INFLIGHT_MIN and at most @max
- * (rejoin_inflight; 0 as 1), @max winning. A slow SA raises it, up to
- * @max, and the rate still holds every request back that is not due:
- * the SA never has more than @max of the port's requests, nor more than
- * @rate per second.
- *
  * Context: any; a pure function (see the top of this file).
- * Return: the most SA joins the port may have unanswered.
+ * Return: MCG_INFLIGHT_MIN, at most @max (0 as 1).
  */
-static inline unsigned int mcg_inflight_limit(unsigned int rate, u64 srtt_ns,
-					      unsigned int max)
+static inline unsigned int mcg_leave_limit(unsigned int max)
 {
-	u64 want = div_u64(2 * (u64)max(rate, 1U) * min_t(u64, srtt_ns,
-							   NSEC_PER_SEC) +
-			   NSEC_PER_SEC - 1, NSEC_PER_SEC);
-
-	max = max(max, 1U);
-	return clamp_t(u64, want, min_t(unsigned int, MCG_INFLIGHT_MIN, max),
-		       max);
+	return clamp(max, 1U, MCG_INFLIGHT_MIN);
 }
 
 /**
@@ -228,7 +210,7 @@ static inline bool mcg_tb_idle(s64 credit, u64 interval_ns)
 
 /**
  * mcg_user_inflight_limit() - the users' share of the in-flight limit
- * @limit: the port's in-flight limit of joins (mcg_inflight_limit())
+ * @limit: the port's in-flight limit of joins (mcg_pacer_join_limit())
  *
  * Users' joins and re-joins together may have half the port's limit
  * unanswered, at least one: root's re-joins always find room.
@@ -242,8 +224,8 @@ static inline unsigned int mcg_user_inflight_limit(unsigned int limit)
 }
 
 /*
- * The window law (issue 31, not yet used by the pacer; its design:
- * Documentation/design-notes.rst, "Fleet-scale recovery"). After a
+ * The window law (the pacer's pace and in-flight limit, pacer.c; its
+ * design: Documentation/design-notes.rst, "Fleet-scale recovery"). After a
  * fabric-wide CLIENT_REREGISTER every node's re-joins meet at one SA, whose
  * capacity nobody here knows. The SA's answers carry the only signal: a
  * round trip longer than the base is time spent in the SA's queue. So each
@@ -407,7 +389,11 @@ static inline u64 mcg_win_interval_ns(u32 w, u64 rtt_ns)
 
 /**
  * struct mcg_pace - one run's pacing state (mcg_pace_begin())
- * @interval: rejoin_rate's, ns between two requests of the port
+ * @interval: ns between two requests of the port: the window's pace, at
+ *	most rejoin_rate
+ * @rinterval: rejoin_rate's alone (0: no cap), root's leaves' pace: they
+ *	tell the window nothing (no answer is seen), the in-flight limit
+ *	of leaves bounds them
  * @uinterval: user_sa_rate's, of one user's groups
  * @tinterval: user_sa_rate_total's, of all users' groups
  * @now_ns: ktime_get_ns() at the start of the run
@@ -417,6 +403,7 @@ static inline u64 mcg_win_interval_ns(u32 w, u64 rtt_ns)
  */
 struct mcg_pace {
 	u64 interval;
+	u64 rinterval;
 	u64 uinterval;
 	u64 tinterval;
 	u64 now_ns;
@@ -429,12 +416,12 @@ void mcg_pace_begin(struct mcg_port *port, struct mcg_pace *p);
 unsigned int mcg_pacer_inflight(const struct mcg_port *port);
 unsigned int mcg_pacer_join_limit(const struct mcg_port *port);
 unsigned int mcg_pacer_leave_limit(void);
+void mcg_pacer_wave_start(struct mcg_port *port);
 void mcg_pacer_join_sent(struct mcg_port *port, struct mcg_ib_memb *m,
 			 bool user);
 void mcg_pacer_join_done(struct mcg_port *port, struct mcg_ib_memb *m);
 void mcg_pacer_rtt_sample(struct mcg_port *port, struct mcg_ib_memb *m,
 			  int status);
-void mcg_pacer_rtt_drop(struct mcg_port *port, struct mcg_ib_memb *m);
 struct mcg_ib_user *mcg_pacer_user_turn(struct mcg_port *port, kuid_t uid,
 					struct mcg_pace *p, bool *stop);
 void mcg_pacer_user_take(struct mcg_port *port, struct mcg_ib_user *u,

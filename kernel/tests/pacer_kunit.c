@@ -263,27 +263,14 @@ static void srtt_test(struct kunit *test)
 	KUNIT_EXPECT_LT(test, srtt, 2 * ms);
 }
 
-static void inflight_limit_test(struct kunit *test)
+/* Leaves: MCG_INFLIGHT_MIN, rejoin_inflight winning, 0 as 1. */
+static void leave_limit_test(struct kunit *test)
 {
-	const u64 ms = NSEC_PER_MSEC, us = NSEC_PER_USEC;
-
-	/* none measured, or a rate the minimum covers: MCG_INFLIGHT_MIN */
-	KUNIT_EXPECT_EQ(test, mcg_inflight_limit(5000, 0, 64), 8U);
-	KUNIT_EXPECT_EQ(test, mcg_inflight_limit(20, 50 * ms, 64), 8U);
-	KUNIT_EXPECT_EQ(test, mcg_inflight_limit(1000, 4 * ms, 64), 8U);
-	/* twice rate x round trip, rounded up */
-	KUNIT_EXPECT_EQ(test, mcg_inflight_limit(5000, 2 * ms, 64), 20U);
-	KUNIT_EXPECT_EQ(test, mcg_inflight_limit(5000, 1500 * us, 64), 15U);
-	KUNIT_EXPECT_EQ(test, mcg_inflight_limit(1000, 5 * ms + 1, 64), 11U);
-	/* the maximum wins, over the minimum too; 0 as 1 */
-	KUNIT_EXPECT_EQ(test, mcg_inflight_limit(5000, 300 * ms, 64), 64U);
-	KUNIT_EXPECT_EQ(test, mcg_inflight_limit(5000, 2 * ms, 4), 4U);
-	KUNIT_EXPECT_EQ(test, mcg_inflight_limit(20, 0, 4), 4U);
-	KUNIT_EXPECT_EQ(test, mcg_inflight_limit(20, 0, 0), 1U);
-	/* no overflow: rate 0 as 1, a round trip over 1 s as 1 s */
-	KUNIT_EXPECT_EQ(test, mcg_inflight_limit(0, U64_MAX, UINT_MAX), 8U);
-	KUNIT_EXPECT_EQ(test, mcg_inflight_limit(UINT_MAX, U64_MAX, UINT_MAX),
-			UINT_MAX);
+	KUNIT_EXPECT_EQ(test, mcg_leave_limit(64), MCG_INFLIGHT_MIN);
+	KUNIT_EXPECT_EQ(test, mcg_leave_limit(UINT_MAX), MCG_INFLIGHT_MIN);
+	KUNIT_EXPECT_EQ(test, mcg_leave_limit(4), 4U);
+	KUNIT_EXPECT_EQ(test, mcg_leave_limit(1), 1U);
+	KUNIT_EXPECT_EQ(test, mcg_leave_limit(0), 1U);
 }
 
 /*
@@ -292,47 +279,50 @@ static void inflight_limit_test(struct kunit *test)
  * multicast.c reports the loss of the groups one at a time on its ordered
  * workqueue for the first @stall_ns, and a re-join sent meanwhile queues
  * behind that, so none is answered before @stall_ns + @rtt_ns; later ones
- * are answered @rtt_ns after they went out. The in-flight limit is
- * mcg_inflight_limit() at rejoin_inflight @max, against the round trip
- * the pacer measures as backend_ib.c does (one join at a time, mcg_srtt_
- * update()). Returns the wave's length, from its start to its last
- * answer, in ns; checks the windows as tb_run() does.
+ * are answered @rtt_ns after they went out. The pace and the in-flight
+ * limit are pacer.c's: the window law's (every answer timed, a round of
+ * the law at each run), at most @rate (rejoin_rate) and rejoin_inflight
+ * @max. Returns the wave's length, from its start to its last answer, in
+ * ns; checks the windows as tb_run() does.
  */
 static u64 tb_wave_run(struct kunit *test, unsigned int rate, unsigned int n,
 		       u64 rtt_ns, u64 stall_ns, unsigned int max)
 {
-	const u64 iv = mcg_pace_interval_ns(rate), ms = NSEC_PER_MSEC;
+	const u64 riv = mcg_pace_interval_ns(rate), ms = NSEC_PER_MSEC;
 	const u64 jiffy = 4 * ms, cap = MCG_TB_CAP_NS;
-	u64 t = 0, last = 0, *at, *ans, next, wait, srtt = 0, end = 0;
-	unsigned int sent = 0, done = 0, probe = UINT_MAX, i;
+	u64 t = 0, last = 0, *at, *ans, next, wait, srtt = 0, end = 0, iv;
+	unsigned int sent = 0, done = 0, i, limit;
 	bool backlog = false, slot;
+	struct mcg_win c;
 	s64 credit = 0;
 	u32 rnd = 1;
+
+	mcg_win_init(&c);
 
 	at = kunit_kcalloc(test, n, sizeof(*at), GFP_KERNEL);
 	ans = kunit_kcalloc(test, n, sizeof(*ans), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, at);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ans);
 	while (done < n) {
-		/* done_work: the answers due by now, the probe's sample */
+		/* done_work: the answers due by now, each timed */
 		while (done < sent && ans[done] <= t) {
-			if (done == probe) {
-				srtt = mcg_srtt_update(srtt, ans[done] - at[done]);
-				probe = UINT_MAX;
-			}
+			srtt = mcg_srtt_update(srtt, ans[done] - at[done]);
+			mcg_win_sample(&c, ans[done] - at[done]);
 			end = max(end, ans[done]);
 			done++;
 		}
 		if (done == n)
 			break;
+		/* mcg_pace_begin(), mcg_pacer_join_limit() */
+		mcg_win_round(&c, t, max * MCG_WIN_ONE);
+		iv = max(riv, mcg_win_interval_ns(c.w, srtt ?: MCG_WIN_BASE_MAX_NS));
+		limit = min(mcg_win_inflight(c.w), max);
 		credit = mcg_tb_refill(credit, t - last, iv, cap, backlog);
 		last = t;
 		backlog = true;
 		slot = false;
 		while (sent < n) {
-			if (mcg_inflight_full(sent - done,
-					      mcg_inflight_limit(rate, srtt,
-								 max))) {
+			if (mcg_inflight_full(sent - done, limit)) {
 				slot = true;
 				break;
 			}
@@ -340,8 +330,6 @@ static u64 tb_wave_run(struct kunit *test, unsigned int rate, unsigned int n,
 				break;
 			at[sent] = t;
 			ans[sent] = max(t, stall_ns) + rtt_ns;
-			if (probe == UINT_MAX)
-				probe = sent;
 			sent++;
 			credit = mcg_tb_take(credit, iv, 1);
 		}
@@ -359,18 +347,21 @@ static u64 tb_wave_run(struct kunit *test, unsigned int rate, unsigned int n,
 	}
 	for (i = 0; i < n; i++)
 		at[i] = max(at[i], stall_ns);	/* when the SA saw them */
-	tb_check_windows(test, at, n, rate, cap, iv);
+	tb_check_windows(test, at, n, rate, cap, riv);
 	return end;
 }
 
 /*
  * Issue 12: with a fixed number of joins in flight, the round trip, not
  * the rate, bounded re-join waves (the measurements:
- * Documentation/design-notes.rst). A wave must now take N / C to 1.10 x
- * N / C, never less than (N - 1) / C, when its start (behind multicast.c's
- * reports of the lost groups) is as late as measured there (w[].stall_ms);
- * what of that is beyond the catch-up cap (10 ms) is lost, which a
- * thousand groups at 5,000/s can afford for 20 ms.
+ * Documentation/design-notes.rst). Against an SA that answers at once, a
+ * wave capped at C (rejoin_rate) must take N / C to 1.10 x N / C, never
+ * less than (N - 1) / C, when its start (behind multicast.c's reports of
+ * the lost groups) is as late as measured there (w[].stall_ms), plus the
+ * window's start: ten rounds of MCG_WIN_ROUND_MIN_NS at most, from a
+ * tenth of a request doubling to 64 (issue 31: after a reregister every
+ * node starts so). A short fast wave pays it: 1,024 at 5,000/s take
+ * 0.3 s instead of 0.2.
  */
 static void tb_wave_test(struct kunit *test)
 {
@@ -393,7 +384,11 @@ static void tb_wave_test(struct kunit *test)
 				  w[i].rtt_us * NSEC_PER_USEC,
 				  w[i].stall_ms * NSEC_PER_MSEC, 64);
 		nc = div_u64((u64)w[i].n * NSEC_PER_SEC, w[i].rate);
-		KUNIT_EXPECT_LE_MSG(test, len, div_u64(nc * 110, 100),
+		kunit_info(test, "N %u at %u/s, round trip %u us: %llu ms, N / C %llu ms\n",
+			   w[i].n, w[i].rate, w[i].rtt_us,
+			   div_u64(len, NSEC_PER_MSEC), div_u64(nc, NSEC_PER_MSEC));
+		KUNIT_EXPECT_LE_MSG(test, len, div_u64(nc * 110, 100) +
+				    10 * MCG_WIN_ROUND_MIN_NS,
 				    "N %u at %u/s: %llu ns, N / C %llu ns",
 				    w[i].n, w[i].rate, len, nc);
 		KUNIT_EXPECT_GE_MSG(test, len,
@@ -709,7 +704,7 @@ static struct kunit_case mcg_pacing_cases[] = {
 	KUNIT_CASE(tb_paced_rate_test),
 	KUNIT_CASE(inflight_test),
 	KUNIT_CASE(srtt_test),
-	KUNIT_CASE(inflight_limit_test),
+	KUNIT_CASE(leave_limit_test),
 	KUNIT_CASE(tb_wave_test),
 	KUNIT_CASE(tb_user_test),
 	KUNIT_CASE(user_limits_test),
