@@ -90,8 +90,10 @@ void mcg_pace_begin(struct mcg_port *port, struct mcg_pace *p)
 	unsigned int rate = READ_ONCE(rejoin_rate);
 	u64 now_ns = ktime_get_ns();
 
+	/* the window's maximum: rejoin_inflight (in 1/MCG_WIN_ONE requests) */
 	mcg_win_round(&ib->win, now_ns,
-		      max(READ_ONCE(rejoin_inflight), 1U) * MCG_WIN_ONE);
+		      clamp(READ_ONCE(rejoin_inflight), 1U,
+			    U32_MAX / MCG_WIN_ONE) * MCG_WIN_ONE);
 	*p = (struct mcg_pace){
 		.rinterval = rate ? mcg_pace_interval_ns(rate) : 0,
 		/* the window's pace, never faster than rejoin_rate (0: none) */
