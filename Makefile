@@ -72,8 +72,10 @@ DEB_PACKAGES := $(DEMO_PACKAGES) \
 # it would replace busybox and rebuild the machine's initramfs.
 DEB_PACKAGES += linux-headers-6.12-amd64 linux-headers-6.12-rt-amd64
 VM_IMAGES := linux-image-6.12-amd64 linux-image-6.12-rt-amd64
-# shellcheck: style.sh checks every shell script of the tree with it.
-DEB_PACKAGES += shellcheck
+# shellcheck: style.sh checks every shell script of the tree with it;
+# git: style.sh's file lists are git ls-files' (a machine that cloned the
+# tree has it; a fresh Debian 12 root does not).
+DEB_PACKAGES += shellcheck git
 # python3-yaml: style.sh compares the YNL spec with the UAPI header and
 # the policies (selftests/tools/spec_check.py); python3-jsonschema: the
 # kernel's ynl-gen-c reads the spec (its check would be skipped without).
