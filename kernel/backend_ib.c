@@ -678,8 +678,7 @@ static void ib_done_work(struct work_struct *work)
 	if (!port->dead) {
 		wave_check(port);
 		if (port->ib.need_slot &&
-		    !mcg_inflight_full(mcg_pacer_inflight(port),
-				       mcg_pacer_join_limit(port))) {
+		    !mcg_pacer_joins_full(port, mcg_pacer_join_limit(port))) {
 			port->ib.need_slot = false;
 			arm(port, jiffies);
 		}
@@ -804,10 +803,30 @@ static bool pkey_present(struct mcg_port *port, struct mcg_group *g)
 					 pkey, &index);
 }
 
+/*
+ * Will multicast.c answer a join of @rec itself, without the SA? It does
+ * when another client of the port holds the group with that join state
+ * (or fails it at once when the record differs). Such an answer is no
+ * sample of the SA's round trip: its microseconds would become the
+ * window's base, and every real answer would then look queued.
+ */
+static bool join_answered_here(struct mcg_port *port,
+			       struct ib_sa_mcmember_rec *rec)
+{
+	struct ib_sa_mcmember_rec cur;
+
+	if (!memchr_inv(rec->mgid.raw, 0, sizeof(rec->mgid.raw)))
+		return false;	/* an SA-assigned MGID: always the SA */
+	return !ib_sa_get_mcmember_rec(port->dev->ibdev, port->port_num,
+				       &rec->mgid, &cur) &&
+	       (cur.join_state & rec->join_state);
+}
+
 /* Starts the SA joins @g lacks; returns how many were sent. */
 static unsigned int issue(struct mcg_port *port, struct mcg_group *g)
 {
 	struct ib_sa_mcmember_rec rec;
+	bool here;
 	unsigned int sent = 0;
 	ib_sa_comp_mask mask;
 	int i;
@@ -824,6 +843,7 @@ static unsigned int issue(struct mcg_port *port, struct mcg_group *g)
 		    m->state != MCG_MEMB_NONE)
 			continue;
 		mask = build_rec(g, m, &rec);
+		here = join_answered_here(port, &rec);
 		mc = ib_sa_join_multicast(&mcg_sa_client, port->dev->ibdev,
 					  port->port_num, &rec, mask,
 					  GFP_KERNEL, ib_join_done, m);
@@ -833,7 +853,7 @@ static unsigned int issue(struct mcg_port *port, struct mcg_group *g)
 		}
 		m->mc = mc;
 		m->state = MCG_MEMB_JOINING;
-		mcg_pacer_join_sent(port, m, g->user_sa);
+		mcg_pacer_join_sent(port, m, g->user_sa, !here);
 		sent++;
 	}
 	return sent;
@@ -945,7 +965,7 @@ static void send_root_leaves(struct mcg_port *port, struct mcg_pace *p)
 	list_for_each_entry_safe(l, tmp, &ib->leaves, node) {
 		if (l->user)
 			continue;
-		if (mcg_inflight_full(mcg_pacer_inflight(port), mcg_pacer_leave_limit())) {
+		if (mcg_pacer_leaves_full(port)) {
 			ib->need_slot = true;
 			ib->backlog = true;
 			p->stopped = true;
@@ -972,7 +992,7 @@ static void send_user_leaves(struct mcg_port *port, struct mcg_pace *p)
 	list_for_each_entry_safe(l, tmp, &ib->leaves, node) {
 		if (!l->user)
 			continue;
-		if (mcg_inflight_full(mcg_pacer_inflight(port), mcg_pacer_leave_limit())) {
+		if (mcg_pacer_leaves_full(port)) {
 			ib->need_slot = true;
 			return;
 		}
@@ -1013,7 +1033,7 @@ static void send_user_joins(struct mcg_port *port, struct mcg_pace *p,
 			arm(port, ig->retry_at);
 			continue;
 		}
-		if (mcg_inflight_full(mcg_pacer_inflight(port), limit) ||
+		if (mcg_pacer_joins_full(port, limit) ||
 		    mcg_inflight_full(ib->uinflight,
 				      mcg_user_inflight_limit(limit))) {
 			ib->need_slot = true;
@@ -1095,7 +1115,7 @@ static void ib_join_work(struct work_struct *work)
 	joins = true;
 	list_for_each_entry_safe(ig, itmp, &ib->fresh, retry_node) {
 		g = mcg_ib_group_of(ig);
-		if (mcg_inflight_full(mcg_pacer_inflight(port), limit)) {
+		if (mcg_pacer_joins_full(port, limit)) {
 			ib->need_slot = true;
 			/* re-joins wait behind them: credit keeps growing */
 			ib->backlog = !list_empty(&ib->retry);
@@ -1111,7 +1131,7 @@ static void ib_join_work(struct work_struct *work)
 	}
 	list_for_each_entry_safe(ig, itmp, &ib->retry, retry_node) {
 		g = mcg_ib_group_of(ig);
-		if (mcg_inflight_full(mcg_pacer_inflight(port), limit)) {
+		if (mcg_pacer_joins_full(port, limit)) {
 			ib->need_slot = true;
 			ib->backlog = true;
 			p.stopped = true;

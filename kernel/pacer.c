@@ -31,9 +31,12 @@
  * The in-flight limit. A join is unanswered until its callback, a leave
  * until multicast.c has dropped its group (backend_ib.c's leaves_reap()).
  * Joins may have the window (rounded up, at least 1) unanswered, at most
- * rejoin_inflight (mcg_pacer_join_limit()): the SA never has more than
- * rejoin_inflight of the port's requests. Leaves keep MCG_INFLIGHT_MIN:
- * their answers are not seen, only noticed at the next run.
+ * rejoin_inflight (mcg_pacer_join_limit()), and all requests together
+ * rejoin_inflight (mcg_pacer_joins_full()): a Delete waiting for its
+ * answer takes no place in the window, and the SA never has more than
+ * rejoin_inflight of the port's requests. Leaves go while fewer than
+ * MCG_INFLIGHT_MIN requests are unanswered (mcg_leave_limit()): their
+ * answers are not seen, only noticed at the next run.
  * Measurements: Documentation/design-notes.rst, "Fleet-scale recovery".
  *
  * Users. Users' requests are paced and bounded per user and in total:
@@ -64,7 +67,7 @@ MODULE_PARM_DESC(rejoin_rate,
 static unsigned int rejoin_inflight = 64;
 module_param(rejoin_inflight, uint, 0644);
 MODULE_PARM_DESC(rejoin_inflight,
-		 "SA requests one port has unanswered at most (default 64); the pacer uses twice rejoin_rate x the measured SA round trip of it, at least 8");
+		 "SA requests (joins, Deletes) one port has unanswered at most (default 64); joins use the window of it the SA's round trip sets, Deletes go while fewer than 8 are unanswered");
 
 static unsigned int user_sa_rate = 2;
 module_param(user_sa_rate, uint, 0644);
@@ -115,17 +118,6 @@ void mcg_pace_begin(struct mcg_port *port, struct mcg_pace *p)
 }
 
 /**
- * mcg_pacer_inflight() - the port's unanswered SA requests
- * @port: the port
- *
- * Return: joins and leaves unanswered.
- */
-unsigned int mcg_pacer_inflight(const struct mcg_port *port)
-{
-	return port->ib.inflight + port->ib.leaves_inflight;
-}
-
-/**
  * mcg_pacer_join_limit() - the in-flight limit of joins
  * @port: the port
  *
@@ -142,11 +134,46 @@ unsigned int mcg_pacer_join_limit(const struct mcg_port *port)
  * @port: the port
  *
  * At the port's start and at each re-join wave: after a reregister every
- * node of the fabric starts at once, each with a small window.
+ * node of the fabric starts at once, each with a small window, paced
+ * over MCG_WIN_BASE_MAX_NS until its first answer: the round trip of the
+ * last wave (an SA's queue, maybe) says nothing of the new SM's.
  */
 void mcg_pacer_wave_start(struct mcg_port *port)
 {
 	mcg_win_init(&port->ib.win);
+	port->ib.srtt_ns = 0;
+}
+
+/**
+ * mcg_pacer_joins_full() - may the port send no more joins now?
+ * @port: the port
+ * @limit: its in-flight limit of joins this run (mcg_pacer_join_limit())
+ *
+ * Joins have @limit (the window) unanswered at most, and all requests
+ * together, Deletes included, rejoin_inflight: a Delete waiting for its
+ * answer takes no place in the window, and the SA still never has more
+ * than rejoin_inflight of the port's requests.
+ *
+ * Return: true if no join may go now.
+ */
+bool mcg_pacer_joins_full(const struct mcg_port *port, unsigned int limit)
+{
+	return mcg_inflight_full(port->ib.inflight, limit) ||
+	       mcg_inflight_full(port->ib.inflight + port->ib.leaves_inflight,
+				 READ_ONCE(rejoin_inflight));
+}
+
+/**
+ * mcg_pacer_leaves_full() - may the port send no more Deletes now?
+ * @port: the port
+ *
+ * Return: true if joins and Deletes unanswered together reach the
+ * leaves' limit (mcg_pacer_leave_limit()).
+ */
+bool mcg_pacer_leaves_full(const struct mcg_port *port)
+{
+	return mcg_inflight_full(port->ib.inflight + port->ib.leaves_inflight,
+				 mcg_pacer_leave_limit());
 }
 
 /**
@@ -167,15 +194,16 @@ unsigned int mcg_pacer_leave_limit(void)
  * @port: the port
  * @m: the membership
  * @user: its group's SA requests are a user's
+ * @timed: the SA answers it (not multicast.c itself): its round trip is
+ *	a sample (mcg_pacer_rtt_sample())
  *
- * Takes an in-flight slot (a user's share too) and times the join if no
- * other is timed.
+ * Takes an in-flight slot (a user's share too) and times the join.
  */
 void mcg_pacer_join_sent(struct mcg_port *port, struct mcg_ib_memb *m,
-			 bool user)
+			 bool user, bool timed)
 {
 	m->user = user;
-	m->sent_ns = ktime_get_ns();
+	m->sent_ns = timed ? ktime_get_ns() : 0;
 	port->ib.inflight++;
 	if (user)
 		port->ib.uinflight++;

@@ -158,8 +158,8 @@ static inline bool mcg_inflight_full(unsigned int inflight, unsigned int limit)
  * @srtt_ns: the estimate so far, 0 if none
  * @sample_ns: the round trip of one join
  *
- * The SA round trip the pacer measures (pacer.c): one join at a
- * time is timed from its send to its answer, and the estimate follows
+ * The SA round trip the pacer measures (pacer.c): every join the SA
+ * answers is timed from its send to its answer, and the estimate follows
  * the samples as TCP's smoothed RTT does, by 1/8 of each difference; the
  * first sample (@srtt_ns 0) is taken as it is.
  *
@@ -180,7 +180,7 @@ static inline u64 mcg_srtt_update(u64 srtt_ns, u64 sample_ns)
  * maximum (rejoin_inflight) allows that many: their answers are not seen
  * (multicast.c sends them), so no window of theirs is measured.
  */
-#define MCG_INFLIGHT_MIN	8
+#define MCG_INFLIGHT_MIN	8U
 
 /**
  * mcg_leave_limit() - the in-flight limit of leaves
@@ -335,24 +335,26 @@ static inline u32 mcg_win_queued(u32 w, u64 base_ns, u64 rtt_ns)
  */
 static inline bool mcg_win_round(struct mcg_win *c, u64 now_ns, u32 wmax)
 {
-	u32 q, w = c->w;
+	u64 w = c->w;	/* no wrap: at most 2 x U32_MAX below */
+	u32 q;
 
 	if (now_ns < c->round_end_ns || !c->rmin_ns || !c->base_ns)
 		return false;
-	q = mcg_win_queued(w, c->base_ns, c->rmin_ns);
+	q = mcg_win_queued(c->w, c->base_ns, c->rmin_ns);
 	if (c->start) {
 		if (q > MCG_WIN_VA) {
 			c->start = false;
 			w -= w / 4;
 		} else {
-			w = w > U32_MAX / 2 ? U32_MAX : 2 * w;
+			w *= 2;
 		}
 	} else if (q < MCG_WIN_VA) {
-		w += w < MCG_WIN_ONE ? max(w / 4, MCG_WIN_MIN) : MCG_WIN_ONE;
+		w += w < MCG_WIN_ONE ? max_t(u64, w / 4, MCG_WIN_MIN) :
+		     MCG_WIN_ONE;
 	} else if (q > MCG_WIN_VB) {
 		w -= w > 2 * MCG_WIN_ONE ? MCG_WIN_ONE : w / 4;
 	}
-	c->w = clamp(w, MCG_WIN_MIN, max(wmax, MCG_WIN_MIN));
+	c->w = clamp_t(u64, w, MCG_WIN_MIN, max(wmax, MCG_WIN_MIN));
 	c->round_end_ns = now_ns + max_t(u64, c->rmin_ns, MCG_WIN_ROUND_MIN_NS);
 	c->rmin_ns = 0;
 	return true;
@@ -413,12 +415,13 @@ struct mcg_pace {
 };
 
 void mcg_pace_begin(struct mcg_port *port, struct mcg_pace *p);
-unsigned int mcg_pacer_inflight(const struct mcg_port *port);
 unsigned int mcg_pacer_join_limit(const struct mcg_port *port);
 unsigned int mcg_pacer_leave_limit(void);
+bool mcg_pacer_joins_full(const struct mcg_port *port, unsigned int limit);
+bool mcg_pacer_leaves_full(const struct mcg_port *port);
 void mcg_pacer_wave_start(struct mcg_port *port);
 void mcg_pacer_join_sent(struct mcg_port *port, struct mcg_ib_memb *m,
-			 bool user);
+			 bool user, bool timed);
 void mcg_pacer_join_done(struct mcg_port *port, struct mcg_ib_memb *m);
 void mcg_pacer_rtt_sample(struct mcg_port *port, struct mcg_ib_memb *m,
 			  int status);
