@@ -49,7 +49,9 @@ unsigned int simhca_sa_slots;
  * fabric, device 0's SA looks every device's ports up here under its
  * sa.lock, and the reregister of the fabric walks them under
  * simhca_devs_lock: an entry is set before its device is registered and
- * cleared before it is unregistered, under both (simhca_devs_set()).
+ * cleared before it is unregistered, under both (simhca_devs_set()); the
+ * reregister only raises events on a device while it is registered
+ * (simhca_dev.registered, under simhca_devs_lock).
  */
 static struct simhca_dev *simhca_devs[SIMHCA_FABRIC_MAX_DEVS];
 static DEFINE_MUTEX(simhca_devs_lock);
@@ -86,7 +88,8 @@ u32 simhca_sa_ndevs(void)
 struct simhca_dev *simhca_sa_dev(struct simhca_dev *sa_dev, u32 i)
 {
 	lockdep_assert_held(&sa_dev->sa.lock);
-	if (!simhca_fabric)
+	/* device 0's SA serves its own ports, in the table or not yet */
+	if (!simhca_fabric || !i)
 		return i ? NULL : sa_dev;
 	return i < ndevs ? simhca_devs[i] : NULL;
 }
@@ -130,7 +133,10 @@ void simhca_fabric_reregister(struct simhca_dev *sdev)
 	for (i = 0; i < simhca_sa_ndevs(); i++) {
 		struct simhca_dev *d = simhca_fabric ? simhca_devs[i] : sdev;
 
-		for (p = 0; d && p < d->nports; p++)
+		/* not one that is not (or no longer) registered */
+		if (!d || !d->registered)
+			continue;
+		for (p = 0; p < d->nports; p++)
 			if (READ_ONCE(d->port[p].state) == IB_PORT_ACTIVE)
 				simhca_dispatch(d, p + 1,
 						IB_EVENT_CLIENT_REREGISTER);
@@ -267,7 +273,6 @@ static struct simhca_dev *simhca_dev_create(u32 index)
 		goto err_dealloc;
 	}
 
-	simhca_devs_set(index, sdev);
 	ib_set_device_ops(&sdev->ibdev, &simhca_dev_ops);
 	if (!simhca_internal_sa)
 		ib_set_device_ops(&sdev->ibdev, &simhca_sma_ops);
@@ -278,9 +283,14 @@ static struct simhca_dev *simhca_dev_create(u32 index)
 	snprintf(sdev->ibdev.node_desc, sizeof(sdev->ibdev.node_desc),
 		 "simhca%u simulated HCA", index);
 
+	/* in the table before its QP1 may post (registration's ib_sa) */
+	simhca_devs_set(index, sdev);
 	ret = ib_register_device(&sdev->ibdev, "simhca%d", NULL);
 	if (ret)
 		goto err_wq;
+	mutex_lock(&simhca_devs_lock);
+	sdev->registered = true;
+	mutex_unlock(&simhca_devs_lock);
 
 	INIT_IB_EVENT_HANDLER(&sdev->event_handler, &sdev->ibdev, simhca_event);
 	ib_register_event_handler(&sdev->event_handler);
@@ -311,6 +321,9 @@ static void simhca_dev_destroy(struct simhca_dev *sdev)
 	/* the test helper's QPs, before ib_core tears the device down */
 	simhca_udh_fini(sdev);
 	ib_unregister_event_handler(&sdev->event_handler);
+	mutex_lock(&simhca_devs_lock);
+	sdev->registered = false;
+	mutex_unlock(&simhca_devs_lock);
 	/* device 0's entry stays while it may post: it is its own SA's */
 	if (sdev->index)
 		simhca_devs_set(sdev->index, NULL);

@@ -163,9 +163,12 @@ int simhca_sa_init(struct simhca_dev *sdev)
 	INIT_LIST_HEAD(&sa->rmpp);
 	sa->rate_start = jiffies;
 	sa->mgid_counter = 1;
-	mutex_lock(&sa->lock);
-	sa_ipoib_bcast(sdev);
-	mutex_unlock(&sa->lock);
+	/* in a fabric only device 0's SA is used */
+	if (!simhca_fabric || !sdev->index) {
+		mutex_lock(&sa->lock);
+		sa_ipoib_bcast(sdev);
+		mutex_unlock(&sa->lock);
+	}
 	return 0;
 }
 
@@ -949,10 +952,15 @@ static void sa_ipoib_bcast_pkey(struct simhca_dev *sdev, u16 pkey)
 	memset(rec.mgid + 12, 0xff, 4);
 	if (group_by_mgid(&sdev->sa, rec.mgid))
 		return;
-	/* group_create() wants a port of the partition */
-	for (i = 0; !port && i < sdev->nports; i++)
-		if (simhca_port_has_pkey(&sdev->port[i], pkey))
-			port = &sdev->port[i];
+	/* group_create() wants a port of the partition (of any device served) */
+	for (i = 0; !port && i < simhca_sa_ndevs() * SIMHCA_MAX_PORTS; i++) {
+		struct simhca_dev *d = simhca_sa_dev(sdev, i / SIMHCA_MAX_PORTS);
+		u32 p = i % SIMHCA_MAX_PORTS;
+
+		if (d && p < d->nports &&
+		    simhca_port_has_pkey(&d->port[p], pkey))
+			port = &d->port[p];
+	}
 	if (!port)
 		return;
 	rec.qkey = cpu_to_be32(0x0b1b);
@@ -978,18 +986,24 @@ static void sa_ipoib_bcast(struct simhca_dev *sdev)
 	if (!simhca_ipoib_bcast || !simhca_internal_sa)
 		return;
 	sa_ipoib_bcast_pkey(sdev, 0xffff);
-	for (i = 0; i < sdev->nports; i++)
-		for (j = 0; j < SIMHCA_PKEY_TBL_LEN; j++) {
-			u16 k = READ_ONCE(sdev->port[i].pkeys[j]);
+	for (i = 0; i < simhca_sa_ndevs() * SIMHCA_MAX_PORTS; i++) {
+		struct simhca_dev *d = simhca_sa_dev(sdev, i / SIMHCA_MAX_PORTS);
+		u32 p = i % SIMHCA_MAX_PORTS;
+
+		for (j = 0; d && p < d->nports && j < SIMHCA_PKEY_TBL_LEN; j++) {
+			u16 k = READ_ONCE(d->port[p].pkeys[j]);
 
 			if (k & 0x7fff)
 				sa_ipoib_bcast_pkey(sdev, k);
 		}
+	}
 }
 
 /* A P_Key was set through debugfs: its partition's broadcast group. */
-void simhca_sa_pkeys_changed(struct simhca_dev *sdev)
+void simhca_sa_pkeys_changed(struct simhca_dev *port_dev)
 {
+	struct simhca_dev *sdev = simhca_sa_of(port_dev);
+
 	if (!simhca_ipoib_bcast || !simhca_internal_sa)
 		return;
 	mutex_lock(&sdev->sa.lock);

@@ -485,6 +485,7 @@ struct simhca_dev {
 
 	struct simhca_knobs knobs;
 	struct simhca_sa sa;
+	bool registered;	/* with ib_core (main.c's simhca_devs_lock) */
 	struct ib_event_handler event_handler;
 	struct dentry *ddir;
 };
@@ -561,7 +562,7 @@ void simhca_sa_work(struct work_struct *work);
 void simhca_sa_wipe(struct simhca_dev *sdev);
 void simhca_sa_start_sweep(struct simhca_dev *sdev);
 void simhca_sa_forget(struct simhca_dev *sdev, struct simhca_dev *gone);
-void simhca_sa_pkeys_changed(struct simhca_dev *sdev);
+void simhca_sa_pkeys_changed(struct simhca_dev *port_dev);
 void simhca_sa_dump(struct simhca_dev *sdev, struct seq_file *m);
 void simhca_sa_stats(struct simhca_dev *sdev, struct seq_file *m);
 void simhca_sa_stats_reset(struct simhca_dev *sdev);
