@@ -10,6 +10,11 @@
 #    (last_rejoin_wave_ms), also next to N / C. OpenSM keeps its records
 #    over a client reregister that only the port sees, so its SA answers
 #    joins of members it has, as after a handover with its database kept.
+# And on OpenSM alone (issue #31): its own pace for MCMemberRecord Sets,
+# measured with a raw client over umad (sa_mcm -n: NW creates, 64 in
+# flight), the anchor of a re-join wave of NW groups at the pace the
+# window law finds (rejoin_rate 0, the default): the wave against NW /
+# that pace.
 # OpenSM runs on port 1 (internal_sa=N: QP1 is routed by DLID to it); the
 # joins come from port 2.
 # timeout: 1200
@@ -22,6 +27,7 @@ done
 K=${BENCH_OSM_JOINS:-20}
 N=${BENCH_OSM_WAVE_N:-512}
 C=${BENCH_OSM_WAVE_C:-100}
+NW=${BENCH_OSM_FLEET_N:-16000}	# OpenSM keeps 0xC000 for IPoIB: 16,382 MLIDs left
 G1=0x0053494d48434101
 SYS=/sys/kernel/ib_mcgroups/simhca0/2
 PARAM=/sys/module/ib_mcgroups/parameters
@@ -83,11 +89,47 @@ if [ "$broken" = 0 ]; then
 	wave_osm=$(wave) || broken=1
 fi
 
+# OpenSM's pace for Sets (creates of NW new groups), then the groups gone;
+# the groups held before are let go first: OpenSM has 16,382 MLIDs. Sets
+# pace (answers a second).
+osm_pace() {
+	local out
+
+	mcctl leave owner bench:wave all >/dev/null 2>&1
+	mcctl leave owner bench:fresh all >/dev/null 2>&1
+	wait_for -t 120 all_joined 0 || return 1
+	out=$(sa_mcm -d simhca0 -p 2 -t 1000 -n "$NW" -w 64 set create \
+		mgid=ff12:1234:0:0:0:0:7:0) || return 1
+	bench_info "OpenSM: $NW MCMemberRecord Sets from a raw umad client" "${out#bulk: }"
+	sa_mcm -d simhca0 -p 2 -t 1000 -n "$NW" -w 64 delete \
+		mgid=ff12:1234:0:0:0:0:7:0 port_gid=self join=1 >/dev/null || return 1
+	pace=$(sed -n 's|.* \([0-9]*\)/s$|\1|p' <<<"$out")
+}
+# fwave: a re-join wave of NW groups at the window's pace; sets fwave_ms
+fwave() {
+	local w
+
+	mcg_bulk join simhca0 2 "$NW" bench:fleet 0x20000 >/dev/null || return 1
+	wait_for -t 600 all_joined "$NW" || return 1
+	echo 0 >$PARAM/rejoin_rate
+	w=$(cat $SYS/rejoin_waves)
+	echo 1 >$D/client_reregister
+	wait_for -t 600 waves_are $((w + 1)) || return 1
+	fwave_ms=$(cat $SYS/last_rejoin_wave_ms)
+}
+pace=
+fwave_ms=
+if [ "$broken" = 0 ]; then
+	osm_pace || broken=1
+	[ "$broken" = 1 ] || fwave || broken=1
+fi
 bench_row "fresh IB join (mcctl join ... create, median of $K), OpenSM's SA" \
 	"simhca's internal SA" "$lat_int" "$lat_osm" ms 3
 bench_row "re-join wave, N=$N, C=$C/s, OpenSM's SA" \
 	"simhca's internal SA" "$wave_int" "$wave_osm" ms 1.10
 bench_row "re-join wave, N=$N, C=$C/s, OpenSM's SA" \
 	"N / C" "$((N * 1000 / C))" "$wave_osm" ms 1.10
+[ -z "$pace" ] || bench_row "re-join wave, N=$NW, at the window's pace (rejoin_rate 0), OpenSM's SA" \
+	"N / OpenSM's Set pace ($pace/s)" "$((NW * 1000 / (pace > 0 ? pace : 1)))" "$fwave_ms" ms 1.20
 check "benchmark ran" test "$broken" = 0
 ktap_finish

@@ -18,6 +18,14 @@
  * Prints "status=0x.... method=0x.. records=N" and one line per record
  * ("mgid=... port_gid=... mlid=0x.... join=0x. ...").
  * Exit: 0 status 0 (or as expected), 1 other status, 2 timeout, 3 error.
+ *
+ *   sa_mcm ... -n COUNT [-w WINDOW] set|delete ARG...
+ *	the SA's throughput (make bench, scenario opensm): COUNT requests,
+ *	the MGID's last 32 bits counting up from the one given, at most
+ *	WINDOW (default 64) unanswered at once, each with its own TID.
+ *	Prints "bulk: COUNT requests, WINDOW in flight: A answered (K with
+ *	status 0), T timed out, in MS ms, R/s" (R: answers a second); exit
+ *	0 if every one was answered with status 0, else 1.
  */
 #include <arpa/inet.h>
 #include <endian.h>
@@ -26,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <infiniband/umad.h>
 
@@ -80,7 +89,7 @@ struct sa_mad {
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: sa_mcm [-d CA] [-p PORT] [-t MS] [-r RETRIES] [-k SMKEY] METHOD [ARG...]\n"
+		"usage: sa_mcm [-d CA] [-p PORT] [-t MS] [-r RETRIES] [-k SMKEY] [-n COUNT [-w WINDOW]] METHOD [ARG...]\n"
 		"  METHOD: set | delete | get | gettable | cpi\n"
 		"  ARG: mgid= port_gid=|self qkey= mlid= mtu=[SEL:]N tclass= pkey=\n"
 		"       rate=[SEL:]N life=[SEL:]N sl= flow= hop= scope= join= proxy=\n"
@@ -140,11 +149,77 @@ static void print_mcmr(const struct mcmr *r)
 	       r->scope_state & 0xf, r->proxy_join >> 7);
 }
 
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/*
+ * -n: @n requests like the one in @umad (its MGID's last 32 bits and its
+ * TID counting up), at most @window unanswered; see the top comment.
+ */
+static int bulk(int fd, int agent, void *umad, int n, int window,
+		int timeout, int retries)
+{
+	struct sa_mad *mad = umad_get_mad(umad);
+	struct mcmr *rec = (struct mcmr *)mad->data;
+	uint32_t base, v;
+	int sent = 0, inflight = 0, answered = 0, ok = 0, lost = 0, len;
+	uint64_t tid = be64toh(mad->tid);
+	void *ans = calloc(1, umad_size() + 256);
+	double t0, el;
+
+	if (!ans)
+		return 3;
+	memcpy(&v, rec->mgid + 12, 4);
+	base = be32toh(v);
+	t0 = now_ms();
+	while (answered + lost < n) {
+		while (sent < n && inflight < window) {
+			v = htobe32(base + sent);
+			memcpy(rec->mgid + 12, &v, 4);
+			mad->tid = htobe64(tid + sent);
+			if (umad_send(fd, agent, umad, 256, timeout, retries) < 0) {
+				fprintf(stderr, "sa_mcm: umad_send: %s\n",
+					strerror(errno));
+				free(ans);
+				return 3;
+			}
+			sent++;
+			inflight++;
+		}
+		len = 256;
+		if (umad_recv(fd, ans, &len, timeout * (retries + 1) + 5000) < 0) {
+			fprintf(stderr, "sa_mcm: umad_recv: %s\n", strerror(errno));
+			free(ans);
+			return 3;
+		}
+		inflight--;
+		if (umad_status(ans)) {
+			lost++;
+			continue;
+		}
+		answered++;
+		if (!((struct sa_mad *)umad_get_mad(ans))->status)
+			ok++;
+	}
+	el = now_ms() - t0;
+	/* the pace of the answers: requests that timed out are not counted */
+	printf("bulk: %d requests, %d in flight: %d answered (%d with status 0), %d timed out, in %.0f ms, %.0f/s\n",
+	       n, window, answered, ok, lost, el,
+	       el > 0 ? answered * 1e3 / el : 0);
+	free(ans);
+	return ok == n ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *ca = NULL, *expect = NULL;
 	int port = 0, timeout = 1000, retries = 0, opt, fd, agent, len, i;
-	int sel, explicit_mask = 0, self = 0, status, rc;
+	int sel, explicit_mask = 0, self = 0, status, rc, count = 0, window = 64;
 	uint64_t mask = 0, smkey = 0;
 	uint32_t sfh = 0;
 	struct mcmr rec;
@@ -154,8 +229,14 @@ int main(int argc, char **argv)
 	uint16_t attr = ATTR_MCMR;
 	void *umad;
 
-	while ((opt = getopt(argc, argv, "d:p:t:r:k:h")) != -1) {
+	while ((opt = getopt(argc, argv, "d:p:t:r:k:n:w:h")) != -1) {
 		switch (opt) {
+		case 'n':
+			count = num(optarg);
+			break;
+		case 'w':
+			window = num(optarg);
+			break;
 		case 'd':
 			ca = optarg;
 			break;
@@ -319,6 +400,13 @@ int main(int argc, char **argv)
 	}
 	umad_set_addr(umad, uport.sm_lid, 1, uport.sm_sl, QP1_QKEY);
 	umad_set_pkey(umad, 0);
+	if (count) {
+		if (attr != ATTR_MCMR || (method != 0x02 && method != 0x15) ||
+		    window < 1)
+			usage();
+		rc = bulk(fd, agent, umad, count, window, timeout, retries);
+		goto out;
+	}
 
 	if (umad_send(fd, agent, umad, 256, timeout, retries) < 0) {
 		fprintf(stderr, "sa_mcm: umad_send: %s\n", strerror(errno));
