@@ -870,21 +870,37 @@ static bool port_active(struct mcg_port *port)
 	return port->ib.active || port_query(port);
 }
 
+/* Has @g a join unanswered? */
+static bool group_joining(struct mcg_group *g)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (mcg_ib(g)->m[i] &&
+		    mcg_ib(g)->m[i]->state == MCG_MEMB_JOINING)
+			return true;
+	return false;
+}
+
 /*
  * Leaves in flight whose Delete has been answered: multicast.c dropped
- * its group, or we hold the group again (multicast.c keeps it, and
- * sends no Delete), or it has been LEAVE_INFLIGHT_NS.
+ * its group, or we hold the group again and its join has been answered
+ * (multicast.c then kept the group and sent no Delete, or sent the join
+ * only once the Delete's answer came: either way nothing of the leave is
+ * at the SA any more), or it has been LEAVE_INFLIGHT_NS.
  */
 static void leaves_reap(struct mcg_port *port, u64 now_ns)
 {
 	struct ib_sa_mcmember_rec rec;
 	struct mcg_ib_leave *l, *tmp;
+	struct mcg_group *g;
 
 	list_for_each_entry_safe(l, tmp, &port->ib.leaves_sent, node) {
+		g = mcg_group_find(port, &l->mgid);
 		if (now_ns - l->sent_ns < LEAVE_INFLIGHT_NS &&
-		    !mcg_group_find(port, &l->mgid) &&
-		    !ib_sa_get_mcmember_rec(port->dev->ibdev, port->port_num,
-					    &l->mgid, &rec))
+		    (g ? group_joining(g) :
+		     !ib_sa_get_mcmember_rec(port->dev->ibdev, port->port_num,
+					     &l->mgid, &rec)))
 			continue;
 		list_del(&l->node);
 		kfree(l);
