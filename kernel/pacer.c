@@ -99,14 +99,14 @@ void mcg_pace_begin(struct mcg_port *port, struct mcg_pace *p)
 			    U32_MAX / MCG_WIN_ONE) * MCG_WIN_ONE);
 	*p = (struct mcg_pace){
 		.rinterval = rate ? mcg_pace_interval_ns(rate) : 0,
-		/* the window's pace, never faster than rejoin_rate (0: none) */
-		.interval = max(rate ? mcg_pace_interval_ns(rate) : 0,
-				mcg_win_interval_ns(ib->win.w, ib->srtt_ns ?:
-						    MCG_WIN_BASE_MAX_NS)),
 		.uinterval = mcg_pace_interval_ns(READ_ONCE(user_sa_rate)),
 		.tinterval = mcg_pace_interval_ns(READ_ONCE(user_sa_rate_total)),
 		.now_ns = now_ns,
 	};
+	/* the window's pace, never faster than rejoin_rate (0: none) */
+	p->interval = max(p->rinterval,
+			  mcg_win_interval_ns(ib->win.w, ib->srtt_ns ?:
+					      MCG_WIN_BASE_MAX_NS));
 	ib->credit = mcg_tb_refill(ib->credit, p->now_ns - ib->credit_ns,
 				   p->interval, MCG_TB_CAP_NS, ib->backlog);
 	ib->credit_ns = p->now_ns;

@@ -428,6 +428,13 @@ mcg_require_simhca() {
 # and held off the SA it waited for.
 sa_groups() { awk '$1 == "groups" {print $2}' "$D/stats"; }
 sa_groups_are() { [ "$(sa_groups)" = "$1" ]; }
+# sa_stat_sum KEY: simhca's counter KEY summed over every device's stats
+# (in a fabric, fabric=Y, the answers' way back is counted by the device
+# whose port sent the request)
+sa_stat_sum() {
+	cat /sys/kernel/debug/simhca/simhca*/stats |
+		awk -v k="$1" '$1 == k {s += $2} END {print s + 0}'
+}
 
 # Unload ib_mcgroups, then simhca.
 mcg_unload_simhca() {

@@ -32,9 +32,7 @@ PORTS=$((DEVS * 2))
 TOTAL=$((PORTS * G))
 
 stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
-# the sum of a counter over every device's stats (answers go back through
-# each device's own host queue, which counts the resent ones)
-stat_all() { cat /sys/kernel/debug/simhca/simhca*/stats | awk -v k="$1" '$1 == k {s += $2} END {print s + 0}'; }
+# the sum of a counter over every port's ib_mcgroups sysfs
 sysfs_sum() { cat /sys/kernel/ib_mcgroups/simhca*/[12]/"$1" | awk '{s += $1} END {print s + 0}'; }
 now_ms() { echo $((${EPOCHREALTIME/./} / 1000)); }
 # full: every member at the SA and every port's wave over
@@ -99,7 +97,7 @@ for r in $RS; do
 	bench_row "fleet: the SA's Sets (resends included), R=$r/s" \
 		"members" "$TOTAL" "$sets" Sets 1.01
 	bench_info "fleet: R=$r/s" \
-		"sa_timeouts $(($(sysfs_sum sa_timeouts) - to)), answers to resent requests $(stat_all answers_resent), queue wait at most $(stat serve_wait_max_us) us, lost $((TOTAL - $(stat members)))"
+		"sa_timeouts $(($(sysfs_sum sa_timeouts) - to)), answers to resent requests $(sa_stat_sum answers_resent), queue wait at most $(stat serve_wait_max_us) us, lost $((TOTAL - $(stat members)))"
 done
 echo 0 >$D/serve_rate
 

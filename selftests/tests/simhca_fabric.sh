@@ -20,8 +20,6 @@ NP=$((NDEVS * NPORTS))
 N=16
 
 stat() { awk -v k="$1" '$1 == k {print $2}' "/sys/kernel/debug/simhca/$2/stats"; }
-# answers to resent requests: counted by the device whose port sent them
-resent() { cat /sys/kernel/debug/simhca/simhca*/stats | awk '$1 == "answers_resent" {s += $2} END {print s + 0}'; }
 ports() {
 	local d p
 
@@ -89,7 +87,7 @@ check "with every port a member of each" wait_for -t 60 members_are $((N * NP))
 check_eq "sa_db lists them" $((N * NP)) "$(grep -c '^member ' "$D/sa_db")"
 check_eq "members from all $NP ports" $NP "$(member_gids)"
 check_eq "one Set per join at the SA" $((N * NP)) \
-	"$(($(stat rx_set_mcm simhca0) - $(resent)))"
+	"$(($(stat rx_set_mcm simhca0) - $(sa_stat_sum answers_resent)))"
 check "every port's holds are joined" wait_for -t 30 joined_are $((N * NP))
 check_eq "the other devices' SAs are empty" "0 0 0" \
 	"$(for d in 1 2 3; do stat groups simhca$d; done | xargs)"
