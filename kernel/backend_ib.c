@@ -86,7 +86,8 @@
  * that time is lost to the wave. A join is unanswered until its callback,
  * a leave until multicast.c has dropped its group
  * (ib_sa_get_mcmember_rec() no longer finds it, after the Delete's
- * answer), or LEAVE_INFLIGHT_NS at most (the SA may be gone, or another
+ * answer) or its membership is joined again (leave_answered()), or
+ * LEAVE_INFLIGHT_NS at most (the SA may be gone, or another
  * user of the port may still hold the group). join_work runs when a
  * request is due: a JOIN, a group's retry time, the next token, the end
  * of the settle time, or (need_slot) an answer that frees room under the
@@ -246,6 +247,7 @@ static bool memb_leave_paced(struct mcg_port *port, struct mcg_ib_memb *m,
 	spin_unlock_irq(&mcg_ib_lock);
 	l->mc = m->mc;
 	l->mgid = g->mgid;
+	l->bit = m->bit;
 	l->group_id = g->id;
 	l->user = g->user_sa;
 	l->uid = g->sa_uid;
@@ -870,37 +872,38 @@ static bool port_active(struct mcg_port *port)
 	return port->ib.active || port_query(port);
 }
 
-/* Has @g a join unanswered? */
-static bool group_joining(struct mcg_group *g)
+/*
+ * Has @l's Delete been answered? Yes once multicast.c has dropped its
+ * group (it does so after the Delete's answer), or once the same
+ * membership of the MGID is joined again: that join went to multicast.c
+ * after @l was freed, and multicast.c sends one request of a group at a
+ * time, so it was answered after the Delete (or satisfied with none
+ * sent). A join of the group still waiting in the pacer, or still
+ * unanswered, proves nothing: its group's Delete may be at the SA.
+ */
+static bool leave_answered(struct mcg_port *port, struct mcg_ib_leave *l)
 {
-	int i;
+	struct mcg_group *g = mcg_group_find(port, &l->mgid);
+	struct mcg_ib_memb *m = g ? mcg_ib(g)->m[__ffs(l->bit)] : NULL;
+	struct ib_sa_mcmember_rec rec;
 
-	for (i = 0; i < 4; i++)
-		if (mcg_ib(g)->m[i] &&
-		    mcg_ib(g)->m[i]->state == MCG_MEMB_JOINING)
-			return true;
-	return false;
+	if (m && m->state == MCG_MEMB_JOINED)
+		return true;
+	return ib_sa_get_mcmember_rec(port->dev->ibdev, port->port_num,
+				      &l->mgid, &rec) != 0;
 }
 
 /*
- * Leaves in flight whose Delete has been answered: multicast.c dropped
- * its group, or we hold the group again and its join has been answered
- * (multicast.c then kept the group and sent no Delete, or sent the join
- * only once the Delete's answer came: either way nothing of the leave is
- * at the SA any more), or it has been LEAVE_INFLIGHT_NS.
+ * Ends the count of the leaves in flight whose Delete has been answered
+ * (leave_answered()), or that have been in flight LEAVE_INFLIGHT_NS.
  */
 static void leaves_reap(struct mcg_port *port, u64 now_ns)
 {
-	struct ib_sa_mcmember_rec rec;
 	struct mcg_ib_leave *l, *tmp;
-	struct mcg_group *g;
 
 	list_for_each_entry_safe(l, tmp, &port->ib.leaves_sent, node) {
-		g = mcg_group_find(port, &l->mgid);
 		if (now_ns - l->sent_ns < LEAVE_INFLIGHT_NS &&
-		    (g ? group_joining(g) :
-		     !ib_sa_get_mcmember_rec(port->dev->ibdev, port->port_num,
-					     &l->mgid, &rec)))
+		    !leave_answered(port, l))
 			continue;
 		list_del(&l->node);
 		kfree(l);

@@ -295,6 +295,7 @@ struct mcg_ib_leave {
 	u64 sent_ns;			/* ktime_get_ns() when freed */
 	u64 group_id;			/* mcg_group.id, for rejoin */
 	kuid_t uid;			/* user charged, if user */
+	u8 bit;				/* its membership's join state bit */
 	bool user;			/* a user's group's: paced per user */
 	bool joining;			/* let go of while its join was in
 					 * flight: freed at once, its slot

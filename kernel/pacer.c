@@ -29,7 +29,7 @@
  * capacity.
  *
  * The in-flight limit. A join is unanswered until its callback, a leave
- * until multicast.c has dropped its group (backend_ib.c's leaves_reap()).
+ * until its Delete's answer is certain (backend_ib.c's leaves_reap()).
  * Joins may have the window (rounded up, at least 1) unanswered, at most
  * rejoin_inflight (mcg_pacer_join_limit()), and all requests together
  * rejoin_inflight (mcg_pacer_joins_full()): a Delete waiting for its
