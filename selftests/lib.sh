@@ -428,6 +428,10 @@ mcg_require_simhca() {
 # and held off the SA it waited for.
 sa_groups() { awk '$1 == "groups" {print $2}' "$D/stats"; }
 sa_groups_are() { [ "$(sa_groups)" = "$1" ]; }
+# sa_stat KEY [DEV]: simhca's counter KEY of device DEV (default simhca0)
+sa_stat() {
+	awk -v k="$1" '$1 == k {print $2}' "/sys/kernel/debug/simhca/${2:-simhca0}/stats"
+}
 # sa_stat_sum KEY: simhca's counter KEY summed over every device's stats
 # (in a fabric, fabric=Y, the answers' way back is counted by the device
 # whose port sent the request)

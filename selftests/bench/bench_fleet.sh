@@ -31,12 +31,11 @@ RS=${BENCH_FLEET_R:-"500 2000 5000 20000"}
 PORTS=$((DEVS * 2))
 TOTAL=$((PORTS * G))
 
-stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
 # the sum of a counter over every port's ib_mcgroups sysfs
 sysfs_sum() { cat /sys/kernel/ib_mcgroups/simhca*/[12]/"$1" | awk '{s += $1} END {print s + 0}'; }
 now_ms() { echo $((${EPOCHREALTIME/./} / 1000)); }
 # full: every member at the SA and every port's wave over
-full() { [ "$(stat members)" = "$TOTAL" ] && [ "$(sysfs_sum rejoin_waves)" = "$1" ]; }
+full() { [ "$(sa_stat members)" = "$TOTAL" ] && [ "$(sysfs_sum rejoin_waves)" = "$1" ]; }
 
 ktap_plan 1
 modprobe ib_umad
@@ -55,7 +54,7 @@ for ((d = 0; d < DEVS; d++)); do
 done
 wait_for -t 600 full "$(sysfs_sum rejoin_waves)" || broken=1
 bench_info "fleet: $PORTS ports x $G groups joined (SA without a limit)" \
-	"$(($(now_ms) - t0)) ms; SA $(stat groups) groups, $(stat members) members"
+	"$(($(now_ms) - t0)) ms; SA $(sa_stat groups) groups, $(sa_stat members) members"
 
 # wave R LIMIT_S: a fabric-wide reregister against an SA of R/s (0: no
 # limit); sets el (ms from the reregister to full membership, less
@@ -83,21 +82,21 @@ for r in $RS; do
 	limit=$((TOTAL * 4 / r + 120))
 	if ! wave "$r" "$limit"; then
 		bench_info "fleet: $PORTS x $G at R=$r/s" \
-			"not back in $limit s: SA $(stat members) of $TOTAL members, waves $(($(sysfs_sum rejoin_waves) - w)) of $PORTS, Sets $(stat rx_set_mcm), sa_timeouts $(($(sysfs_sum sa_timeouts) - to)), queue wait at most $(stat serve_wait_max_us) us"
+			"not back in $limit s: SA $(sa_stat members) of $TOTAL members, waves $(($(sysfs_sum rejoin_waves) - w)) of $PORTS, Sets $(sa_stat rx_set_mcm), sa_timeouts $(($(sysfs_sum sa_timeouts) - to)), queue wait at most $(sa_stat serve_wait_max_us) us"
 		continue
 	fi
-	sets=$(stat rx_set_mcm)
+	sets=$(sa_stat rx_set_mcm)
 	bench_row "fleet: full membership after a fabric-wide reregister, $PORTS ports x $G groups, SA R=$r/s" \
 		"total / R" "$ideal" "$el" ms 1.20
 	[ -z "$ceiling" ] || [ "$ideal" -ge "$ceiling" ] ||
 		bench_inforow "fleet: the same, R=$r/s, against the guest's own pace" \
 			"the wave without a limit, $ceiling ms" "$el ms ($((el * 100 / (ceiling > 0 ? ceiling : 1))) %)"
 	bench_row "fleet: the SA's most requests in 100 ms, R=$r/s" \
-		"R / 10" "$((r / 10))" "$(stat max_per_100ms)" requests 1.10
+		"R / 10" "$((r / 10))" "$(sa_stat max_per_100ms)" requests 1.10
 	bench_row "fleet: the SA's Sets (resends included), R=$r/s" \
 		"members" "$TOTAL" "$sets" Sets 1.01
 	bench_info "fleet: R=$r/s" \
-		"sa_timeouts $(($(sysfs_sum sa_timeouts) - to)), answers to resent requests $(sa_stat_sum answers_resent), queue wait at most $(stat serve_wait_max_us) us, lost $((TOTAL - $(stat members)))"
+		"sa_timeouts $(($(sysfs_sum sa_timeouts) - to)), answers to resent requests $(sa_stat_sum answers_resent), queue wait at most $(sa_stat serve_wait_max_us) us, lost $((TOTAL - $(sa_stat members)))"
 done
 echo 0 >$D/serve_rate
 

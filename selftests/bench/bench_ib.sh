@@ -23,7 +23,6 @@ INFLIGHT=${BENCH_INFLIGHT:-}
 BUDGET_S=${BENCH_IB_BUDGET_S:-720}
 
 sa_groups() { awk '$1 == "groups" {print $2}' $D/stats; }
-stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
 waves() { cat $SYS/rejoin_waves; }
 waves_are() { [ "$(waves)" = "$1" ]; }
 sa_has() { [ "$(sa_groups)" = "$1" ]; }
@@ -104,7 +103,7 @@ if [ "$broken" = 0 ]; then
 	wait_for -t 300 sa_has 0
 	sleep 3		# resends of lost Deletes
 	bench_row "SA Deletes when $held IB groups are released at once" \
-		"N" "$held" "$(stat rx_delete_mcm)" "Deletes" 1
+		"N" "$held" "$(sa_stat rx_delete_mcm)" "Deletes" 1
 fi
 
 check "benchmark ran" test "$broken" = 0

@@ -10,7 +10,6 @@
 
 mcg_require_simhca
 
-stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
 waves_are() { [ "$(cat $SYS/rejoin_waves)" = "$1" ]; }
 state_of() { mcctl -j show "$P" "$1" | jq -r '.state + " " + .reason'; }
 pending_is() { [ "$(mcctl -j stats $P | jq '.[0].rejoin_pending')" = "$1" ]; }
@@ -43,9 +42,9 @@ echo 1 >$D/client_reregister
 check "SA limited to 50 MADs/s: every group still comes back" \
 	wait_for -t 240 waves_are $((w + 1))
 check_eq "all 1000 in the SA" 1000 "$(sa_groups)"
-ktap_diag "SA dropped $(stat drop_rate) MADs over its limit; ib_mcgroups saw $(cat $SYS/sa_timeouts) timeouts, $(cat $SYS/rejoin_failures) failed attempts"
+ktap_diag "SA dropped $(sa_stat drop_rate) MADs over its limit; ib_mcgroups saw $(cat $SYS/sa_timeouts) timeouts, $(cat $SYS/rejoin_failures) failed attempts"
 check "backoff kept the requests near the SA's pace (drops < 3 x groups)" \
-	test "$(stat drop_rate)" -lt 3000
+	test "$(sa_stat drop_rate)" -lt 3000
 echo 0 >$D/rate_limit
 check "release them" mcg_bulk leave simhca0 1 1000 job:2
 

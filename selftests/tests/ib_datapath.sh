@@ -32,7 +32,6 @@ mlid_of_g() {
 }
 mft_of_g() { grep "^mlid=$MLID " $D/mft; }
 waves_are() { [ "$(cat $SYS1/rejoin_waves) $(cat $SYS2/rejoin_waves)" = "$1" ]; }
-stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
 # mcg_ud_field PORT FIELD: the helper's counter on PORT (received, bad)
 
 # received: COUNT datagrams from port 1's QP to G; how many port 2's QP
@@ -59,7 +58,7 @@ check_eq "the switch forwards $MLID nowhere (send-only)" "" "$(mft_of_g)"
 check "port 2's QP attaches to $G (no join)" sh -c "echo 'attach 2 $G $MLID' >$D/ud"
 check_eq "no hold on port 2: 0 of $COUNT received" 0 "$(received)"
 check_eq "the switch dropped them all for want of an MFT entry" $COUNT \
-	"$(stat ud_drop_no_mft)"
+	"$(sa_stat ud_drop_no_mft)"
 
 # --- full member ---
 check "ib_mcgroups joins $G on port 2 (full)" mcctl join simhca0/2 $G owner dp

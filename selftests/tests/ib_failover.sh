@@ -13,7 +13,6 @@ N=1000
 RATE=200
 
 full_members() { grep -c '^member .* join=0x1 ' $D/sa_db; }
-stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
 waves_are() { [ "$(cat $SYS/rejoin_waves)" = "$1" ]; }
 sa_set_rx() { awk '$1 ~ /^rx_.*[Ss]et.*MCMember/ {n += $2} END {print n + 0}' $D/stats; }
 
@@ -36,7 +35,7 @@ check "reregister, SA wiped: a re-join wave completes" wait_for -t 60 waves_are 
 mcg_wave_stop
 check_eq "every group is back with its join state" "$N $N" \
 	"$(sa_groups) $(full_members)"
-peak=$(stat max_per_100ms)
+peak=$(sa_stat max_per_100ms)
 ktap_diag "peak SA MADs in 100 ms: $peak (limit $((RATE / 10)) + 2 other queries)"
 check "the SA never saw more than rejoin_rate" test "$peak" -le $((RATE / 10 + 2))
 check_eq "counters: one reregister, $N group re-joins" "1 $N" \

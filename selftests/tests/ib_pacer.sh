@@ -12,7 +12,6 @@ mcg_require_simhca
 N=2000
 PARAM=/sys/module/ib_mcgroups/parameters
 
-stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
 waves_are() { [ "$(cat $SYS/rejoin_waves)" = "$1" ]; }
 joined() { mcctl -j list "$P" | jq '[.[] | select(.state == "joined")] | length'; }
 joined_from() {
@@ -21,7 +20,7 @@ joined_from() {
 }
 # Every Delete sent has been answered (the SA answers each one it gets).
 deletes_answered() {
-	[ "$(stat rx_delete_mcm)" = "$(stat answered_delete_mcm)" ]
+	[ "$(sa_stat rx_delete_mcm)" = "$(sa_stat answered_delete_mcm)" ]
 }
 
 ktap_plan 23
@@ -45,11 +44,11 @@ check "the SA loses every group" wait_for -t 120 sa_groups_are 0
 # those, the losses are answers_rq_empty.
 sleep 4
 wait_for -t 20 deletes_answered
-ktap_diag "SA Deletes: $(stat rx_delete_mcm); answers pending at most: $(stat max_answers_pending);" \
-	"answers to resent requests: $(stat answers_resent)"
-check_eq "no SA answer lost to a full MAD receive queue" 0 "$(stat answers_rq_empty)"
+ktap_diag "SA Deletes: $(sa_stat rx_delete_mcm); answers pending at most: $(sa_stat max_answers_pending);" \
+	"answers to resent requests: $(sa_stat answers_resent)"
+check_eq "no SA answer lost to a full MAD receive queue" 0 "$(sa_stat answers_rq_empty)"
 check_eq "exactly one SA Delete per group (ib_mad's resends aside)" $N \
-	"$(($(stat rx_delete_mcm) - $(stat answers_resent)))"
+	"$(($(sa_stat rx_delete_mcm) - $(sa_stat answers_resent)))"
 
 # --- the in-flight limit, with a slow SA -----------------------------------
 # With every answer delayed, an answer pending at simhca is a request that
@@ -62,9 +61,9 @@ check_eq "exactly one SA Delete per group (ib_mad's resends aside)" $N \
 # every answer): the pacer's limit is on the requests it sends, not on
 # ib_mad's resends of them.
 pending() {
-	ktap_diag "$1: requests pending at most $(stat max_requests_pending)," \
-		"answers pending at most $(stat max_answers_pending)," \
-		"answers to resent requests $(stat answers_resent)"
+	ktap_diag "$1: requests pending at most $(sa_stat max_requests_pending)," \
+		"answers pending at most $(sa_stat max_answers_pending)," \
+		"answers to resent requests $(sa_stat answers_resent)"
 }
 # A join waits for its outcome: 8 joiners of 10 groups each, at once,
 # ask for up to 8 joins at a time. (With answers 100 ms late the port's
@@ -88,7 +87,7 @@ echo 1 >$D/stats
 check "hold $M groups (8 joiners at once), every SA answer 100 ms late" hold_8x10
 pending "fresh joins"
 check "fresh joins: at most 4 unanswered at once" \
-	test "$(stat max_requests_pending)" -le 4
+	test "$(sa_stat max_requests_pending)" -le 4
 echo 1 >$D/stats
 w=$(cat $SYS/rejoin_waves)
 echo 1 >$D/client_reregister
@@ -97,14 +96,14 @@ check_eq "every group is back" $M "$(sa_groups)"
 # One more: the ClassPortInfo query ib_sa makes after a re-register.
 pending "re-joins"
 check "re-joins: at most 4 (+1) unanswered at once" \
-	test "$(stat max_requests_pending)" -le 5
+	test "$(sa_stat max_requests_pending)" -le 5
 echo 1 >$D/stats
 check "release them all at once" mcg_bulk leave simhca0 1 $M job:2
 check "the SA loses every group" wait_for -t 120 sa_groups_are 0
-ktap_diag "Deletes: $(stat rx_delete_mcm)"
+ktap_diag "Deletes: $(sa_stat rx_delete_mcm)"
 pending "leaves"
 check "leaves: at most 4 unanswered at once" \
-	test "$(stat max_requests_pending)" -le 4
+	test "$(sa_stat max_requests_pending)" -le 4
 echo 0 >$D/delay_ms
 echo 8 >$PARAM/rejoin_inflight
 

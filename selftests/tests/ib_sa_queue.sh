@@ -17,18 +17,17 @@ N=60
 R=100		# the SA's requests a second
 INFLIGHT=16	# rejoin_inflight: the queue's wait stays under 300 ms
 
-stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
 waves_are() { [ "$(cat $SYS/rejoin_waves)" = "$1" ]; }
 all_joined() {
 	[ "$(mcctl -j list "$P" | jq '[.[] | select(.state == "joined")] | length')" = "$N" ]
 }
 now_ms() { echo $((${EPOCHREALTIME/./} / 1000)); }
 # sets_are N: the SA got N MCMember Sets (a resend of one counted once)
-sets_are() { [ $(($(stat rx_set_mcm) - $(stat answers_resent))) = "$1" ]; }
+sets_are() { [ $(($(sa_stat rx_set_mcm) - $(sa_stat answers_resent))) = "$1" ]; }
 report() {
-	ktap_diag "$1: SA queue's longest wait $(stat serve_wait_max_us) us," \
-		"requests pending at most $(stat max_requests_pending)," \
-		"answers to resent requests $(stat answers_resent)," \
+	ktap_diag "$1: SA queue's longest wait $(sa_stat serve_wait_max_us) us," \
+		"requests pending at most $(sa_stat max_requests_pending)," \
+		"answers to resent requests $(sa_stat answers_resent)," \
 		"sa_timeouts $(cat $SYS/sa_timeouts)"
 }
 
@@ -50,9 +49,9 @@ el=$(($(now_ms) - t0))
 report "$N joins in $el ms at $R/s"
 check "they took at least N / R (the SA's pace)" test "$el" -ge $((N * 1000 / R - 20))
 check "one Set each at the SA" sets_are $N
-check "nothing dropped" test "$(stat drop_rate)" = 0
+check "nothing dropped" test "$(sa_stat drop_rate)" = 0
 check "never more than rejoin_inflight ($INFLIGHT) unanswered" \
-	test "$(stat max_requests_pending)" -le $INFLIGHT
+	test "$(sa_stat max_requests_pending)" -le $INFLIGHT
 
 # --- a re-join wave ----------------------------------------------------------
 echo 1 >$D/stats
@@ -65,6 +64,6 @@ report "re-join wave of $N in $wave ms at $R/s"
 check "the wave took at least N / R" test "$wave" -ge $((N * 1000 / R - 20))
 check "one Set each at the SA" sets_are $N
 check "never more than rejoin_inflight ($INFLIGHT) unanswered" \
-	test "$(stat max_requests_pending)" -le $INFLIGHT
+	test "$(sa_stat max_requests_pending)" -le $INFLIGHT
 echo 0 >$D/serve_rate
 ktap_finish

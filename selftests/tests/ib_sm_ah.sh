@@ -22,8 +22,7 @@ OUT=/tmp/ib_sm_ah.$$
 state_of() { mcctl -j show "$P" "$1" | jq -r .state; }
 state_is() { [ "$(state_of "$1")" = "$2" ]; }
 joined() { state_is "$1" joined; }
-stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
-stat_above() { [ "$(stat "$1")" -gt "$2" ]; }
+stat_above() { [ "$(sa_stat "$1")" -gt "$2" ]; }
 not_joined() { mcctl -j list "$P" | jq '[.[] | select(.state != "joined")] | length'; }
 all_joined() { [ "$(not_joined)" = 0 ]; }
 both_wait() { [ "$(cat $SYS/holders)" = 3 ] && state_is $G2 joining; }
@@ -32,7 +31,7 @@ both_wait() { [ "$(cat $SYS/holders)" = 3 ] && state_is $G2 joining; }
 port_down() {
 	local n
 
-	n=$(stat sm_ah_creates)
+	n=$(sa_stat sm_ah_creates)
 	echo down >$D/port1/state
 	wait_for -t 10 stat_above sm_ah_creates "$n"
 }
@@ -62,7 +61,7 @@ p2=$!
 mcctl -j join "$P" 0 owner u create >$OUT.sa 2>&1 &
 p3=$!
 check "both joins wait for the port" wait_for -t 10 both_wait
-n=$(stat sm_ah_creates)
+n=$(sa_stat sm_ah_creates)
 echo up >$D/port1/state
 wait $p2
 check_eq "port up, no SM address handle yet: mcctl join of $G2 succeeds" 0 $?
@@ -74,7 +73,7 @@ check_eq "joined" joined "$(field .state $OUT.sa)"
 ktap_diag "$(cat $OUT.sa)"
 check "$G lost at port down is joined again" wait_for -t 10 joined $G
 check_eq "ib_sa's new SM address handle was the slow one" $((n + 1)) \
-	"$(stat sm_ah_creates)"
+	"$(sa_stat sm_ah_creates)"
 check_eq "no join error" "$errors" "$(cat $SYS/join_errors)"
 check_eq "no failed re-join" "$failures" "$(cat $SYS/rejoin_failures)"
 check_eq "every group joined" 0 "$(not_joined)"
@@ -92,7 +91,7 @@ check_eq "ib_sa could not make its SM address handle: mcctl join succeeds" 0 $?
 check_eq "with $G3 in retry-wait" retry-wait "$(field .state $OUT.g3)"
 check_eq "reason error, EAGAIN" "error 11" "$(field '.reason + " " + (.error | tostring)' $OUT.g3)"
 ktap_diag "$(cat $OUT.g3)"
-check_eq "the create failed" 1 "$(stat sm_ah_fails)"
+check_eq "the create failed" 1 "$(sa_stat sm_ah_fails)"
 check "counted as a failed re-join" test "$(cat $SYS/rejoin_failures)" -gt "$failures"
 check_eq "not as a join error" "$errors" "$(cat $SYS/join_errors)"
 echo 1 >$D/sm_change

@@ -28,10 +28,9 @@ URATE=2			# user_sa_rate
 ABUSE_S=${ABUSE_S:-30}
 P2SYS=/sys/kernel/ib_mcgroups/simhca0/2
 
-stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
 # SA Sets and Deletes of MCMemberRecords, ib_mad's resends of them aside
 sa_requests() {
-	echo $(($(stat rx_set_mcm) + $(stat rx_delete_mcm) - $(stat answers_resent)))
+	echo $(($(sa_stat rx_set_mcm) + $(sa_stat rx_delete_mcm) - $(sa_stat answers_resent)))
 }
 waves_are() { [ "$(cat $SYS/rejoin_waves)" = "$1" ]; }
 groups_are() { [ "$(cat $SYS/groups)" = "$1" ]; }
@@ -48,7 +47,7 @@ members_diag() {
 		"sa_timeouts $(cat $SYS/sa_timeouts) $(cat $P2SYS/sa_timeouts); SA stats:" \
 		"$(grep -E '^(rx|answered)_(set|delete)_mcm|resent|pending|drop' $D/stats | tr '\n' ' ')"
 }
-deletes_at_least() { [ "$(stat rx_delete_mcm)" -ge "$1" ]; }
+deletes_at_least() { [ "$(sa_stat rx_delete_mcm)" -ge "$1" ]; }
 now_ms() { echo $((${EPOCHREALTIME/./} / 1000)); }
 # budget MS: what one user may cost the SA in MS milliseconds (the users'
 # share of rejoin_inflight=8 is 4)
@@ -79,10 +78,10 @@ echo 1 >$D/stats
 check "root: 32 groups joined and left 5 times, answers 200 ms late" \
 	mcg_bulk churn simhca0 1 32 job:0 0x5000 5
 check "their Deletes are answered" wait_for -t 60 members_are 0 || members_diag
-ktap_diag "requests pending at most $(stat max_requests_pending)," \
-	"answers to resent requests $(stat answers_resent)"
+ktap_diag "requests pending at most $(sa_stat max_requests_pending)," \
+	"answers to resent requests $(sa_stat answers_resent)"
 check "never more than rejoin_inflight (8) requests unanswered" \
-	test "$(stat max_requests_pending)" -le 8
+	test "$(sa_stat max_requests_pending)" -le 8
 echo 0 >$D/delay_ms
 
 # --- the per-user budget -----------------------------------------------------
@@ -197,9 +196,9 @@ echo "0 $(awk '$1 == 0 { print $2 }' $D/port1/pkeys)" >$D/port1/pkeys
 echo "0 $(awk '$1 == 0 { print $2 }' $D/port2/pkeys)" >$D/port2/pkeys
 check "a new subnet prefix: a re-join wave" wait_for -t 120 waves_are $((waves + 2))
 check "every group is back" wait_for -t 60 members_are $((N + K))
-ktap_diag "Deletes $(stat rx_delete_mcm), Sets $(stat rx_set_mcm)," \
-	"peak SA requests in 100 ms $(stat max_per_100ms)"
+ktap_diag "Deletes $(sa_stat rx_delete_mcm), Sets $(sa_stat rx_set_mcm)," \
+	"peak SA requests in 100 ms $(sa_stat max_per_100ms)"
 check "one Delete per group left" wait_for -t 30 deletes_at_least $N
 check "the SA never saw more than rejoin_rate per port" \
-	test "$(stat max_per_100ms)" -le $((2 * (RATE / 10 + 2)))
+	test "$(sa_stat max_per_100ms)" -le $((2 * (RATE / 10 + 2)))
 ktap_finish

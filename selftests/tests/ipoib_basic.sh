@@ -27,7 +27,6 @@ member_join() {
 	awk -v m="mgid=$1" -v gid="gid=$2" \
 		'$1 == "member" && $2 == m && $4 == gid { sub("join=", "", $5); print $5 }' $D/sa_db
 }
-stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
 
 ktap_plan 35
 check "load simhca with two ports and IPoIB's broadcast group" \
@@ -65,9 +64,9 @@ check_eq "port 2 is a full member of the broadcast group" 0x1 \
 check "ping $IB1 -> $IB2" ping -c 3 -W 5 10.77.0.2
 check "ping from the netns back" in_ns ping -c 2 -W 5 10.77.0.1
 check "the SA answered PathRecord Gets" \
-	test "$(stat answered_get_path)" -ge 1
+	test "$(sa_stat answered_get_path)" -ge 1
 check "unicast datagrams went through the switch" \
-	test "$(stat ud_unicast)" -ge 4
+	test "$(sa_stat ud_unicast)" -ge 4
 check "ping6 $IB1 -> $IB2" ping6 -c 3 -W 5 fd77::2
 
 # IPv4 multicast: the netns' host answers an echo to a group it joined
@@ -125,11 +124,11 @@ check "the children ping each other in P_Key 0x8001" \
 echo "1 0x0001" >$D/port2/pkeys
 check "a limited member (port 2) still talks to a full one" \
 	ping -c 2 -W 5 10.78.1.2
-drops=$(stat ud_drop_pkey)
+drops=$(sa_stat ud_drop_pkey)
 echo "1 0x0001" >$D/port1/pkeys
 check_fail "two limited members of 0x8001 do not" ping -c 2 -W 2 10.78.1.2
 check "... the switch dropped them for their P_Key" \
-	test "$(stat ud_drop_pkey)" -gt "$drops"
+	test "$(sa_stat ud_drop_pkey)" -gt "$drops"
 echo "1 0x8001" >$D/port1/pkeys
 echo "1 0x8001" >$D/port2/pkeys
 check "both full again: the children ping" ping -c 2 -W 5 10.78.1.2

@@ -35,7 +35,6 @@ osm_diag() {
 	tail -n 30 $OSM_LOG 2>/dev/null | while read -r l; do ktap_diag "  $l"; done
 	while read -r l; do ktap_diag "  sma: $l"; done <$D/sma
 }
-stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
 # sma_above KEY N: the SMA's counter KEY is above N
 sma_above() { [ "$(mcg_sma "$1")" -gt "$2" ]; }
 flap2() {
@@ -119,8 +118,8 @@ check_eq "both ports' SM LID is port 1's LID" "$l1 $l1" \
 	"$(printf %d "$(cat $S/1/sm_lid)") $(printf %d "$(cat $S/2/sm_lid)")"
 check "IsSM set on port 1 (issm0), not on port 2" is_sm_1_only
 check "events: PORT_ACTIVE, LID_CHANGE, SM_CHANGE, CLIENT_REREGISTER" \
-	test "$(stat event_port_active)" -ge 2 -a "$(stat event_lid_change)" -ge 2 \
-	     -a "$(stat event_sm_change)" -ge 2 -a "$(stat event_client_reregister)" -ge 2
+	test "$(sa_stat event_port_active)" -ge 2 -a "$(sa_stat event_lid_change)" -ge 2 \
+	     -a "$(sa_stat event_sm_change)" -ge 2 -a "$(sa_stat event_client_reregister)" -ge 2
 ktap_diag "events: $(grep '^event_' $D/stats | tr '\n' ' ')"
 
 lsw=$(osm_lid $GSW)
@@ -138,13 +137,13 @@ check "ibroute: the switch's own LID on port 0" \
 grep -q "^0x" <<<"$rt" || ktap_diag "$rt"
 
 # --- the link of port 2 goes down and comes back -------------------------------
-pa=$(stat event_port_active)
-pe=$(stat event_port_err)
+pa=$(sa_stat event_port_active)
+pe=$(sa_stat event_port_err)
 flap2
 check_eq "port 2 comes back in INIT, PORT_ERR raised" "INIT $((pe + 1))" \
-	"$(mcg_port_state 2) $(stat event_port_err)"
+	"$(mcg_port_state 2) $(sa_stat event_port_err)"
 port2_back() {
-	[ "$(mcg_port_state 2)" = ACTIVE ] && [ "$(stat event_port_active)" -gt "$pa" ]
+	[ "$(mcg_port_state 2)" = ACTIVE ] && [ "$(sa_stat event_port_active)" -gt "$pa" ]
 }
 check "OpenSM brings port 2 to ACTIVE again (PORT_ACTIVE)" \
 	wait_for -t 60 port2_back
@@ -160,7 +159,7 @@ MCG_OSM_SWEEP=0 mcg_opensm_start sm $G1
 check "OpenSM with no periodic sweep (-s 0): MASTER, both ports ACTIVE" \
 	wait_for -t 90 mcg_ports_active || osm_diag
 wait_for -t 30 sminfo_master 1
-pa=$(stat event_port_active)
+pa=$(sa_stat event_port_active)
 rp=$(mcg_sma trap_repressed)
 flap2
 check "no periodic sweep: the trap alone has OpenSM bring port 2 back" \

@@ -13,7 +13,6 @@ mcg_require_simhca
 NIB=${SCALE_NIB:-16383}
 NROCE=16384
 
-stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
 waves_are() { [ "$(cat $SYS/rejoin_waves)" = "$1" ]; }
 slab_kb() { awk '$1 == "Slab:" {print $2}' /proc/meminfo; }
 per_group() { echo $((($2 - $1) * 1024 / $3)); }
@@ -70,8 +69,8 @@ check "the SA loses every group" wait_for -t 400 sa_groups_are 0
 # retry time, and ib_mad sends those again with the same TID: simhca counts
 # them apart (answers_resent), so the module's own Deletes are exact
 # (16,571 in all, 1.1 % resends, on a host building a kernel beside it).
-dels=$(stat rx_delete_mcm)
-resent=$(stat answers_resent)
+dels=$(sa_stat rx_delete_mcm)
+resent=$(sa_stat answers_resent)
 ktap_diag "SA Deletes: $dels for $NIB groups, $resent of them ib_mad's resends"
 check_eq "one SA Delete per group (ib_mad's resends of a late answer apart)" \
 	$NIB $((dels - resent))

@@ -19,7 +19,6 @@ NPORTS=2
 NP=$((NDEVS * NPORTS))
 N=16
 
-stat() { awk -v k="$1" '$1 == k {print $2}' "/sys/kernel/debug/simhca/$2/stats"; }
 ports() {
 	local d p
 
@@ -44,7 +43,7 @@ sm_lids() {
 	done < <(ports) | sort -u
 }
 # the SA's members (device 0's stats), and the distinct port GIDs of sa_db's
-members() { stat members simhca0; }
+members() { sa_stat members simhca0; }
 member_gids() { sed -n 's/^member .* gid=\([^ ]*\) .*/\1/p' "$D/sa_db" | sort -u | wc -l; }
 members_are() { [ "$(members)" = "$1" ]; }
 joined() { mcctl -j list | jq '[.[] | select(.state == "joined")] | length'; }
@@ -87,10 +86,10 @@ check "with every port a member of each" wait_for -t 60 members_are $((N * NP))
 check_eq "sa_db lists them" $((N * NP)) "$(grep -c '^member ' "$D/sa_db")"
 check_eq "members from all $NP ports" $NP "$(member_gids)"
 check_eq "one Set per join at the SA" $((N * NP)) \
-	"$(($(stat rx_set_mcm simhca0) - $(sa_stat_sum answers_resent)))"
+	"$(($(sa_stat rx_set_mcm simhca0) - $(sa_stat_sum answers_resent)))"
 check "every port's holds are joined" wait_for -t 30 joined_are $((N * NP))
 check_eq "the other devices' SAs are empty" "0 0 0" \
-	"$(for d in 1 2 3; do stat groups simhca$d; done | xargs)"
+	"$(for d in 1 2 3; do sa_stat groups simhca$d; done | xargs)"
 check_eq "the SA answers the NodeRecords of every device's ports" $NP \
 	"$(saquery -C simhca3 -P 2 2>/dev/null | grep -c 'NodeRecord dump')"
 

@@ -13,7 +13,6 @@ D=/sys/kernel/debug/simhca/simhca0
 P=/sys/class/infiniband/simhca0/ports/1
 
 unload() { [ -d /sys/module/simhca ] && rmmod simhca; return 0; }
-stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
 st() { "$@" 2>/dev/null | sed -n '1s/^status=\([^ ]*\).*/\1/p'; }
 now_ms() { local us=${EPOCHREALTIME/./}; echo $((us / 1000)); }
 
@@ -26,14 +25,14 @@ defer unload
 # --- faults ---
 echo 1 >$D/drop_next
 check_eq "drop_next: the request times out" timeout "$(st sa_mcm -d simhca0 -t 300 cpi)"
-check_eq "drop_fault counted" 1 "$(stat drop_fault)"
+check_eq "drop_fault counted" 1 "$(sa_stat drop_fault)"
 echo 1 >$D/drop_next
 check_eq "drop_next: ib_umad's retry gets through" 0x0000 \
 	"$(st sa_mcm -d simhca0 -t 300 -r 2 cpi)"
 echo 1 >$D/drop_queries
 check_eq "drop_queries: the query times out, its resends lost too" timeout \
 	"$(st sa_mcm -d simhca0 -t 300 -r 2 cpi)"
-check_eq "drop_query counted each of its 3 MADs" 3 "$(stat drop_query)"
+check_eq "drop_query counted each of its 3 MADs" 3 "$(sa_stat drop_query)"
 check_eq "drop_queries used up: the next query is answered" 0x0000 \
 	"$(st sa_mcm -d simhca0 -t 300 cpi)"
 echo 0x0100 >$D/fail_status
@@ -42,7 +41,7 @@ check_eq "fail_next: injected ERR_NO_RESOURCES" 0x0100 \
 	"$(st sa_mcm -d simhca0 set create mgid=ff12:401b:ffff::1)"
 check_eq "fail_next: injected again" 0x0100 "$(st sa_mcm -d simhca0 cpi)"
 check_eq "fail_next used up" 0x0000 "$(st sa_mcm -d simhca0 cpi)"
-check_eq "fail_injected counted" 2 "$(stat fail_injected)"
+check_eq "fail_injected counted" 2 "$(sa_stat fail_injected)"
 
 echo 600 >$D/delay_ms
 check_eq "delay_ms 600: a 200 ms request times out" timeout \
@@ -65,10 +64,10 @@ ok=0
 for p in "${pids[@]}"; do
 	wait "$p" && ok=$((ok + 1))
 done
-check_eq "rate limit: every request counted" 12 "$(stat rx_get_cpi)"
-check_eq "rate limit: answered + dropped = 12" 12 $((ok + $(stat drop_rate)))
+check_eq "rate limit: every request counted" 12 "$(sa_stat rx_get_cpi)"
+check_eq "rate limit: answered + dropped = 12" 12 $((ok + $(sa_stat drop_rate)))
 check "rate limit 3/s: $ok of 12 answered" test $ok -ge 1 -a $ok -le 9
-check "max MADs in 100 ms seen ($(stat max_per_100ms))" test "$(stat max_per_100ms)" -ge 2
+check "max MADs in 100 ms seen ($(sa_stat max_per_100ms))" test "$(sa_stat max_per_100ms)" -ge 2
 echo 0 >$D/rate_limit
 
 # --- SM ---
@@ -89,7 +88,7 @@ check "CLIENT_REREGISTER event delivered" \
 check_eq "first sweep: the SA ignores a request" timeout "$(st sa_mcm -d simhca0 -t 300 cpi)"
 t1=$(now_ms)
 ktap_diag "the probe timed out $((t1 - t0)) ms after the reregister (window $sweep_ms ms)"
-check "drop_sweep counted" test "$(stat drop_sweep)" -ge 1
+check "drop_sweep counted" test "$(sa_stat drop_sweep)" -ge 1
 left=$((t0 + sweep_ms + 200 - $(now_ms)))
 [ $left -gt 0 ] && sleep "$((left / 1000)).$(printf %03d $((left % 1000)))"
 check_eq "after the first sweep the SA answers" 0x0000 "$(st sa_mcm -d simhca0 cpi)"

@@ -13,7 +13,6 @@ D=/sys/kernel/debug/simhca/simhca0
 N=250
 
 unload() { [ -d /sys/module/simhca ] && rmmod simhca; return 0; }
-stat() { awk -v k="$1" '$1 == k {print $2}' $D/stats; }
 
 # MGIDs saquery -g lists / sa_db has, sorted
 sq_groups() {
@@ -61,12 +60,12 @@ for i in $(seq 2 10); do
 		port_gid=self join=1 >/dev/null || rc=1
 done
 check "create $N groups, port 2 joins 10" test $rc = 0
-check_eq "sa_db: $N groups" $N "$(stat groups)"
+check_eq "sa_db: $N groups" $N "$(sa_stat groups)"
 echo 0 >$D/stats
 g=$(sq_groups)
 check_eq "saquery -g: the $N groups" "$(db_groups)" "$g"
 check_eq "saquery -g count" $N "$(wc -l <<<"$g")"
-check_eq "answer took 80 RMPP segments" 80 "$(stat rmpp_segments)"
+check_eq "answer took 80 RMPP segments" 80 "$(sa_stat rmpp_segments)"
 m=$(sq_members)
 check_eq "saquery -m: the $((N + 10)) members" "$(db_members)" "$m"
 check "sa_mcm gettable agrees" \
