@@ -77,11 +77,44 @@ static int groups_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(groups);
 
+/*
+ * The pacer of each InfiniBand port (pacer.h): its window (in
+ * 1/MCG_WIN_ONE requests) and whether it is still doubling, the base and
+ * smoothed SA round trips, the requests unanswered.
+ */
+static int pacer_show(struct seq_file *m, void *v)
+{
+	struct mcg_device *dev;
+	struct mcg_ib_port *ib;
+	u32 i;
+
+	mutex_lock(&mcg_lock);
+	list_for_each_entry(dev, &mcg_devices, node) {
+		for (i = 0; i < dev->nports; i++) {
+			if (dev->ports[i]->backend != &mcg_ib_backend)
+				continue;
+			ib = &dev->ports[i]->ib;
+			seq_printf(m, "%s/%u window=%u/%u start=%d base_us=%llu srtt_us=%llu joins=%u users=%u deletes=%u\n",
+				   mcg_dev_name(dev->ports[i]),
+				   dev->ports[i]->port_num, ib->win.w,
+				   MCG_WIN_ONE, ib->win.start,
+				   div_u64(ib->win.base_ns, NSEC_PER_USEC),
+				   div_u64(ib->srtt_ns, NSEC_PER_USEC),
+				   ib->inflight, ib->uinflight,
+				   ib->leaves_inflight);
+		}
+	}
+	mutex_unlock(&mcg_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pacer);
+
 /**
- * mcg_debugfs_init() - create ib_mcgroups/groups in debugfs
+ * mcg_debugfs_init() - create ib_mcgroups/groups and pacer in debugfs
  *
- * The file lists every port's groups, read under mcg_lock. Failures are
- * not reported: debugfs is optional.
+ * groups lists every port's groups, pacer every InfiniBand port's pacer,
+ * both read under mcg_lock. Failures are not reported: debugfs is
+ * optional.
  *
  * Context: process context, may sleep; no lock held.
  */
@@ -89,6 +122,7 @@ void mcg_debugfs_init(void)
 {
 	mcg_debugfs = debugfs_create_dir("ib_mcgroups", NULL);
 	debugfs_create_file("groups", 0400, mcg_debugfs, NULL, &groups_fops);
+	debugfs_create_file("pacer", 0400, mcg_debugfs, NULL, &pacer_fops);
 }
 
 /**
