@@ -242,6 +242,13 @@ static inline unsigned int mcg_user_inflight_limit(unsigned int limit)
  *    itself below one request, at least MCG_WIN_MIN); above MCG_WIN_VB it
  *    shrinks by one (by a quarter at two requests or less); never below
  *    MCG_WIN_MIN, never above the caller's maximum;
+ *  - a round trip less than MCG_WIN_DELAY_OK_NS longer than the base is
+ *    no queue, whatever the estimate: it doubles or grows. An SA that is
+ *    not saturated answers later as it gets more (OpenSM: 0.6 ms for one
+ *    request in flight, 1.5 ms for four, at nearly twice the pace), and
+ *    such a round trip's jitter alone would hold a port at one request in
+ *    flight. At most that delay is added to the SA's queue, 2 % of any
+ *    100 ms of its work, whatever its pace and the number of ports;
  *  - the base is the least round trip seen, but at most
  *    MCG_WIN_BASE_MAX_NS: a port that starts while the queue is long would
  *    take the queue for its base and never see it.
@@ -258,6 +265,7 @@ static inline unsigned int mcg_user_inflight_limit(unsigned int limit)
 #define MCG_WIN_VA		(MCG_WIN_ONE / 4)
 #define MCG_WIN_VB		MCG_WIN_ONE
 #define MCG_WIN_BASE_MAX_NS	(5 * NSEC_PER_MSEC)
+#define MCG_WIN_DELAY_OK_NS	(2 * NSEC_PER_MSEC)
 #define MCG_WIN_ROUND_MIN_NS	(10 * NSEC_PER_MSEC)
 
 /**
@@ -336,19 +344,21 @@ static inline u32 mcg_win_queued(u32 w, u64 base_ns, u64 rtt_ns)
 static inline bool mcg_win_round(struct mcg_win *c, u64 now_ns, u32 wmax)
 {
 	u64 w = c->w;	/* no wrap: at most 2 x U32_MAX below */
+	bool queue;
 	u32 q;
 
 	if (now_ns < c->round_end_ns || !c->rmin_ns || !c->base_ns)
 		return false;
 	q = mcg_win_queued(c->w, c->base_ns, c->rmin_ns);
+	queue = c->rmin_ns >= c->base_ns + MCG_WIN_DELAY_OK_NS;
 	if (c->start) {
-		if (q > MCG_WIN_VA) {
+		if (queue && q > MCG_WIN_VA) {
 			c->start = false;
 			w -= w / 4;
 		} else {
 			w *= 2;
 		}
-	} else if (q < MCG_WIN_VA) {
+	} else if (!queue || q < MCG_WIN_VA) {
 		w += w < MCG_WIN_ONE ? max_t(u64, w / 4, MCG_WIN_MIN) :
 		     MCG_WIN_ONE;
 	} else if (q > MCG_WIN_VB) {

@@ -461,15 +461,21 @@ static void user_limits_test(struct kunit *test)
 						    MCG_IB_LEAVES_MAX));
 }
 
-/* The window law's steps (pacer.h), one rule at a time. */
+/*
+ * The window law's steps (pacer.h), one rule at a time. Round trips are
+ * in units of u, the base (MCG_WIN_BASE_MAX_NS): one of 2u is then a
+ * queue (MCG_WIN_DELAY_OK_NS longer than the base).
+ */
 static void win_law_test(struct kunit *test)
 {
 	const u64 ms = NSEC_PER_MSEC, round = MCG_WIN_ROUND_MIN_NS;
+	const u64 u = MCG_WIN_BASE_MAX_NS;
 	const u32 one = MCG_WIN_ONE, wmax = 64 * MCG_WIN_ONE;
 	struct mcg_win c;
 	u64 now = 0;
 	int i;
 
+	BUILD_BUG_ON(MCG_WIN_DELAY_OK_NS > MCG_WIN_BASE_MAX_NS);
 	mcg_win_init(&c);
 	KUNIT_EXPECT_EQ(test, c.w, MCG_WIN_START);
 	KUNIT_EXPECT_TRUE(test, c.start);
@@ -478,9 +484,10 @@ static void win_law_test(struct kunit *test)
 	/* the base: the least round trip, at most MCG_WIN_BASE_MAX_NS */
 	mcg_win_sample(&c, 50 * ms);
 	KUNIT_EXPECT_EQ(test, c.base_ns, MCG_WIN_BASE_MAX_NS);
-	mcg_win_sample(&c, ms);
-	KUNIT_EXPECT_EQ(test, c.base_ns, ms);
-	KUNIT_EXPECT_EQ(test, c.rmin_ns, ms);
+	KUNIT_EXPECT_EQ(test, c.rmin_ns, 50 * ms);
+	mcg_win_sample(&c, u);
+	KUNIT_EXPECT_EQ(test, c.base_ns, u);
+	KUNIT_EXPECT_EQ(test, c.rmin_ns, u);
 
 	/* no queue: x2 each round, rounds of at least MCG_WIN_ROUND_MIN_NS */
 	for (i = 0; i < 4; i++) {
@@ -490,7 +497,7 @@ static void win_law_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, c.w, 2 * w);
 		KUNIT_EXPECT_EQ(test, c.round_end_ns, now + round);
 		KUNIT_EXPECT_FALSE(test, mcg_win_round(&c, now + round - 1, wmax));
-		mcg_win_sample(&c, ms);
+		mcg_win_sample(&c, u);
 		now += round;
 	}
 	/* never above the maximum */
@@ -498,42 +505,60 @@ static void win_law_test(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
 	KUNIT_EXPECT_EQ(test, c.w, wmax);
 
+	/* an estimate above MCG_WIN_VA but a round trip less than
+	 * MCG_WIN_DELAY_OK_NS over the base: no queue, still doubling
+	 */
+	c.w = 2 * one;
+	mcg_win_sample(&c, u + MCG_WIN_DELAY_OK_NS - 1);
+	now += round;
+	KUNIT_EXPECT_GT(test, mcg_win_queued(c.w, u, u + MCG_WIN_DELAY_OK_NS - 1),
+			MCG_WIN_VA);
+	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
+	KUNIT_EXPECT_TRUE(test, c.start);
+	KUNIT_EXPECT_EQ(test, c.w, 4 * one);
+
 	/* half of a window of 2 queued (round trip twice the base): the
 	 * doubling ends, a quarter given up
 	 */
 	c.w = 2 * one;
-	mcg_win_sample(&c, 2 * ms);
-	now += round;
-	KUNIT_EXPECT_EQ(test, mcg_win_queued(c.w, ms, 2 * ms), one);
+	mcg_win_sample(&c, 2 * u);
+	now += 2 * u;
+	KUNIT_EXPECT_EQ(test, mcg_win_queued(c.w, u, 2 * u), one);
 	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
 	KUNIT_EXPECT_FALSE(test, c.start);
 	KUNIT_EXPECT_EQ(test, c.w, 3 * one / 2);
-	/* the round of a 2 ms round trip is still MCG_WIN_ROUND_MIN_NS */
-	KUNIT_EXPECT_EQ(test, c.round_end_ns, now + round);
+	/* a round lasts its least round trip, MCG_WIN_ROUND_MIN_NS at least */
+	KUNIT_EXPECT_EQ(test, c.round_end_ns, now + max(2 * u, round));
 
 	/* between MCG_WIN_VA and MCG_WIN_VB queued: unchanged */
-	mcg_win_sample(&c, 2 * ms);
-	now += round;
+	mcg_win_sample(&c, 2 * u);
+	now += max(2 * u, round);
 	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
 	KUNIT_EXPECT_EQ(test, c.w, 3 * one / 2);
+	/* ... but not a queue if less than MCG_WIN_DELAY_OK_NS: one more */
+	mcg_win_sample(&c, u + MCG_WIN_DELAY_OK_NS - 1);
+	now += max(2 * u, round);
+	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
+	KUNIT_EXPECT_EQ(test, c.w, 5 * one / 2);
+	c.w = 3 * one / 2;
 	/* below MCG_WIN_VA: one more */
-	mcg_win_sample(&c, ms);
-	now += round;
+	mcg_win_sample(&c, u);
+	now += max(2 * u, round);
 	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
 	KUNIT_EXPECT_EQ(test, c.w, 5 * one / 2);
 	/* above MCG_WIN_VB: one less above two, a quarter less below */
-	mcg_win_sample(&c, 10 * ms);
-	now += round;
+	mcg_win_sample(&c, 10 * u);
+	now += max(u, round);
 	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
 	KUNIT_EXPECT_EQ(test, c.w, 3 * one / 2);
 	/* a round as long as its least round trip, when that is longer */
-	KUNIT_EXPECT_EQ(test, c.round_end_ns, now + 10 * ms);
-	mcg_win_sample(&c, 10 * ms);
-	now += 10 * ms;
+	KUNIT_EXPECT_EQ(test, c.round_end_ns, now + 10 * u);
+	mcg_win_sample(&c, 10 * u);
+	now += 10 * u;
 	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
 	KUNIT_EXPECT_EQ(test, c.w, 3 * one / 2 - 3 * one / 8);
 	/* however long the queue, a port keeps a request or less in it:
-	 * 288 (0.999 x 288 queued) shrinks once, to 216 (216 queued)
+	 * 288 (0.995 x 288 queued) shrinks once, to 216 (215 queued)
 	 */
 	for (i = 0; i < 8; i++) {
 		mcg_win_sample(&c, 1000 * ms);
@@ -543,12 +568,12 @@ static void win_law_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c.w, 216U);
 	/* below one request, it grows by a quarter, at least MCG_WIN_MIN */
 	c.w = MCG_WIN_MIN;
-	mcg_win_sample(&c, ms);
+	mcg_win_sample(&c, u);
 	now += 1000 * ms;
 	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
 	KUNIT_EXPECT_EQ(test, c.w, 2 * MCG_WIN_MIN);
 	c.w = 128;
-	mcg_win_sample(&c, ms);
+	mcg_win_sample(&c, u);
 	now += 1000 * ms;
 	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
 	KUNIT_EXPECT_EQ(test, c.w, 160U);

@@ -41,6 +41,8 @@ Each port runs one of three laws:
               x 3/4 once;
             - below VA: W + 1 (W + W/4 where W < 1, at least WMIN);
               above VB: W - 1 (W - W/4 where W <= 2, at least WMIN);
+            - a round trip less than DELAY_OK (2 ms) over the base is no
+              queue: x2 in the start, W + 1 after;
             - in flight: at most W, at least 1.
 
 wave(trace=S) prints the fleet's state every S seconds of the model: the
@@ -66,7 +68,8 @@ class Port:
 def wave(law='delay', n=64, g=256, r=2000, seed=1, base=0.0004, qmax=2.0,
          mad_to=0.3, jit=0.5, rate=20, rate0=1, t=0.010, qexit=0.002,
          alpha=200, dec=0.875, mi=1 / 8, base_max=0.005, round_min=0.010,
-         round_max=0.100, trace=0.0, va=0.25, vb=1.0, wmin=0.05, w0=0.1):
+         round_max=0.100, trace=0.0, va=0.25, vb=1.0, wmin=0.05, w0=0.1,
+         delay_ok=0.002):
     rnd = random.Random(seed)
     ev = []
     seq = [0]
@@ -164,13 +167,15 @@ def wave(law='delay', n=64, g=256, r=2000, seed=1, base=0.0004, qmax=2.0,
         p.rmin = None
         # the requests of this port in the SA's queue
         diff = p.w * (1 - p.base / rtt)
+        # less than DELAY_OK over the base is no queue (pacer.h)
+        queue = rtt >= p.base + delay_ok
         if p.ss:
-            if diff > va:
+            if queue and diff > va:
                 p.ss = False
                 p.w = max(wmin, p.w * 0.75)
             else:
                 p.w *= 2
-        elif diff < va:
+        elif not queue or diff < va:
             p.w += max(wmin, min(1.0, p.w / 4)) if p.w < 1 else 1
         elif diff > vb:
             p.w = max(wmin, p.w - (1 if p.w > 2 else p.w / 4))
