@@ -14,7 +14,12 @@
 # measured with a raw client over umad (sa_mcm -n: NW creates, 64 in
 # flight), the anchor of a re-join wave of NW groups at the pace the
 # window law finds (rejoin_rate 0, the default): the wave against NW /
-# that pace.
+# that pace; and that pace for 1 to 16 requests in flight.
+# And the failover: OpenSM B (port 2, standby, SMInfo polling every
+# POLL_MS, POLL_RETRIES tries) takes over when A is killed, with an empty
+# SA; the time from A's death to the NW groups all joined again, with
+# the module's defaults (settle_ms 3000, rejoin_rate 0), against B's
+# detection time (POLL_MS x POLL_RETRIES) plus NW / the Set pace.
 # OpenSM runs on port 1 (internal_sa=N: QP1 is routed by DLID to it); the
 # joins come from port 2.
 # timeout: 1200
@@ -29,6 +34,11 @@ N=${BENCH_OSM_WAVE_N:-512}
 C=${BENCH_OSM_WAVE_C:-100}
 NW=${BENCH_OSM_FLEET_N:-16000}	# OpenSM keeps 0xC000 for IPoIB: 16,382 MLIDs left
 G1=0x0053494d48434101
+G2=0x0053494d48434102
+SWEEP_W=${BENCH_OSM_SWEEP_W:-"1 2 4 8 16"}	# osm_sweep's windows
+SWEEP_N=${BENCH_OSM_SWEEP_N:-4000}
+POLL_MS=${BENCH_OSM_POLL_MS:-1000}	# B's sminfo_polling_timeout
+POLL_RETRIES=${BENCH_OSM_POLL_RETRIES:-3}	# B's polling_retry_number
 SYS=/sys/kernel/ib_mcgroups/simhca0/2
 PARAM=/sys/module/ib_mcgroups/parameters
 export MCG_BULK_SIGNATURE=0x1234	# OpenSM: no IPoIB Q_Key rule
@@ -104,24 +114,103 @@ osm_pace() {
 	sa_mcm -d simhca0 -p 2 -t 1000 -n "$NW" -w 64 delete \
 		mgid=ff12:1234:0:0:0:0:7:0 port_gid=self join=1 >/dev/null || return 1
 	pace=$(sed -n 's|.* \([0-9]*\)/s$|\1|p' <<<"$out")
+	osm_sweep
 }
+# osm_sweep: OpenSM's pace for Sets by the requests a client keeps in
+# flight (SWEEP_N creates each): what a window of W requests can get
+osm_sweep() {
+	local w out
+
+	for w in $SWEEP_W; do
+		out=$(sa_mcm -d simhca0 -p 2 -t 1000 -n "$SWEEP_N" -w "$w" set create \
+			mgid=ff12:1234:0:0:0:0:6:0) || return 1
+		bench_info "OpenSM: $SWEEP_N Sets, $w in flight" "${out#bulk: }"
+		sa_mcm -d simhca0 -p 2 -t 1000 -n "$SWEEP_N" -w 64 delete \
+			mgid=ff12:1234:0:0:0:0:6:0 port_gid=self join=1 >/dev/null || return 1
+	done
+}
+# pacer_watch FILE: port 2's pacer (debugfs) every 0.5 s, into FILE
+pacer_watch() {
+	while :; do
+		grep '^simhca0/2 ' /sys/kernel/debug/ib_mcgroups/pacer >>"$1"
+		sleep 0.5
+	done
+}
+# pacer_summary FILE: the median and the most of the window (requests),
+# the smoothed round trip (ms) and the joins unanswered over the samples
+pacer_summary() {
+	awk '{ for (i = 2; i <= NF; i++) { split($i, a, "="); v[a[1]] = a[2] }
+	       split(v["window"], w, "/")
+	       print w[1] / w[2], v["srtt_us"] / 1000, v["joins"] }' "$1" >"$1.v"
+	local c what=(window srtt_ms joins) out=
+
+	for c in 1 2 3; do
+		out+="${what[c - 1]} $(sort -g -k$c,$c "$1.v" | awk -v c=$c '{ v[NR] = $c }
+			END { if (NR) printf "%g (most %g)", v[int((NR + 1) / 2)], v[NR] }'), "
+	done
+	echo "$(wc -l <"$1") samples: ${out%, }"
+}
+# counters of port 2 the waves print: SA time-outs, re-joins failed
+port2_errors() { echo "sa_timeouts $(cat $SYS/sa_timeouts), rejoin_failures $(cat $SYS/rejoin_failures)"; }
+
 # fwave: a re-join wave of NW groups at the window's pace; sets fwave_ms
 fwave() {
-	local w
+	local w watcher
 
 	mcg_bulk join simhca0 2 "$NW" bench:fleet 0x20000 >/dev/null || return 1
 	wait_for -t 600 all_joined "$NW" || return 1
 	echo 0 >$PARAM/rejoin_rate
 	w=$(cat $SYS/rejoin_waves)
+	: >/tmp/pacer-wave
+	pacer_watch /tmp/pacer-wave &
+	watcher=$!
 	echo 1 >$D/client_reregister
-	wait_for -t 600 waves_are $((w + 1)) || return 1
+	wait_for -t 600 waves_are $((w + 1)) || { kill $watcher; return 1; }
+	kill $watcher
 	fwave_ms=$(cat $SYS/last_rejoin_wave_ms)
+	bench_info "OpenSM: the wave of $NW groups, port 2's pacer" \
+		"$(pacer_summary /tmp/pacer-wave); $(port2_errors)"
+}
+# the SMInfo state of the SM at LID $2, asked from port $1
+sm_state() {
+	sminfo -C simhca0 -P "$1" "$2" 2>/dev/null | grep -o 'SMINFO_[A-Z]*'
+}
+is_state() { [ "$(sm_state "$1" "$2")" = "$3" ]; }
+lid2() { printf %d "$(cat /sys/class/infiniband/simhca0/ports/2/lid)"; }
+since_ms() { echo $((($(now_us) - $1) / 1000)); }
+# failover: B on port 2 standby, A killed; sets master_ms, full_ms, wave_f
+failover() {
+	local w t0 watcher
+
+	mcg_opensm_start b $G2 sminfo_polling_timeout "$POLL_MS" \
+		polling_retry_number "$POLL_RETRIES"
+	wait_for -t 120 is_state 1 "$(lid2)" SMINFO_STANDBY || return 1
+	echo 3000 >$PARAM/settle_ms
+	w=$(cat $SYS/rejoin_waves)
+	: >/tmp/pacer-failover
+	t0=$(now_us)
+	mcg_opensm_stop sm KILL
+	wait_for -t 120 is_state 2 "$(lid2)" SMINFO_MASTER || return 1
+	master_ms=$(since_ms "$t0")
+	pacer_watch /tmp/pacer-failover &
+	watcher=$!
+	wait_for -t 600 waves_are $((w + 1)) || { kill $watcher; return 1; }
+	wait_for -t 60 all_joined "$NW" || { kill $watcher; return 1; }
+	full_ms=$(since_ms "$t0")
+	kill $watcher
+	wave_f=$(cat $SYS/last_rejoin_wave_ms)
+	bench_info "OpenSM failover: A killed -> B MASTER, -> $NW groups joined" \
+		"$master_ms ms, $full_ms ms (the module's wave $wave_f ms, settle_ms 3000 included)"
+	bench_info "OpenSM failover: port 2's pacer" \
+		"$(pacer_summary /tmp/pacer-failover); $(port2_errors)"
 }
 pace=
 fwave_ms=
+full_ms=
 if [ "$broken" = 0 ]; then
 	osm_pace || broken=1
 	[ "$broken" = 1 ] || fwave || broken=1
+	[ "$broken" = 1 ] || failover || broken=1
 fi
 bench_row "fresh IB join (mcctl join ... create, median of $K), OpenSM's SA" \
 	"simhca's internal SA" "$lat_int" "$lat_osm" ms 3
@@ -131,5 +220,8 @@ bench_row "re-join wave, N=$N, C=$C/s, OpenSM's SA" \
 	"N / C" "$((N * 1000 / C))" "$wave_osm" ms 1.10
 [ -z "$pace" ] || bench_row "re-join wave, N=$NW, at the window's pace (rejoin_rate 0), OpenSM's SA" \
 	"N / OpenSM's Set pace ($pace/s)" "$((NW * 1000 / (pace > 0 ? pace : 1)))" "$fwave_ms" ms 1.20
+[ -z "$pace" ] || bench_row "OpenSM failover: A's death to $NW groups joined again (module defaults)" \
+	"B's detection ${POLL_MS} ms x $POLL_RETRIES + N / Set pace" \
+	"$((POLL_MS * POLL_RETRIES + NW * 1000 / (pace > 0 ? pace : 1)))" "$full_ms" ms 1.20
 check "benchmark ran" test "$broken" = 0
 ktap_finish
