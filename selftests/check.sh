@@ -229,20 +229,25 @@ fi
 # linux-source-$DEBUG_KERNEL with KASAN, lockdep, kmemleak, debug objects,
 # fault injection and KUnit, cached in /var/cache/ib_mcgroups (CACHE) and
 # built when missing (a fresh machine: ~7 min on 2 cores). It runs
-# DEBUG_TESTS (TEST... if given), then failslab, the KUnit suites and the
-# kmemleak scan; any KASAN, lockdep, kmemleak, refcount, BUG or WARNING
-# report fails it and is printed in full. Every VM test on it takes about
-# as long as the rest of make check together, too long for CI's 45
-# minutes on 2 cores with the kernel build of a fresh machine, so
-# DEBUG_TESTS is a core set: membership on RoCE and IB, SM failover, churn
-# and concurrency, bound holds and bulk release by owner, an unanswered
-# SA join released, device removal (ib_remove_race: while the SA
-# answers) and module unload; and failslab only
-# sweeps join (IPv4), leave all and dump (FAILSLAB_SWEEPS; each sweep
-# is about 90 mcctl runs with one allocation failed). DEBUG_TESTS= and
-# FAILSLAB_SWEEPS= run everything (so does make check-debug). KVER=X
-# (one kernel) or DEBUG_LANE=0 leave the lane out.
-DEBUG_TESTS=${DEBUG_TESTS-roce_membership ib_join ib_failover ib_churn concurrency bound_holds owner_release ib_pending_release ib_remove_race lifecycle}
+# DEBUG_TESTS (TEST... if given) and DEBUG_TIMED_TESTS, then failslab,
+# the KUnit suites and the kmemleak scan; any KASAN, lockdep, kmemleak,
+# refcount, BUG or WARNING report fails it and is printed in full. Every
+# VM test on it takes about as long as the rest of make check together,
+# too long for CI's hour on 2 cores with the kernel builds of a fresh
+# machine, so the tests are a core set: membership on RoCE and IB, SM
+# failover, churn and concurrency, bound holds and bulk release by owner,
+# an unanswered SA join released, device removal (ib_remove_race: while
+# the SA answers) and module unload; and failslab only sweeps join
+# (IPv4), leave all and dump (FAILSLAB_SWEEPS; each sweep is about 90
+# mcctl runs with one allocation failed). DEBUG_TESTS= and
+# FAILSLAB_SWEEPS= run everything (so does make check-debug).
+# DEBUG_TIMED_TESTS are the tests whose timing checks (a pace, a number
+# of drops) fail on this kernel, ten times slower, when other work shares
+# the cores: they run in a VM of their own, alone (with the kmemleak scan
+# after them), the rest beside other parts. KVER=X (one kernel) or
+# DEBUG_LANE=0 leave the lane out.
+DEBUG_TESTS=${DEBUG_TESTS-roce_membership ib_join concurrency bound_holds owner_release ib_pending_release ib_remove_race lifecycle}
+DEBUG_TIMED_TESTS=${DEBUG_TIMED_TESTS-ib_failover ib_churn}
 FAILSLAB_SWEEPS=${FAILSLAB_SWEEPS-join4 leaveall dump}
 DEBUG_KERNEL=${DEBUG_KERNEL:-6.12}
 DEBUG_LANE=${DEBUG_LANE:-1}
@@ -258,10 +263,12 @@ fi
 # /var/cache/ib_mcgroups), made one after the other in the background
 # while the host checks and the VM tests on Debian 12's kernels run. On a
 # fresh machine the debug lane's comes first, built at normal priority
-# (KBUILD_NICE=0): the debug lane waits for it and runs alone, so it is
-# the longest path of the run. Then the other releases' lanes' are
-# fetched at nice 19 (selftests/kernels/distro.sh: a download, and for sid a prepared linux-source tree, a few minutes): they
-# take what the VMs leave, and plenty of other jobs run meanwhile. A job
+# (KBUILD_NICE=0), since three parts wait for it, one of which runs alone
+# (under "make deps check", deps has started it already: this waits for
+# that build). Then the other releases' lanes' are fetched at nice 19
+# (selftests/kernels/distro.sh: a download, and for sid a prepared
+# linux-source tree, a few minutes): they take what the VMs leave, and
+# plenty of other jobs run meanwhile. A job
 # that needs one of these kernels is queued until its build has ended
 # (build/check/kernel-TAG.done, written whether it built or not: a kernel
 # that does not build fails the jobs that need it). Each build's
@@ -331,10 +338,11 @@ style_part() {
 	STYLE_BUILDS=0 "$TOP/selftests/style.sh"
 }
 
-# debug_part --build|--built [TEST...]: the debug lane in two parts, the
-# modules' build (with W=1 and sparse) beside other parts, then the tests
-# alone (check-debug.sh --build, --built); its kernel's release is written
-# to build/check/debug.release for the breakdown.
+# debug_part --build|--built [TEST...]: a part of the debug lane: the
+# modules' build with W=1 and sparse (check-debug.sh --build), or tests on
+# the modules it left (--built; DEBUG_O: the VM's directory, DEBUG_EXTRAS
+# as check-debug.sh reads it); its kernel's release is written to
+# build/check/debug.release for the breakdown.
 debug_part() {
 	local k
 
@@ -346,7 +354,7 @@ debug_part() {
 	echo "# debug kernel: $(cat "$k/kernel.release") in $k (built in $(cat "$k/build-time") s)"
 	cat "$k/kernel.release" >"$LOG/debug.release"
 	export DEBUG_KERNEL FAILSLAB_SWEEPS	# (in the job's own shell)
-	O=$TOP/build/vm/debug-$DEBUG_KERNEL "$TOP/selftests/debug/check-debug.sh" "$@"
+	O=${DEBUG_O:-$TOP/build/vm/debug-$DEBUG_KERNEL} "$TOP/selftests/debug/check-debug.sh" "$@"
 }
 
 # Tests of how the module works with the programs a cluster runs (Slurm,
@@ -385,13 +393,41 @@ for k in $KVERS; do
 		fi
 	fi
 done
+debug_jobs=()
 if [ "$DEBUG_LANE" != 0 ]; then
-	debug_tests=("$@")
-	# shellcheck disable=SC2206  # a list of test names
-	[ $# -gt 0 ] || debug_tests=($DEBUG_TESTS)
 	job "debug-build" "kernel:debug-$DEBUG_KERNEL" debug_part --build
-	job "debug-$DEBUG_KERNEL" "job:debug-build" debug_part --built "${debug_tests[@]}"
-	alone "debug-$DEBUG_KERNEL"
+	debug_jobs=(debug-build)
+	# TEST... if given, else DEBUG_TESTS and DEBUG_TIMED_TESTS: those of
+	# DEBUG_TIMED_TESTS in a part alone, the others in a part beside other
+	# parts, with failslab and KUnit (in the part alone if it is the only
+	# one); DEBUG_TESTS= (no TEST...): every test, in one part alone
+	shared=() timed=()
+	# shellcheck disable=SC2206  # lists of test names
+	if [ $# -gt 0 ]; then given=("$@"); else given=($DEBUG_TESTS $DEBUG_TIMED_TESTS); fi
+	for t in "${given[@]}"; do
+		case " $DEBUG_TIMED_TESTS " in
+		*" $t "*) timed+=("$t") ;;
+		*) shared+=("$t") ;;
+		esac
+	done
+	if [ $# -eq 0 ] && [ -z "$DEBUG_TESTS" ]; then
+		shared=() timed=()
+		job "debug-$DEBUG_KERNEL" "job:debug-build" debug_part --built
+		alone "debug-$DEBUG_KERNEL"
+		debug_jobs+=("debug-$DEBUG_KERNEL")
+	fi
+	if [ ${#shared[@]} -gt 0 ]; then
+		job "debug-$DEBUG_KERNEL" "job:debug-build" debug_part --built "${shared[@]}"
+		debug_jobs+=("debug-$DEBUG_KERNEL")
+	fi
+	if [ ${#timed[@]} -gt 0 ]; then
+		extras=0
+		[ ${#shared[@]} -gt 0 ] || extras=1
+		job "debug-$DEBUG_KERNEL-timed" "job:debug-build" DEBUG_EXTRAS=$extras \
+			DEBUG_O="$TOP/build/vm/debug-$DEBUG_KERNEL-timed" debug_part --built "${timed[@]}"
+		alone "debug-$DEBUG_KERNEL-timed"
+		debug_jobs+=("debug-$DEBUG_KERNEL-timed")
+	fi
 fi
 for k in "${rt_kvers[@]}"; do
 	# shellcheck disable=SC2086  # a list of test names
@@ -434,7 +470,7 @@ cpu=$(cpu_s "$LOG/all.cpu")
 echo "# ==== summary ($((SECONDS / 60)) min $((SECONDS % 60)) s, $CHECK_JOBS jobs at a time; CPU $((cpu / 60)) min $((cpu % 60)) s, the kernels built here included)"
 for b in "${kbuilds[@]}"; do
 	[ -f "$LOG/kernel-${b/:/-}.log" ] &&
-		echo "# kernel build $b: $(grep -E '^(build-kernel|kernels/distro): (built|cached|unpacked|exit)' "$LOG/kernel-${b/:/-}.log" | tr '\n' ' ')"
+		echo "# kernel build $b: $(grep -E '^(build-kernel|kernels/distro): (built|cached|unpacked|waited|exit)' "$LOG/kernel-${b/:/-}.log" | tr '\n' ' ')"
 done
 for kj in "${kjobs[@]}"; do
 	read -r k names <<<"$kj"
@@ -449,7 +485,7 @@ for l in $LANES; do
 done
 if [ "$DEBUG_LANE" != 0 ]; then
 	rel=$(cat "$LOG/debug.release" 2>/dev/null || echo "$DEBUG_KERNEL")
-	echo "# kernel $rel debug (KASAN, lockdep, kmemleak): $(tally debug-build "debug-$DEBUG_KERNEL")"
+	echo "# kernel $rel debug (KASAN, lockdep, kmemleak): $(tally "${debug_jobs[@]}")"
 fi
 if [ ${#failures[@]} -gt 0 ]; then
 	echo "# what failed (each part's whole log: build/check/PART.log):"

@@ -11,8 +11,9 @@
 #                                            # steps 3 and 4, on the modules
 #                                            # a --build left
 #
-# make check runs the two halves as two parts: the build beside other parts,
-# the tests alone (their timing checks need the cores).
+# make check runs the build as one part beside others, and the tests as two:
+# most beside other parts, the two with timing checks (ib_failover's pace,
+# ib_churn's drops) alone, since they fail when other work shares the cores.
 #
 # 1. selftests/kernels/build-kernel.sh builds the kernel once (cached in
 #    /var/cache/ib_mcgroups)
@@ -31,7 +32,8 @@
 # kernel is built from, default 6.1), O (VM build dir, default
 # build/debug/vm), CACHE, JOBS (see selftests/kernels/build-kernel.sh), TIMEOUT (overall VM
 # timeout, default 5400), TIMEOUT_SCALE (per-test timeouts, default x3),
-# FAILSLAB_SWEEPS (failslab.sh's sweeps to run, default all).
+# FAILSLAB_SWEEPS (failslab.sh's sweeps to run, default all), DEBUG_EXTRAS
+# (0: without failslab and KUnit).
 # The last line is "N passed, M failed[, K skipped]".
 set -uo pipefail
 
@@ -105,13 +107,18 @@ export EXTRA_KOS=$KUNIT_KO
 # every suite ("kunit: disabled"); the parameter turns it on without a
 # rebuild (no built-in suites are configured, so none run at boot).
 export GUEST_FILES=$OUT/failnth.so
-# FAILSLAB_SWEEPS: only these of failslab.sh's sweeps (make check runs 3).
-rm -f "$OUT/failslab.conf"
+# FAILSLAB_SWEEPS: only these of failslab.sh's sweeps (make check runs 3),
+# written to this run's own O (two runs may share the modules in $OUT).
+rm -f "$O/failslab.conf"
 if [ -n "${FAILSLAB_SWEEPS:-}" ]; then
-	printf "FAILSLAB_SWEEPS='%s'\n" "$FAILSLAB_SWEEPS" >"$OUT/failslab.conf"
-	GUEST_FILES+=" $OUT/failslab.conf"
+	mkdir -p "$O"
+	printf "FAILSLAB_SWEEPS='%s'\n" "$FAILSLAB_SWEEPS" >"$O/failslab.conf"
+	GUEST_FILES+=" $O/failslab.conf"
 fi
 export EXTRA_TESTS="$DIR/failslab.sh $DIR/kunit.sh"
+# DEBUG_EXTRAS=0: the tests and the kmemleak scan only (make check's part
+# of the lane that runs alone leaves failslab and KUnit to the other).
+[ "${DEBUG_EXTRAS:-1}" != 0 ] || EXTRA_TESTS=
 export POST_TESTS=$DIR/kmemleak_scan.sh
 # "kunit" alone: just the KUnit suites, without failslab and kmemleak.
 if [ "$*" = kunit ]; then

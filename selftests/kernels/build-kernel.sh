@@ -102,7 +102,13 @@ cached() {
 cached
 mkdir -p "$CACHE"
 exec 9>"$CACHE/.lock"
-flock 9
+if ! flock -n 9; then
+	# another build (make deps starts the debug kernel's early): wait
+	log "waiting for another build (the lock $CACHE/.lock)"
+	w0=$(date +%s)
+	flock 9
+	log "waited $(( $(date +%s) - w0 )) s for another build"
+fi
 cached
 
 SRC=$("$DIR/source.sh" --unpack "$KSRC_TAR" "$pkgver") || die "cannot unpack $KSRC_TAR"

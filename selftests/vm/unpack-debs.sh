@@ -17,8 +17,10 @@
 # and so rebuild the machine's initramfs).
 #
 # A package already unpacked at the version apt would install is left as
-# it is. Environment: IMAGE_CACHE (default /var/cache/ib_mcgroups/images),
-# DEB_CACHE (default /var/cache/ib_mcgroups/debs).
+# it is; so is an image installed at that version (the machine's own
+# kernel: kver.sh finds it in /boot). Environment: IMAGE_CACHE (default
+# /var/cache/ib_mcgroups/images), DEB_CACHE (default
+# /var/cache/ib_mcgroups/debs).
 #
 #   selftests/vm/unpack-debs.sh --stand-in IMAGE...
 #
@@ -135,6 +137,15 @@ for p in "$@"; do
 	esac
 	ver=$(candidate "$pkg")
 	[ -n "$ver" ] && [ "$ver" != "(none)" ] || die "$pkg: not in apt's lists (apt-get update?)"
+	case "$p" in
+	linux-image-*)
+		# the machine's own (kver.sh finds it in /boot)
+		if [ "$(dpkg-query -W -f='${Status} ${Version}' "$pkg" 2>/dev/null)" = \
+		     "install ok installed $ver" ]; then
+			echo "unpack-debs.sh: $pkg $ver: installed, not unpacked"
+			continue
+		fi ;;
+	esac
 	if [ "$(cat "$dest/.version" 2>/dev/null)" = "$ver" ]; then
 		echo "unpack-debs.sh: $pkg $ver: cached in $dest"
 		continue
