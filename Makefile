@@ -126,8 +126,12 @@ examples: user
 # installation, mostly dpkg on one core; check's own build of it waits for
 # that one (the kernel cache's lock) and finds it built. A fresh 2-core
 # machine's whole run is shorter by about a third of the build (README).
+# Not when check runs no debug lane (DEBUG_LANE=0, or one kernel: KVER or
+# KDIR given).
 DEBUG_KERNEL ?= 6.12
-EARLY_KERNEL := $(if $(filter check,$(MAKECMDGOALS)),$(DEBUG_KERNEL))
+EARLY_KERNEL := $(if $(and $(filter check,$(MAKECMDGOALS)), \
+	$(filter-out 0,$(or $(DEBUG_LANE),1)), \
+	$(filter filefile,$(origin KVER)$(origin KDIR))),$(DEBUG_KERNEL))
 
 deps:
 	selftests/vm/unpack-debs.sh --stand-in $(VM_IMAGES)
