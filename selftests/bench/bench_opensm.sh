@@ -18,7 +18,8 @@
 # And the failover: OpenSM B (port 2, standby, SMInfo polling every
 # POLL_MS, POLL_RETRIES tries) takes over when A is killed, with an empty
 # SA; the time from A's death to the NW groups all joined again, with
-# the module's defaults (settle_ms 3000, rejoin_rate 0), against B's
+# the module's defaults (settle_ms 3000, rejoin_rate 0; BENCH_OSM_SETTLE_MS
+# another settle_ms), against B's
 # detection time (POLL_MS x POLL_RETRIES) plus NW / the Set pace.
 # OpenSM runs on port 1 (internal_sa=N: QP1 is routed by DLID to it); the
 # joins come from port 2.
@@ -38,6 +39,7 @@ G2=0x0053494d48434102
 SWEEP_W=${BENCH_OSM_SWEEP_W:-"1 2 4 8 16"}	# osm_sweep's windows
 SWEEP_N=${BENCH_OSM_SWEEP_N:-4000}
 POLL_MS=${BENCH_OSM_POLL_MS:-1000}	# B's sminfo_polling_timeout
+SETTLE_MS=${BENCH_OSM_SETTLE_MS:-3000}	# settle_ms in the failover (the default)
 POLL_RETRIES=${BENCH_OSM_POLL_RETRIES:-3}	# B's polling_retry_number
 SYS=/sys/kernel/ib_mcgroups/simhca0/2
 PARAM=/sys/module/ib_mcgroups/parameters
@@ -185,7 +187,7 @@ failover() {
 	mcg_opensm_start b $G2 sminfo_polling_timeout "$POLL_MS" \
 		polling_retry_number "$POLL_RETRIES"
 	wait_for -t 120 is_state 1 "$(lid2)" SMINFO_STANDBY || return 1
-	echo 3000 >$PARAM/settle_ms
+	echo "$SETTLE_MS" >$PARAM/settle_ms
 	w=$(cat $SYS/rejoin_waves)
 	: >/tmp/pacer-failover
 	t0=$(now_us)
@@ -200,7 +202,7 @@ failover() {
 	kill $watcher
 	wave_f=$(cat $SYS/last_rejoin_wave_ms)
 	bench_info "OpenSM failover: A killed -> B MASTER, -> $NW groups joined" \
-		"$master_ms ms, $full_ms ms (the module's wave $wave_f ms, settle_ms 3000 included)"
+		"$master_ms ms, $full_ms ms (the module's wave $wave_f ms, settle_ms $SETTLE_MS included)"
 	bench_info "OpenSM failover: port 2's pacer" \
 		"$(pacer_summary /tmp/pacer-failover); $(port2_errors)"
 }
@@ -220,7 +222,9 @@ bench_row "re-join wave, N=$N, C=$C/s, OpenSM's SA" \
 	"N / C" "$((N * 1000 / C))" "$wave_osm" ms 1.10
 [ -z "$pace" ] || bench_row "re-join wave, N=$NW, at the window's pace (rejoin_rate 0), OpenSM's SA" \
 	"N / OpenSM's Set pace ($pace/s)" "$((NW * 1000 / (pace > 0 ? pace : 1)))" "$fwave_ms" ms 1.20
-[ -z "$pace" ] || bench_row "OpenSM failover: A's death to $NW groups joined again (module defaults)" \
+fo_what="module defaults"
+[ "$SETTLE_MS" = 3000 ] || fo_what="settle_ms $SETTLE_MS"
+[ -z "$pace" ] || bench_row "OpenSM failover: A's death to $NW groups joined again ($fo_what)" \
 	"B's detection ${POLL_MS} ms x $POLL_RETRIES + N / Set pace" \
 	"$((POLL_MS * POLL_RETRIES + NW * 1000 / (pace > 0 ? pace : 1)))" "$full_ms" ms 1.20
 check "benchmark ran" test "$broken" = 0
