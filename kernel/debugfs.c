@@ -54,23 +54,18 @@ static void show_group(struct seq_file *m, const struct mcg_group *g, u64 now)
 static int groups_show(struct seq_file *m, void *v)
 {
 	u64 now = ktime_get_boottime_ns();
-	struct mcg_device *dev;
+	struct mcg_port *port;
 	struct rb_node *n;
-	u32 i;
 
 	mutex_lock(&mcg_lock);
-	list_for_each_entry(dev, &mcg_devices, node) {
-		for (i = 0; i < dev->nports; i++) {
-			struct mcg_port *port = dev->ports[i];
-
-			seq_printf(m, "# %s/%u backend=%s groups=%u holders=%u\n",
-				   mcg_dev_name(port), port->port_num,
-				   port->backend->name, port->ngroups,
-				   port->nholders);
-			for (n = rb_first(&port->groups); n; n = rb_next(n))
-				show_group(m, rb_entry(n, struct mcg_group,
-						       node), now);
-		}
+	for (port = mcg_port_next(NULL); port; port = mcg_port_next(port)) {
+		seq_printf(m, "# %s/%u backend=%s groups=%u holders=%u\n",
+			   mcg_dev_name(port), port->port_num,
+			   port->backend->name, port->ngroups,
+			   port->nholders);
+		for (n = rb_first(&port->groups); n; n = rb_next(n))
+			show_group(m, rb_entry(n, struct mcg_group,
+					       node), now);
 	}
 	mutex_unlock(&mcg_lock);
 	return 0;
@@ -84,25 +79,21 @@ DEFINE_SHOW_ATTRIBUTE(groups);
  */
 static int pacer_show(struct seq_file *m, void *v)
 {
-	struct mcg_device *dev;
+	struct mcg_port *port;
 	struct mcg_ib_port *ib;
-	u32 i;
 
 	mutex_lock(&mcg_lock);
-	list_for_each_entry(dev, &mcg_devices, node) {
-		for (i = 0; i < dev->nports; i++) {
-			if (dev->ports[i]->backend != &mcg_ib_backend)
-				continue;
-			ib = &dev->ports[i]->ib;
-			seq_printf(m, "%s/%u window=%u/%u start=%d base_us=%llu srtt_us=%llu joins=%u users=%u deletes=%u\n",
-				   mcg_dev_name(dev->ports[i]),
-				   dev->ports[i]->port_num, ib->win.w,
-				   MCG_WIN_ONE, ib->win.start,
-				   div_u64(ib->win.base_ns, NSEC_PER_USEC),
-				   div_u64(ib->srtt_ns, NSEC_PER_USEC),
-				   ib->inflight, ib->uinflight,
-				   ib->leaves_inflight);
-		}
+	for (port = mcg_port_next(NULL); port; port = mcg_port_next(port)) {
+		if (port->backend != &mcg_ib_backend)
+			continue;
+		ib = &port->ib;
+		seq_printf(m, "%s/%u window=%u/%u start=%d base_us=%llu srtt_us=%llu joins=%u users=%u deletes=%u\n",
+			   mcg_dev_name(port), port->port_num, ib->win.w,
+			   MCG_WIN_ONE, ib->win.start,
+			   div_u64(ib->win.base_ns, NSEC_PER_USEC),
+			   div_u64(ib->srtt_ns, NSEC_PER_USEC),
+			   ib->inflight, ib->uinflight,
+			   ib->leaves_inflight);
 	}
 	mutex_unlock(&mcg_lock);
 	return 0;

@@ -85,6 +85,37 @@ struct mcg_port *mcg_port_get(struct mcg_device *dev, u32 port_num)
 }
 
 /**
+ * mcg_port_next() - walk every port of every device on mcg_devices
+ * @port: the port before, or NULL for the first one
+ *
+ * for (port = mcg_port_next(NULL); port; port = mcg_port_next(port))
+ * visits the ports of each device in port order, the devices in
+ * mcg_devices' order.
+ *
+ * Context: under mcg_lock, held across the walk.
+ * Return: the port after @port, or NULL after the last one.
+ */
+struct mcg_port *mcg_port_next(struct mcg_port *port)
+{
+	struct mcg_device *dev;
+	u32 i = 0;
+
+	lockdep_assert_held(&mcg_lock);
+	if (port) {
+		dev = port->dev;
+		i = port->port_num - rdma_start_port(dev->ibdev) + 1;
+	} else {
+		dev = list_first_entry(&mcg_devices, struct mcg_device, node);
+	}
+	for (; &dev->node != &mcg_devices;
+	     dev = list_next_entry(dev, node), i = 0) {
+		if (i < dev->nports)
+			return dev->ports[i];
+	}
+	return NULL;
+}
+
+/**
  * mcg_device_find() - look a device up by name or by index
  * @name: the ib_device's name, if @by_name
  * @by_name: look up by @name, else by @index

@@ -683,6 +683,7 @@ struct mcg_join_req {
 int mcg_device_init(void);
 void mcg_device_exit(void);
 struct mcg_port *mcg_port_get(struct mcg_device *dev, u32 port_num);
+struct mcg_port *mcg_port_next(struct mcg_port *port);
 bool mcg_device_visible(const struct mcg_device *dev);
 struct mcg_device *mcg_device_find(const char *name, bool by_name,
 				   u32 index);

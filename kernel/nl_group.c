@@ -293,11 +293,10 @@ int mcg_nl_group_get_dumpit(struct sk_buff *skb,
 	struct mcg_view v = {
 		.which = HOLDERS_ALL, .after = &ctx->holder_last,
 	};
-	struct mcg_device *dev;
+	struct mcg_port *port;
 	struct mcg_group *g;
 	bool cont;
 	int err = 0;
-	u32 i;
 
 	mutex_lock(&mcg_lock);
 	if (!ctx->started) {
@@ -308,49 +307,45 @@ int mcg_nl_group_get_dumpit(struct sk_buff *skb,
 	v.rd = ctx->admin ? NULL : &rd;
 	v.now = ktime_get_boottime_ns();	/* after any holder's start */
 	v.brief = ctx->brief;
-	list_for_each_entry(dev, &mcg_devices, node) {
-		for (i = 0; i < dev->nports; i++) {
-			struct mcg_port *port = dev->ports[i];
+	for (port = mcg_port_next(NULL); port; port = mcg_port_next(port)) {
+		if (nl_dump_skip_port(ctx, port))
+			continue;
+		if (ctx->dev_index != port->dev->ibdev->index ||
+		    ctx->port != port->port_num) {
+			ctx->dev_index = port->dev->ibdev->index;
+			ctx->port = port->port_num;
+			ctx->has_last = 0;
+			ctx->holder_last = 0;
+		}
+		g = dump_first_group(cb, port, &cont);
+		for (; g; g = ctx->has_filter_mgid ? NULL :
+			      mcg_group_after(g)) {
+			struct nlmsghdr *nlh = (void *)skb_tail_pointer(skb);
 
-			if (nl_dump_skip_port(ctx, port))
-				continue;
-			if (ctx->dev_index != dev->ibdev->index ||
-			    ctx->port != port->port_num) {
-				ctx->dev_index = dev->ibdev->index;
-				ctx->port = port->port_num;
-				ctx->has_last = 0;
-				ctx->holder_last = 0;
-			}
-			g = dump_first_group(cb, port, &cont);
-			for (; g; g = ctx->has_filter_mgid ? NULL :
-				      mcg_group_after(g)) {
-				struct nlmsghdr *nlh = (void *)skb_tail_pointer(skb);
-
-				err = nl_fill_group(skb, g,
-						    NETLINK_CB(cb->skb).portid,
-						    cb->nlh->nlmsg_seq,
-						    NLM_F_MULTI,
-						    IB_MCG_CMD_GROUP_GET,
-						    g->reason, &v);
-				if (err == -EMSGSIZE)
-					goto out;
-				/*
-				 * A continued group that changed between its
-				 * parts mixes two moments: say so. Any other
-				 * change is not an inconsistency: the cursor
-				 * lists every group that exists throughout
-				 * exactly once.
-				 */
-				if (!cont)
-					ctx->group_gen = g->gen;
-				else if (g->gen != ctx->group_gen)
-					nlh->nlmsg_flags |= NLM_F_DUMP_INTR;
-				cont = false;
-				ctx->last = g->mgid;
-				ctx->has_last = 1;
-				if (err)	/* -EAGAIN: @g continues */
-					goto out;
-			}
+			err = nl_fill_group(skb, g,
+					    NETLINK_CB(cb->skb).portid,
+					    cb->nlh->nlmsg_seq,
+					    NLM_F_MULTI,
+					    IB_MCG_CMD_GROUP_GET,
+					    g->reason, &v);
+			if (err == -EMSGSIZE)
+				goto out;
+			/*
+			 * A continued group that changed between its
+			 * parts mixes two moments: say so. Any other
+			 * change is not an inconsistency: the cursor
+			 * lists every group that exists throughout
+			 * exactly once.
+			 */
+			if (!cont)
+				ctx->group_gen = g->gen;
+			else if (g->gen != ctx->group_gen)
+				nlh->nlmsg_flags |= NLM_F_DUMP_INTR;
+			cont = false;
+			ctx->last = g->mgid;
+			ctx->has_last = 1;
+			if (err)	/* -EAGAIN: @g continues */
+				goto out;
 		}
 	}
 out:

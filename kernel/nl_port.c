@@ -189,28 +189,23 @@ int mcg_nl_port_get_dumpit(struct sk_buff *skb,
 			   struct netlink_callback *cb)
 {
 	struct mcg_dump_ctx *ctx = nl_dump_ctx(cb);
-	struct mcg_device *dev;
+	struct mcg_port *port;
 	int err = 0;
-	u32 i;
 
 	mutex_lock(&mcg_lock);
 	err = nl_dump_init(cb);
 	if (err)
 		goto out;
-	list_for_each_entry(dev, &mcg_devices, node) {
-		for (i = 0; i < dev->nports; i++) {
-			struct mcg_port *port = dev->ports[i];
-
-			if (nl_dump_skip_port(ctx, port))
-				continue;
-			err = nl_fill_port(skb, port, NETLINK_CB(cb->skb).portid,
-					   cb->nlh->nlmsg_seq, NLM_F_MULTI,
-					   IB_MCG_CMD_PORT_GET);
-			if (err)
-				goto out;
-			ctx->dev_index = dev->ibdev->index;
-			ctx->port = port->port_num + 1;
-		}
+	for (port = mcg_port_next(NULL); port; port = mcg_port_next(port)) {
+		if (nl_dump_skip_port(ctx, port))
+			continue;
+		err = nl_fill_port(skb, port, NETLINK_CB(cb->skb).portid,
+				   cb->nlh->nlmsg_seq, NLM_F_MULTI,
+				   IB_MCG_CMD_PORT_GET);
+		if (err)
+			goto out;
+		ctx->dev_index = port->dev->ibdev->index;
+		ctx->port = port->port_num + 1;
 	}
 out:
 	mutex_unlock(&mcg_lock);

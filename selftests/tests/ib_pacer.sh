@@ -23,7 +23,7 @@ deletes_answered() {
 	[ "$(sa_stat rx_delete_mcm)" = "$(sa_stat answered_delete_mcm)" ]
 }
 
-ktap_plan 23
+ktap_plan 25
 modprobe ib_umad
 check "load simhca" modprobe simhca || ktap_skip_all "no simhca"
 check "load ib_mcgroups (rejoin_rate=2000, rejoin_inflight=8)" \
@@ -33,6 +33,13 @@ defer mcg_unload_simhca
 # --- N groups released at once: N Deletes ----------------------------------
 check "hold $N groups" mcg_bulk join simhca0 1 $N job:1
 check_eq "the SA has them" $N "$(sa_groups)"
+# debugfs pacer: each InfiniBand port's window, round trips, requests out
+pacer=/sys/kernel/debug/ib_mcgroups/pacer
+check_eq "debugfs pacer: a line per port of simhca0" \
+	"$(ls /sys/class/infiniband/simhca0/ports | wc -l)" \
+	"$(grep -c '^simhca0/[0-9]* window=' $pacer)"
+check "port 1's window, round trips, nothing unanswered" \
+	grep -Eq '^simhca0/1 window=[0-9]+/256 start=[01] base_us=[0-9]+ srtt_us=[0-9]+ joins=0 users=0 deletes=0$' $pacer
 echo 1 >$D/stats
 check "release all $N at once" mcg_bulk leave simhca0 1 $N job:1
 check "the SA loses every group" wait_for -t 120 sa_groups_are 0
