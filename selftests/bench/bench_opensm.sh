@@ -36,7 +36,7 @@ C=${BENCH_OSM_WAVE_C:-100}
 NW=${BENCH_OSM_FLEET_N:-16000}	# OpenSM keeps 0xC000 for IPoIB: 16,382 MLIDs left
 G1=0x0053494d48434101
 G2=0x0053494d48434102
-SWEEP_W=${BENCH_OSM_SWEEP_W:-"1 2 4 8 16"}	# osm_sweep's windows
+SWEEP_W=${BENCH_OSM_SWEEP_W:-"1 2 4 8 16"}	# osm_pace's windows
 SWEEP_N=${BENCH_OSM_SWEEP_N:-4000}
 POLL_MS=${BENCH_OSM_POLL_MS:-1000}	# B's sminfo_polling_timeout
 SETTLE_MS=${BENCH_OSM_SETTLE_MS:-3000}	# settle_ms in the failover (the default)
@@ -101,34 +101,30 @@ if [ "$broken" = 0 ]; then
 	wave_osm=$(wave) || broken=1
 fi
 
-# OpenSM's pace for Sets (creates of NW new groups), then the groups gone;
-# the groups held before are let go first: OpenSM has 16,382 MLIDs. Sets
-# pace (answers a second).
+# osm_sets N W MGID: N creates of new groups from MGID on, W in flight,
+# then the groups gone; sets out to sa_mcm's line (answers a second)
+osm_sets() {
+	out=$(sa_mcm -d simhca0 -p 2 -t 1000 -n "$1" -w "$2" set create \
+		mgid="$3") || return 1
+	sa_mcm -d simhca0 -p 2 -t 1000 -n "$1" -w 64 delete \
+		mgid="$3" port_gid=self join=1 >/dev/null
+}
+# OpenSM's pace for Sets (creates of NW new groups, 64 in flight), then
+# by the requests a client keeps in flight (SWEEP_N creates each): what a
+# window of W requests can get. The groups held before are let go first:
+# OpenSM has 16,382 MLIDs.
 osm_pace() {
-	local out
+	local out w
 
 	mcctl leave owner bench:wave all >/dev/null 2>&1
 	mcctl leave owner bench:fresh all >/dev/null 2>&1
 	wait_for -t 120 all_joined 0 || return 1
-	out=$(sa_mcm -d simhca0 -p 2 -t 1000 -n "$NW" -w 64 set create \
-		mgid=ff12:1234:0:0:0:0:7:0) || return 1
+	osm_sets "$NW" 64 ff12:1234:0:0:0:0:7:0 || return 1
 	bench_info "OpenSM: $NW MCMemberRecord Sets from a raw umad client" "${out#bulk: }"
-	sa_mcm -d simhca0 -p 2 -t 1000 -n "$NW" -w 64 delete \
-		mgid=ff12:1234:0:0:0:0:7:0 port_gid=self join=1 >/dev/null || return 1
 	pace=$(sed -n 's|.* \([0-9]*\)/s$|\1|p' <<<"$out")
-	osm_sweep
-}
-# osm_sweep: OpenSM's pace for Sets by the requests a client keeps in
-# flight (SWEEP_N creates each): what a window of W requests can get
-osm_sweep() {
-	local w out
-
 	for w in $SWEEP_W; do
-		out=$(sa_mcm -d simhca0 -p 2 -t 1000 -n "$SWEEP_N" -w "$w" set create \
-			mgid=ff12:1234:0:0:0:0:6:0) || return 1
+		osm_sets "$SWEEP_N" "$w" ff12:1234:0:0:0:0:6:0 || return 1
 		bench_info "OpenSM: $SWEEP_N Sets, $w in flight" "${out#bulk: }"
-		sa_mcm -d simhca0 -p 2 -t 1000 -n "$SWEEP_N" -w 64 delete \
-			mgid=ff12:1234:0:0:0:0:6:0 port_gid=self join=1 >/dev/null || return 1
 	done
 }
 # pacer_watch FILE: port 2's pacer (debugfs) every 0.5 s, into FILE
