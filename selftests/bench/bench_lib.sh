@@ -12,6 +12,21 @@ bench_median() {
 	"$@" | awk '$1 == "median_us" {print $2}'
 }
 
+# cpu_ticks: the guest's busy and all CPU ticks so far, "BUSY ALL"
+# (/proc/stat's first line: busy is user, nice, system, irq and softirq)
+cpu_ticks() {
+	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8 }' /proc/stat
+}
+# busy_since "BUSY ALL": how busy the guest's CPUs were since cpu_ticks
+# printed that, in % of all of them
+busy_since() {
+	local b0 a0 b1 a1
+
+	read -r b0 a0 <<<"$1"
+	read -r b1 a1 <<<"$(cpu_ticks)"
+	echo $(((b1 - b0) * 100 / (a1 > a0 ? a1 - a0 : 1)))
+}
+
 # bench_row FIGURE ANCHOR_TEXT ANCHOR NOW UNIT TARGET_RATIO [RATIO]
 # The ratio NOW / ANCHOR against TARGET_RATIO (met if at most); RATIO,
 # if given, is the ratio instead (a median of ratios measured in pairs).

@@ -104,8 +104,12 @@ fi
 # osm_sets N W MGID: N creates of new groups from MGID on, W in flight,
 # then the groups gone; sets out to sa_mcm's line (answers a second)
 osm_sets() {
+	local t
+
+	t=$(cpu_ticks)
 	out=$(sa_mcm -d simhca0 -p 2 -t 1000 -n "$1" -w "$2" set create \
 		mgid="$3") || return 1
+	out+="; the guest's CPUs $(busy_since "$t")% busy"
 	sa_mcm -d simhca0 -p 2 -t 1000 -n "$1" -w 64 delete \
 		mgid="$3" port_gid=self join=1 >/dev/null
 }
@@ -121,7 +125,7 @@ osm_pace() {
 	wait_for -t 120 all_joined 0 || return 1
 	osm_sets "$NW" 64 ff12:1234:0:0:0:0:7:0 || return 1
 	bench_info "OpenSM: $NW MCMemberRecord Sets from a raw umad client" "${out#bulk: }"
-	pace=$(sed -n 's|.* \([0-9]*\)/s$|\1|p' <<<"$out")
+	pace=$(sed -n 's|.* \([0-9]*\)/s;.*|\1|p' <<<"$out")
 	for w in $SWEEP_W; do
 		osm_sets "$SWEEP_N" "$w" ff12:1234:0:0:0:0:6:0 || return 1
 		bench_info "OpenSM: $SWEEP_N Sets, $w in flight" "${out#bulk: }"
@@ -153,7 +157,7 @@ port2_errors() { echo "sa_timeouts $(cat $SYS/sa_timeouts), rejoin_failures $(ca
 
 # fwave: a re-join wave of NW groups at the window's pace; sets fwave_ms
 fwave() {
-	local w watcher
+	local w watcher t busy
 
 	mcg_bulk join simhca0 2 "$NW" bench:fleet 0x20000 >/dev/null || return 1
 	wait_for -t 600 all_joined "$NW" || return 1
@@ -162,12 +166,14 @@ fwave() {
 	: >/tmp/pacer-wave
 	pacer_watch /tmp/pacer-wave &
 	watcher=$!
+	t=$(cpu_ticks)
 	echo 1 >$D/client_reregister
 	wait_for -t 600 waves_are $((w + 1)) || { kill $watcher; return 1; }
+	busy=$(busy_since "$t")
 	kill $watcher
 	fwave_ms=$(cat $SYS/last_rejoin_wave_ms)
 	bench_info "OpenSM: the wave of $NW groups, port 2's pacer" \
-		"$(pacer_summary /tmp/pacer-wave); $(port2_errors)"
+		"$(pacer_summary /tmp/pacer-wave); $(port2_errors); the guest's CPUs $busy% busy"
 }
 # the SMInfo state of the SM at LID $2, asked from port $1
 sm_state() {
