@@ -397,36 +397,37 @@ debug_jobs=()
 if [ "$DEBUG_LANE" != 0 ]; then
 	job "debug-build" "kernel:debug-$DEBUG_KERNEL" debug_part --build
 	debug_jobs=(debug-build)
-	# TEST... if given, else DEBUG_TESTS and DEBUG_TIMED_TESTS: those of
-	# DEBUG_TIMED_TESTS in a part alone, the others in a part beside other
-	# parts, with failslab and KUnit (in the part alone if it is the only
-	# one); DEBUG_TESTS= (no TEST...): every test, in one part alone
-	shared=() timed=()
-	# shellcheck disable=SC2206  # lists of test names
-	if [ $# -gt 0 ]; then given=("$@"); else given=($DEBUG_TESTS $DEBUG_TIMED_TESTS); fi
-	for t in "${given[@]}"; do
-		case " $DEBUG_TIMED_TESTS " in
-		*" $t "*) timed+=("$t") ;;
-		*) shared+=("$t") ;;
-		esac
-	done
 	if [ $# -eq 0 ] && [ -z "$DEBUG_TESTS" ]; then
-		shared=() timed=()
+		# DEBUG_TESTS=: every test, in one part alone
 		job "debug-$DEBUG_KERNEL" "job:debug-build" debug_part --built
 		alone "debug-$DEBUG_KERNEL"
 		debug_jobs+=("debug-$DEBUG_KERNEL")
-	fi
-	if [ ${#shared[@]} -gt 0 ]; then
-		job "debug-$DEBUG_KERNEL" "job:debug-build" debug_part --built "${shared[@]}"
-		debug_jobs+=("debug-$DEBUG_KERNEL")
-	fi
-	if [ ${#timed[@]} -gt 0 ]; then
-		extras=0
-		[ ${#shared[@]} -gt 0 ] || extras=1
-		job "debug-$DEBUG_KERNEL-timed" "job:debug-build" DEBUG_EXTRAS=$extras \
-			DEBUG_O="$TOP/build/vm/debug-$DEBUG_KERNEL-timed" debug_part --built "${timed[@]}"
-		alone "debug-$DEBUG_KERNEL-timed"
-		debug_jobs+=("debug-$DEBUG_KERNEL-timed")
+	else
+		# TEST... if given, else DEBUG_TESTS and DEBUG_TIMED_TESTS: those
+		# of DEBUG_TIMED_TESTS in a part alone, the others in a part
+		# beside other parts, with failslab and KUnit (in the part alone
+		# if it is the only one)
+		shared=() timed=()
+		# shellcheck disable=SC2206  # lists of test names
+		if [ $# -gt 0 ]; then given=("$@"); else given=($DEBUG_TESTS $DEBUG_TIMED_TESTS); fi
+		for t in "${given[@]}"; do
+			case " $DEBUG_TIMED_TESTS " in
+			*" $t "*) timed+=("$t") ;;
+			*) shared+=("$t") ;;
+			esac
+		done
+		if [ ${#shared[@]} -gt 0 ]; then
+			job "debug-$DEBUG_KERNEL" "job:debug-build" debug_part --built "${shared[@]}"
+			debug_jobs+=("debug-$DEBUG_KERNEL")
+		fi
+		if [ ${#timed[@]} -gt 0 ]; then
+			extras=0
+			[ ${#shared[@]} -gt 0 ] || extras=1
+			job "debug-$DEBUG_KERNEL-timed" "job:debug-build" DEBUG_EXTRAS=$extras \
+				DEBUG_O="$TOP/build/vm/debug-$DEBUG_KERNEL-timed" debug_part --built "${timed[@]}"
+			alone "debug-$DEBUG_KERNEL-timed"
+			debug_jobs+=("debug-$DEBUG_KERNEL-timed")
+		fi
 	fi
 fi
 for k in "${rt_kvers[@]}"; do
