@@ -192,6 +192,28 @@ bench_row "held join without the library (send + recv), median" \
 rawb=$(bench_median mcg_bench heldjoin-raw $MCG_DEV0 1 ::ffff:239.2.0.4 $REPS brief 2>/dev/null)
 bench_info "held join without the library, brief reply (send + recv), median" "${rawb:-?} us"
 bench_info "CTRL_CMD_GETFAMILY ib_mcgroups round trip, median" "${getfam:-?} us"
+# Where the held join's time goes: the floor and four JOINs, each stopping
+# one step further in mcg_nl_join(), sent in turns (mcg_bench joinsteps).
+# Each step's median is printed with what it adds to the one before; the
+# library's share is the held join less the raw one of the last step.
+steps=$(mcg_bench joinsteps $MCG_DEV0 1 ::ffff:239.2.0.5 $REPS)
+step() { awk -v k="step_$1_median_us" '$1 == k {print $2}' <<<"$steps"; }
+s_floor=$(step floor) s_attr=$(step badattr) s_nodev=$(step nodev)
+s_rep=$(step repeat) s_new=$(step new)
+if [ -n "$s_floor" ] && [ -n "$s_new" ] && [ -n "$held" ]; then
+	bench_info "where a held join's time goes, in turns (raw, brief reply): the floor" "$s_floor us"
+	bench_info "... refused by an attribute's value: policy, caller, owner and MGID parsed, an error ack with its message" \
+		"$s_attr us (+$(awk -v a="$s_attr" -v b="$s_floor" 'BEGIN {printf "%.1f", a - b}'))"
+	bench_info "... refused for a device that does not exist: mcg_lock, the device looked up" \
+		"$s_nodev us (+$(awk -v a="$s_nodev" -v b="$s_attr" 'BEGIN {printf "%.1f", a - b}'))"
+	bench_info "... the owner's join again: port, group and hold found, the brief reply built, nothing allocated" \
+		"$s_rep us (+$(awk -v a="$s_rep" -v b="$s_nodev" 'BEGIN {printf "%.1f", a - b}'))"
+	bench_info "... a new owner's hold: owner and hold allocated and linked, the events' listeners checked" \
+		"$s_new us (+$(awk -v a="$s_new" -v b="$s_rep" 'BEGIN {printf "%.1f", a - b}'))"
+	bench_row "held join (library) next to the floor" "floor" "$s_floor" "$held" "us" 1.25
+	bench_info "... of which libibmcg's own code (held join less the raw new hold)" \
+		"$(awk -v a="$held" -v b="$s_new" 'BEGIN {printf "%.1f", a - b}') us"
+fi
 if [ -n "${BENCH_HELD_ONLY:-}" ]; then
 	check "benchmark ran" test -n "$held$cm$floor$raw"
 	ktap_finish

@@ -12,6 +12,8 @@
  *	kernel and system calls only; with brief, it asks for the brief
  *	reply (IB_MCG_A_REPLY_BRIEF). Also prints "send_median_us" and
  *	"recv_median_us", the two calls apart.
+ *   mcg_bench joinsteps DEV PORT MGID COUNT
+ *	where a held JOIN's time goes, step by step (join_steps()).
  *   mcg_bench floor COUNT
  *	the floor of any request to ib_mcgroups: COUNT round trips of a
  *	generic netlink request the family refuses before parsing anything
@@ -281,6 +283,95 @@ static int raw_floor(int argc, char **argv, bool getfamily)
 	report_split("send", ts, n);
 	report_split("recv", tr, n);
 	close(fd);
+	return 0;
+}
+
+/*
+ * joinsteps: where a held JOIN's time goes. Each round sends, in turn, the
+ * floor's request and four JOINs that each stop one step further in
+ * mcg_nl_join(): refused by an attribute's value (policy, caller, owner
+ * parsed), refused for a device that does not exist (mcg_lock taken, the
+ * device looked up), a JOIN by the owner that holds the group already
+ * (group and holder found, the brief reply built; nothing allocated), and
+ * the held join of heldjoin-raw brief (a new owner and holder, left again
+ * untimed). Prints each one's median: step_NAME_median_us.
+ */
+enum { ST_FLOOR, ST_BADATTR, ST_NODEV, ST_REPEAT, ST_NEW, ST_N };
+static const char *const step_name[ST_N] = {
+	"floor", "badattr", "nodev", "repeat", "new",
+};
+
+static void join_req(struct raw_msg *m, uint16_t family, const char *dev,
+		     uint32_t port, const uint8_t *mgid, const char *owner)
+{
+	raw_start(m, family, IB_MCG_CMD_JOIN);
+	raw_put(m, IB_MCG_A_DEV_NAME, dev, strlen(dev) + 1);
+	raw_put(m, IB_MCG_A_PORT, &port, sizeof(port));
+	raw_put(m, IB_MCG_A_MGID, mgid, 16);
+	raw_put(m, IB_MCG_A_OWNER, owner, strlen(owner) + 1);
+}
+
+static int join_steps(int argc, char **argv)
+{
+	struct ibmcg_join_args a = { .size = sizeof(a), .owner = "bench:a",
+					  .create = true };
+	struct raw_msg m[ST_N];
+	unsigned long i, n;
+	double *t[ST_N], s, r;
+	uint16_t family;
+	uint8_t mgid[16], bad_js = 3;
+	uint32_t port;
+	struct ibmcg *h;
+	int fd, k, err;
+
+	if (argc != 6 || parse_gid(argv[4], mgid))
+		return 2;
+	n = strtoul(argv[5], NULL, 0);
+	port = strtoul(argv[3], NULL, 0);
+	for (k = 0; k < ST_N; k++)
+		t[k] = calloc(n ? n : 1, sizeof(double));
+	h = connect_or_die();
+	fd = raw_socket();
+	family = raw_family(fd, &m[0]);
+	raw_start(&m[ST_FLOOR], family, IB_MCG_CMD_MAX + 1);
+	join_req(&m[ST_BADATTR], family, argv[2], port, mgid, "bench:b");
+	raw_put(&m[ST_BADATTR], IB_MCG_A_JOIN_STATE, &bad_js, 1);
+	join_req(&m[ST_NODEV], family, "nodev", port, mgid, "bench:b");
+	join_req(&m[ST_REPEAT], family, argv[2], port, mgid, "bench:a");
+	join_req(&m[ST_NEW], family, argv[2], port, mgid, "bench:b");
+	for (k = ST_REPEAT; k <= ST_NEW; k++)
+		raw_put(&m[k], IB_MCG_A_REPLY_BRIEF, NULL, 0);
+	err = ibmcg_join(h, argv[2], port, mgid, &a, NULL);
+	for (i = 0; i < n && !err; i++) {
+		for (k = 0; k < ST_N; k++) {
+			struct nlmsghdr *nlh = raw_rt(fd, &m[k], &s, &r);
+			bool refused = nlh->nlmsg_type == NLMSG_ERROR &&
+				((struct nlmsgerr *)NLMSG_DATA(nlh))->error;
+
+			t[k][i] = s + r;
+			if (refused != (k < ST_REPEAT)) {
+				fprintf(stderr, "mcg_bench: step %s: %s\n",
+					step_name[k],
+					refused ? "refused" : "not refused");
+				return 1;
+			}
+		}
+		err = ibmcg_leave(h, argv[2], port, mgid, "bench:b", 0, NULL);
+	}
+	if (!err)
+		err = ibmcg_leave(h, argv[2], port, mgid, a.owner, 0, NULL);
+	if (err) {
+		fprintf(stderr, "mcg_bench: %s\n", ibmcg_strerror(h, err));
+		return 1;
+	}
+	for (k = 0; k < ST_N; k++) {
+		char what[32];
+
+		snprintf(what, sizeof(what), "step_%s", step_name[k]);
+		report_split(what, t[k], n);
+	}
+	close(fd);
+	ibmcg_close(h);
 	return 0;
 }
 
@@ -596,6 +687,8 @@ int main(int argc, char **argv)
 		ret = held_join(argc, argv);
 	else if (!strcmp(m, "heldjoin-raw"))
 		ret = held_join_raw(argc, argv);
+	else if (!strcmp(m, "joinsteps"))
+		ret = join_steps(argc, argv);
 	else if (!strcmp(m, "floor"))
 		ret = raw_floor(argc, argv, false);
 	else if (!strcmp(m, "getfamily"))
@@ -612,6 +705,6 @@ int main(int argc, char **argv)
 		ret = owner_release(argc, argv);
 	if (ret == 2)
 		fprintf(stderr,
-			"usage: mcg_bench {heldjoin DEV PORT MGID COUNT | heldjoin-raw DEV PORT MGID COUNT [brief] | floor COUNT | getfamily COUNT | spawn COUNT CMD... | close COUNT | dump COUNT {raw|lib} [brief] | joinmany [-4] DEV PORT COUNT OWNER FIRST [sendonly] [bound] | release OWNER}\n");
+			"usage: mcg_bench {heldjoin DEV PORT MGID COUNT | heldjoin-raw DEV PORT MGID COUNT [brief] | joinsteps DEV PORT MGID COUNT | floor COUNT | getfamily COUNT | spawn COUNT CMD... | close COUNT | dump COUNT {raw|lib} [brief] | joinmany [-4] DEV PORT COUNT OWNER FIRST [sendonly] [bound] | release OWNER}\n");
 	return ret;
 }
