@@ -71,7 +71,16 @@
  *   sa_db               read: groups and members
  *   stats               read: counters (SA, events, switch); write: reset.
  *                       max_per_100ms: the most SA requests the host
- *                       sent (posted) in any 100 ms;
+ *                       sent (posted) in any 100 ms, and
+ *                       max_per_100ms_end_ms when that 100 ms ended
+ *                       (since the reset); mcm_max_per_100ms and
+ *                       mcm_max_per_100ms_end_ms the same of
+ *                       MCMemberRecord requests alone (not ib_sa's
+ *                       ClassPortInfo queries, for one);
+ *   arrivals            read: "MS ALL MCM", the SA requests the host
+ *                       sent in each 10 ms since the stats' reset (up
+ *                       to 120 s), all and MCMemberRecords, to the last
+ *                       10 ms that had one
  *                       max_answers_pending: the most SA answers queued
  *                       to the host at once (with delay_ms, the requests
  *                       the host had unanswered at once, a request the
@@ -204,6 +213,13 @@ static int sa_db_show(struct seq_file *s, void *unused)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sa_db);
+
+static int arrivals_show(struct seq_file *s, void *unused)
+{
+	simhca_sa_arrivals_show(s->private, s);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(arrivals);
 
 static int sma_show(struct seq_file *s, void *unused)
 {
@@ -468,6 +484,7 @@ void simhca_debugfs_add(struct simhca_dev *sdev)
 	debugfs_create_file("sa_db", 0400, d, sdev, &sa_db_fops);
 	debugfs_create_file("sma", 0400, d, sdev, &sma_fops);
 	debugfs_create_file("stats", 0600, d, sdev, &stats_fops);
+	debugfs_create_file("arrivals", 0400, d, sdev, &arrivals_fops);
 	for (i = 0; i < sdev->nports; i++) {
 		struct dentry *pd;
 

@@ -134,6 +134,10 @@ static void sa_free_tables(struct simhca_sa *sa)
 	bitmap_free(sa->mlid_used);
 	kvfree(sa->mft_dirty);
 	bitmap_free(sa->mft_dirty_map);
+	kvfree(sa->ring.t);
+	kvfree(sa->mcm_ring.t);
+	kvfree(sa->arrivals);
+	kvfree(sa->mcm_arrivals);
 }
 
 static void sa_ipoib_bcast(struct simhca_dev *sdev);
@@ -151,8 +155,15 @@ int simhca_sa_init(struct simhca_dev *sdev)
 	sa->mft_dirty = kvmalloc_array(SIMHCA_MLID_NUM, sizeof(*sa->mft_dirty),
 				       GFP_KERNEL);
 	sa->mft_dirty_map = bitmap_zalloc(SIMHCA_MLID_NUM, GFP_KERNEL);
+	sa->ring.t = kvcalloc(SIMHCA_RATE_RING, sizeof(ktime_t), GFP_KERNEL);
+	sa->mcm_ring.t = kvcalloc(SIMHCA_RATE_RING, sizeof(ktime_t),
+				  GFP_KERNEL);
+	sa->arrivals = kvcalloc(SIMHCA_ARRIVALS, sizeof(u32), GFP_KERNEL);
+	sa->mcm_arrivals = kvcalloc(SIMHCA_ARRIVALS, sizeof(u32), GFP_KERNEL);
+	sa->arrivals_t0 = ktime_get();
 	if (!sa->by_mgid || !sa->by_mlid || !sa->mlid_used ||
-	    !sa->mft_dirty || !sa->mft_dirty_map) {
+	    !sa->mft_dirty || !sa->mft_dirty_map || !sa->ring.t ||
+	    !sa->mcm_ring.t || !sa->arrivals || !sa->mcm_arrivals) {
 		sa_free_tables(sa);
 		return -ENOMEM;
 	}
@@ -1433,29 +1444,78 @@ static void sa_mcm(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
 
 /* --- request dispatch ---------------------------------------------------- */
 
-/*
- * The most requests the host sent in any 100 ms, by the time it posted
- * them, not the time the SA worker got to them: a worker held up (a
- * loaded or debug kernel) takes several at once that were sent apart.
- */
-static void sa_rate_track(struct simhca_sa *sa, ktime_t now)
+/* A request posted at @now: the requests of the 100 ms up to it. */
+static u32 rate_ring_add(struct simhca_rate_ring *r, ktime_t now)
 {
 	ktime_t old = ktime_sub_ms(now, 100);
 	u32 tail;
 
-	sa->ring[sa->ring_head] = now;
-	sa->ring_head = (sa->ring_head + 1) % SIMHCA_RATE_RING;
-	if (sa->ring_count < SIMHCA_RATE_RING)
-		sa->ring_count++;
+	r->t[r->head] = now;
+	r->head = (r->head + 1) % SIMHCA_RATE_RING;
+	if (r->count < SIMHCA_RATE_RING)
+		r->count++;
 	for (;;) {
-		tail = (sa->ring_head + SIMHCA_RATE_RING - sa->ring_count) %
+		tail = (r->head + SIMHCA_RATE_RING - r->count) %
 			SIMHCA_RATE_RING;
-		if (!ktime_before(sa->ring[tail], old))
+		if (!ktime_before(r->t[tail], old))
 			break;
-		sa->ring_count--;
+		r->count--;
 	}
-	if (sa->ring_count > sa->st.max_per_100ms)
-		sa->st.max_per_100ms = sa->ring_count;
+	return r->count;
+}
+
+/*
+ * The most requests the host sent in any 100 ms, by the time it posted
+ * them, not the time the SA worker got to them: a worker held up (a
+ * loaded or debug kernel) takes several at once that were sent apart.
+ * The same of MCMemberRecord requests alone (ib_sa's own ClassPortInfo
+ * queries, one per port a second after a reregister, are not a
+ * multicast client's), and both per 10 ms since the stats' reset.
+ */
+static void sa_rate_track(struct simhca_sa *sa, ktime_t now, bool mcm)
+{
+	s64 since = ktime_to_ns(ktime_sub(now, sa->arrivals_t0));
+	u32 n, i = SIMHCA_ARRIVALS;
+
+	if (since >= 0 && since < (s64)SIMHCA_ARRIVALS * SIMHCA_ARRIVAL_NS)
+		i = div_u64(since, SIMHCA_ARRIVAL_NS);
+	since = max_t(s64, since, 0);
+	if (i < SIMHCA_ARRIVALS)
+		sa->arrivals[i]++;
+	n = rate_ring_add(&sa->ring, now);
+	if (n > sa->st.max_per_100ms) {
+		sa->st.max_per_100ms = n;
+		sa->st.max_per_100ms_end_ns = since;
+	}
+	if (!mcm)
+		return;
+	if (i < SIMHCA_ARRIVALS)
+		sa->mcm_arrivals[i]++;
+	n = rate_ring_add(&sa->mcm_ring, now);
+	if (n > sa->st.mcm_max_per_100ms) {
+		sa->st.mcm_max_per_100ms = n;
+		sa->st.mcm_max_per_100ms_end_ns = since;
+	}
+}
+
+/*
+ * stats' arrivals: "MS ALL MCM" per 10 ms since the reset (all requests,
+ * MCMemberRecord requests), to the last that had one
+ */
+void simhca_sa_arrivals_show(struct simhca_dev *sdev, struct seq_file *s)
+{
+	struct simhca_sa *sa = &sdev->sa;
+	u32 i, n = 0;
+
+	mutex_lock(&sa->lock);
+	for (i = 0; i < SIMHCA_ARRIVALS; i++)
+		if (sa->arrivals[i])
+			n = i + 1;
+	for (i = 0; i < n; i++)
+		seq_printf(s, "%llu %u %u\n",
+			   div_u64((u64)i * SIMHCA_ARRIVAL_NS, NSEC_PER_MSEC),
+			   sa->arrivals[i], sa->mcm_arrivals[i]);
+	mutex_unlock(&sa->lock);
 }
 
 /*
@@ -1555,7 +1615,7 @@ static void sa_process(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
 
 	a = attr_idx(req->mad_hdr.attr_id);
 	sa->st.rx[method_idx(method)][a]++;
-	sa_rate_track(sa, pkt->sent);
+	sa_rate_track(sa, pkt->sent, a == SIMHCA_A_MCM);
 	if (sa_faults(sdev, pkt))
 		return;
 
@@ -1774,6 +1834,11 @@ void simhca_sa_stats(struct simhca_dev *sdev, struct seq_file *s)
 	seq_printf(s, "rmpp_acks %llu\n", st->rmpp_acks);
 	seq_printf(s, "rmpp_aborts %llu\n", st->rmpp_aborts);
 	seq_printf(s, "max_per_100ms %llu\n", st->max_per_100ms);
+	seq_printf(s, "max_per_100ms_end_ms %llu\n",
+		   div_u64(st->max_per_100ms_end_ns, NSEC_PER_MSEC));
+	seq_printf(s, "mcm_max_per_100ms %llu\n", st->mcm_max_per_100ms);
+	seq_printf(s, "mcm_max_per_100ms_end_ms %llu\n",
+		   div_u64(st->mcm_max_per_100ms_end_ns, NSEC_PER_MSEC));
 	seq_printf(s, "mcm_updates %llu\n", st->mcm_updates);
 	seq_printf(s, "mcm_update_ns %llu\n", st->mcm_update_ns);
 	seq_printf(s, "mft_program_ns %llu\n", st->mft_ns);
@@ -1803,7 +1868,11 @@ void simhca_sa_stats_reset(struct simhca_dev *sdev)
 	mutex_lock(&sdev->sa.lock);
 	memset(&sdev->sa.st, 0, sizeof(sdev->sa.st));
 	memset(sdev->sa.events, 0, sizeof(sdev->sa.events));
-	sdev->sa.ring_count = 0;
+	sdev->sa.ring.count = 0;
+	sdev->sa.mcm_ring.count = 0;
+	memset(sdev->sa.arrivals, 0, SIMHCA_ARRIVALS * sizeof(u32));
+	memset(sdev->sa.mcm_arrivals, 0, SIMHCA_ARRIVALS * sizeof(u32));
+	sdev->sa.arrivals_t0 = ktime_get();
 	spin_lock_irq(&sdev->lock);
 	sdev->max_answers_pending = sdev->answers_pending;
 	sdev->max_requests_pending = sdev->requests_pending;

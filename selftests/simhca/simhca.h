@@ -45,7 +45,11 @@ extern u64 simhca_subnet_prefix;
 #define SIMHCA_GUID_BASE	0x0053494d48434100ULL
 #define SIMHCA_MLID_BASE	0xc000
 #define SIMHCA_MLID_MAX		0xfffe
-#define SIMHCA_RATE_RING	1024
+/* above the most requests any host sends in 100 ms (20,000/s and more) */
+#define SIMHCA_RATE_RING	8192
+/* stats' arrivals: requests per 10 ms since the reset, for 120 s */
+#define SIMHCA_ARRIVAL_NS	(10 * NSEC_PER_MSEC)
+#define SIMHCA_ARRIVALS		12000
 #define SIMHCA_TID_RING		1024
 #define SIMHCA_LOST_TIDS	16
 #define SIMHCA_MLID_NUM		(SIMHCA_MLID_MAX - SIMHCA_MLID_BASE + 1)
@@ -298,6 +302,9 @@ struct simhca_stats {
 	u64 rmpp_acks;
 	u64 rmpp_aborts;
 	u64 max_per_100ms;
+	u64 max_per_100ms_end_ns;	/* its window's end, since the reset */
+	u64 mcm_max_per_100ms;		/* the same, MCMemberRecord requests */
+	u64 mcm_max_per_100ms_end_ns;
 	u64 mcm_updates;	/* MCMemberRecord Sets and Deletes handled */
 	u64 mcm_update_ns;	/* time spent on them */
 	u64 mft_ns;		/* time spent programming the MFT */
@@ -327,9 +334,16 @@ struct simhca_sa {
 	unsigned long rate_start;
 	u32 rate_count;
 	u64 serve_next_ns;	/* serve_rate: when the server is next free */
-	ktime_t ring[SIMHCA_RATE_RING];
-	u32 ring_head;
-	u32 ring_count;
+	/* the post times of the last 100 ms: all requests, MCMemberRecords */
+	struct simhca_rate_ring {
+		ktime_t *t;	/* SIMHCA_RATE_RING of them */
+		u32 head;
+		u32 count;
+	} ring, mcm_ring;
+	/* SIMHCA_ARRIVALS per SIMHCA_ARRIVAL_NS: all, MCMemberRecords */
+	u32 *arrivals;
+	u32 *mcm_arrivals;
+	ktime_t arrivals_t0;	/* the stats' reset */
 	/* TIDs of the queries drop_queries lost: their resends are lost too */
 	__be64 lost[SIMHCA_LOST_TIDS];
 	u32 lost_next;
@@ -566,6 +580,7 @@ void simhca_sa_pkeys_changed(struct simhca_dev *port_dev);
 void simhca_sa_dump(struct simhca_dev *sdev, struct seq_file *m);
 void simhca_sa_stats(struct simhca_dev *sdev, struct seq_file *m);
 void simhca_sa_stats_reset(struct simhca_dev *sdev);
+void simhca_sa_arrivals_show(struct simhca_dev *sdev, struct seq_file *s);
 void simhca_sa_changed(struct simhca_dev *sdev);
 void simhca_mft_work(struct work_struct *work);
 

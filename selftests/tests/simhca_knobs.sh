@@ -16,7 +16,7 @@ unload() { [ -d /sys/module/simhca ] && rmmod simhca; return 0; }
 st() { "$@" 2>/dev/null | sed -n '1s/^status=\([^ ]*\).*/\1/p'; }
 now_ms() { local us=${EPOCHREALTIME/./}; echo $((us / 1000)); }
 
-ktap_plan 37
+ktap_plan 40
 modprobe ib_umad
 unload
 check "load simhca" modprobe simhca || ktap_skip_all "no simhca"
@@ -68,10 +68,16 @@ check_eq "rate limit: every request counted" 12 "$(sa_stat rx_get_cpi)"
 check_eq "rate limit: answered + dropped = 12" 12 $((ok + $(sa_stat drop_rate)))
 check "rate limit 3/s: $ok of 12 answered" test $ok -ge 1 -a $ok -le 9
 check "max MADs in 100 ms seen ($(sa_stat max_per_100ms))" test "$(sa_stat max_per_100ms)" -ge 2
+# ClassPortInfo queries are not MCMemberRecords; arrivals has all 12
+check_eq "no MCMemberRecord request counted" 0 "$(sa_stat mcm_max_per_100ms)"
+check_eq "arrivals: the 12 queries in 10 ms steps" "12 0" \
+	"$(awk '{a += $2; m += $3} END {print a, m}' $D/arrivals)"
 echo 0 >$D/rate_limit
 
 # --- SM ---
 check "create a group" sa_mcm -d simhca0 set create mgid=ff12:401b:ffff::1
+check "an MCMemberRecord Set counted in 100 ms ($(sa_stat mcm_max_per_100ms))" \
+	test "$(sa_stat mcm_max_per_100ms)" -ge 1
 echo 0 >$D/stats
 # The window opens at the reregister, and the probe goes out after the
 # event has been seen and sa_mcm has started: about 0.3 s on Debian's
