@@ -39,7 +39,7 @@ TOTAL=$((PORTS * G))
 sysfs_sum() { cat /sys/kernel/ib_mcgroups/simhca*/[12]/"$1" | awk '{s += $1} END {print s + 0}'; }
 now_ms() { echo $((${EPOCHREALTIME/./} / 1000)); }
 # full: every member at the SA and every port's wave over
-full() { [ "$(sa_stat members)" = "$TOTAL" ] && [ "$(sysfs_sum rejoin_waves)" = "$1" ]; }
+full() { [ "$(sa_stat members)" = "${2:-$TOTAL}" ] && [ "$(sysfs_sum rejoin_waves)" = "$1" ]; }
 
 ktap_plan 1
 modprobe ib_umad
@@ -60,8 +60,8 @@ wait_for -t 600 full "$(sysfs_sum rejoin_waves)" || broken=1
 bench_info "fleet: $PORTS ports x $G groups joined (SA without a limit)" \
 	"$(($(now_ms) - t0)) ms; SA $(sa_stat groups) groups, $(sa_stat members) members"
 
-# wave R LIMIT_S: a fabric-wide reregister against an SA of R/s (0: no
-# limit); sets el (ms from the reregister to full membership, less
+# wave R LIMIT_S [MEMBERS]: a fabric-wide reregister against an SA of R/s
+# (0: no limit); sets el (ms from the reregister to full membership, less
 # settle_ms), or fails after LIMIT_S
 wave() {
 	echo "$1" >$D/serve_rate
@@ -70,7 +70,7 @@ wave() {
 	to=$(sysfs_sum sa_timeouts)
 	t0=$(now_ms)
 	echo 1 >$D/client_reregister
-	wait_for -t "$2" full $((w + PORTS)) || return 1
+	wait_for -t "$2" full $((w + PORTS)) "${3:-$TOTAL}" || return 1
 	el=$(($(now_ms) - t0 - SETTLE_MS))
 }
 
@@ -106,6 +106,66 @@ for r in $RS; do
 	# the SA's requests per 10 ms, since the reregister ($O/out/)
 	save_output "fleet-$r.arrivals" <"$D/arrivals"
 done
+
+# Admin before users: uid 65534 holds U groups of its own on both ports
+# of every fourth device (bound holds, in a range root lets users create in), and one
+# more reregister at the SA of ORDER_R: on each of those ports, every one
+# of root's groups must be joined again before any of the user's
+# (mcctl monitor's group-state events, in the order the module sent them).
+U=4	# 16 ports x 4: user_max_holds, 64 by default
+ORDER_R=${BENCH_FLEET_ORDER_R:-2000}
+order_wave() {
+	local d p n=0 pids=() mon ok=0 bad=0 early
+
+	echo ff12:401b:ffff::7000/116 >/sys/module/ib_mcgroups/parameters/user_create
+	for ((d = 0; d < DEVS; d += 4)); do
+		for p in 1 2; do
+			MCG_BULK_NOCREATE=1 "${UNPRIV[@]}" mcg_bulk hold simhca$d $p $U uid:65534 \
+				$((0x7000 + n * U)) >/tmp/fleet-hold.$n 2>&1 &
+			pids+=($!)
+			n=$((n + 1))
+		done
+	done
+	for ((d = 0; d < n; d++)); do
+		wait_for -t 120 grep -q joined /tmp/fleet-hold.$d ||
+			{ cat /tmp/fleet-hold.$d >/tmp/fleet-order.err; return 1; }
+	done
+	wait_for -t 120 full "$(sysfs_sum rejoin_waves)" $((TOTAL + n * U)) ||
+		{ echo "SA members $(sa_stat members)" >/tmp/fleet-order.err; return 1; }
+	mcctl -j monitor >/tmp/fleet-order.json 2>/tmp/fleet-order.err &
+	mon=$!
+	sleep 1
+	wave "$ORDER_R" $((TOTAL * 4 / ORDER_R + 120)) $((TOTAL + n * U)) ||
+		{ echo "the wave: SA members $(sa_stat members)" >/tmp/fleet-order.err; return 1; }
+	kill "$mon" "${pids[@]}"
+	wait "$mon" "${pids[@]}" 2>/dev/null
+	# per port: the line of root's last joined event, the user's first
+	jq -r 'select(.event == "group-state" and .state == "joined") |
+		"\(.dev)/\(.port) \(.group)"' /tmp/fleet-order.json |
+		awk '{ user = ($2 ~ /::7[0-9a-f][0-9a-f][0-9a-f]$/) }
+		     !user { root[$1] = NR; nroot[$1]++ }
+		     user && !($1 in first) { first[$1] = NR }
+		     user { nuser[$1]++ }
+		     END { for (p in first)
+				print p, root[p] + 0, first[p], nroot[p] + 0, nuser[p] }' \
+		>/tmp/fleet-order.txt
+	# each port: all of root's G and the user's U joined, root's first
+	while read -r p last first nroot nuser; do
+		if [ "$nroot" = "$G" ] && [ "$nuser" = "$U" ] &&
+		   [ "$first" -gt "$last" ]; then
+			ok=$((ok + 1))
+		else
+			bad=$((bad + 1))
+			early="${early:-} $p"
+		fi
+	done </tmp/fleet-order.txt
+	bench_info "fleet: admin before users, R=$ORDER_R/s: uid 65534's $U groups on $n ports" \
+		"on $ok of $n ports all $G of root's groups were joined again before the user's first; not on $bad${early:+ (}${early# }${early:+)}; monitor: $(wc -l </tmp/fleet-order.json) events"
+	[ "$ok" = "$n" ]
+}
+if [ "$broken" = 0 ] && [ "$ORDER_R" != 0 ]; then
+	order_wave || ktap_diag "admin before users: the wave failed: $(cat /tmp/fleet-order.err 2>/dev/null)"
+fi
 echo 0 >$D/serve_rate
 
 check "benchmark ran" test "$broken" = 0
