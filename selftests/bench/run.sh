@@ -17,7 +17,8 @@
 # (200), BENCH_SCALE_ROUNDS (scale: releases per size, 3), BENCH_BATCH_N
 # (scale: joins of mcctl -batch and route adds of ip -batch, 4000),
 # BENCH_FLEET_DEVS (32), BENCH_FLEET_G (256), BENCH_FLEET_R ("500 2000
-# 5000 20000"). The VMs boot with slab_nomerge (added to KERNEL_APPEND), so that
+# 5000 20000"), BENCH_FLEET_ORDER_R (2000; 0: no admin-before-users
+# wave). The VMs boot with slab_nomerge (added to KERNEL_APPEND), so that
 # the memory figures can tell our slab caches from the kernel's.
 set -uo pipefail
 
