@@ -198,21 +198,22 @@ bench_info "CTRL_CMD_GETFAMILY ib_mcgroups round trip, median" "${getfam:-?} us"
 # library's share is the held join less the raw one of the last step.
 steps=$(mcg_bench joinsteps $MCG_DEV0 1 ::ffff:239.2.0.5 $REPS)
 step() { awk -v k="step_$1_median_us" '$1 == k {print $2}' <<<"$steps"; }
+minus() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.1f", a - b}'; }
 s_floor=$(step floor) s_attr=$(step badattr) s_nodev=$(step nodev)
 s_rep=$(step repeat) s_new=$(step new)
 if [ -n "$s_floor" ] && [ -n "$s_new" ] && [ -n "$held" ]; then
 	bench_info "where a held join's time goes, in turns (raw, brief reply): the floor" "$s_floor us"
 	bench_info "... refused by an attribute's value: policy, caller, owner and MGID parsed, an error ack with its message" \
-		"$s_attr us (+$(awk -v a="$s_attr" -v b="$s_floor" 'BEGIN {printf "%.1f", a - b}'))"
+		"$s_attr us (+$(minus "$s_attr" "$s_floor"))"
 	bench_info "... refused for a device that does not exist: mcg_lock, the device looked up" \
-		"$s_nodev us (+$(awk -v a="$s_nodev" -v b="$s_attr" 'BEGIN {printf "%.1f", a - b}'))"
+		"$s_nodev us (+$(minus "$s_nodev" "$s_attr"))"
 	bench_info "... the owner's join again: port, group and hold found, the brief reply built, nothing allocated" \
-		"$s_rep us (+$(awk -v a="$s_rep" -v b="$s_nodev" 'BEGIN {printf "%.1f", a - b}'))"
+		"$s_rep us (+$(minus "$s_rep" "$s_nodev"))"
 	bench_info "... a new owner's hold: owner and hold allocated and linked, the events' listeners checked" \
-		"$s_new us (+$(awk -v a="$s_new" -v b="$s_rep" 'BEGIN {printf "%.1f", a - b}'))"
+		"$s_new us (+$(minus "$s_new" "$s_rep"))"
 	bench_row "held join (library) next to the floor" "floor" "$s_floor" "$held" "us" 1.25
 	bench_info "... of which libibmcg's own code (held join less the raw new hold)" \
-		"$(awk -v a="$held" -v b="$s_new" 'BEGIN {printf "%.1f", a - b}') us"
+		"$(minus "$held" "$s_new") us"
 fi
 if [ -n "${BENCH_HELD_ONLY:-}" ]; then
 	check "benchmark ran" test -n "$held$cm$floor$raw"

@@ -301,6 +301,7 @@ static const char *const step_name[ST_N] = {
 	"floor", "badattr", "nodev", "repeat", "new",
 };
 
+/* A raw JOIN of @mgid on @dev/@port for @owner, no other attribute. */
 static void join_req(struct raw_msg *m, uint16_t family, const char *dev,
 		     uint32_t port, const uint8_t *mgid, const char *owner)
 {
@@ -398,11 +399,7 @@ static int held_join_raw(int argc, char **argv)
 	tr = calloc(n ? n : 1, sizeof(*t));
 	h = connect_or_die();
 	fd = raw_socket();
-	raw_start(&m, raw_family(fd, &m), IB_MCG_CMD_JOIN);
-	raw_put(&m, IB_MCG_A_DEV_NAME, argv[2], strlen(argv[2]) + 1);
-	raw_put(&m, IB_MCG_A_PORT, &port, sizeof(port));
-	raw_put(&m, IB_MCG_A_MGID, mgid, sizeof(mgid));
-	raw_put(&m, IB_MCG_A_OWNER, "bench:b", sizeof("bench:b"));
+	join_req(&m, raw_family(fd, &m), argv[2], port, mgid, "bench:b");
 	if (argc == 7)
 		raw_put(&m, IB_MCG_A_REPLY_BRIEF, NULL, 0);
 	err = ibmcg_join(h, argv[2], port, mgid, &a, NULL);
