@@ -127,6 +127,26 @@ void simhca_sa_module_exit(void)
 	kmem_cache_destroy(simhca_mcm_cache);
 }
 
+static void rate_ring_free(struct simhca_rate_ring *r)
+{
+	kvfree(r->t);
+	kvfree(r->arrivals);
+}
+
+static bool rate_ring_alloc(struct simhca_rate_ring *r)
+{
+	r->t = kvcalloc(SIMHCA_RATE_RING, sizeof(*r->t), GFP_KERNEL);
+	r->arrivals = kvcalloc(SIMHCA_ARRIVALS, sizeof(*r->arrivals),
+			       GFP_KERNEL);
+	return r->t && r->arrivals;
+}
+
+static void rate_ring_reset(struct simhca_rate_ring *r)
+{
+	r->count = 0;
+	memset(r->arrivals, 0, SIMHCA_ARRIVALS * sizeof(*r->arrivals));
+}
+
 static void sa_free_tables(struct simhca_sa *sa)
 {
 	kvfree(sa->by_mgid);
@@ -134,10 +154,8 @@ static void sa_free_tables(struct simhca_sa *sa)
 	bitmap_free(sa->mlid_used);
 	kvfree(sa->mft_dirty);
 	bitmap_free(sa->mft_dirty_map);
-	kvfree(sa->ring.t);
-	kvfree(sa->mcm_ring.t);
-	kvfree(sa->arrivals);
-	kvfree(sa->mcm_arrivals);
+	rate_ring_free(&sa->ring);
+	rate_ring_free(&sa->mcm_ring);
 }
 
 static void sa_ipoib_bcast(struct simhca_dev *sdev);
@@ -155,15 +173,10 @@ int simhca_sa_init(struct simhca_dev *sdev)
 	sa->mft_dirty = kvmalloc_array(SIMHCA_MLID_NUM, sizeof(*sa->mft_dirty),
 				       GFP_KERNEL);
 	sa->mft_dirty_map = bitmap_zalloc(SIMHCA_MLID_NUM, GFP_KERNEL);
-	sa->ring.t = kvcalloc(SIMHCA_RATE_RING, sizeof(ktime_t), GFP_KERNEL);
-	sa->mcm_ring.t = kvcalloc(SIMHCA_RATE_RING, sizeof(ktime_t),
-				  GFP_KERNEL);
-	sa->arrivals = kvcalloc(SIMHCA_ARRIVALS, sizeof(u32), GFP_KERNEL);
-	sa->mcm_arrivals = kvcalloc(SIMHCA_ARRIVALS, sizeof(u32), GFP_KERNEL);
 	sa->arrivals_t0 = ktime_get();
 	if (!sa->by_mgid || !sa->by_mlid || !sa->mlid_used ||
-	    !sa->mft_dirty || !sa->mft_dirty_map || !sa->ring.t ||
-	    !sa->mcm_ring.t || !sa->arrivals || !sa->mcm_arrivals) {
+	    !sa->mft_dirty || !sa->mft_dirty_map ||
+	    !rate_ring_alloc(&sa->ring) || !rate_ring_alloc(&sa->mcm_ring)) {
 		sa_free_tables(sa);
 		return -ENOMEM;
 	}
@@ -1444,11 +1457,19 @@ static void sa_mcm(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
 
 /* --- request dispatch ---------------------------------------------------- */
 
-/* A request posted at @now: the requests of the 100 ms up to it. */
-static u32 rate_ring_add(struct simhca_rate_ring *r, ktime_t now)
+/*
+ * A request posted at @now, @since the stats' reset: counted in its 10 ms
+ * and in the last 100 ms, whose count, if the most yet, is kept in *@max
+ * with the time it ended in *@max_end_ns.
+ */
+static void rate_ring_add(struct simhca_rate_ring *r, ktime_t now, s64 since,
+			  u64 *max, u64 *max_end_ns)
 {
 	ktime_t old = ktime_sub_ms(now, 100);
 	u32 tail;
+
+	if (since >= 0 && since < (s64)SIMHCA_ARRIVALS * SIMHCA_ARRIVAL_NS)
+		r->arrivals[div_u64(since, SIMHCA_ARRIVAL_NS)]++;
 
 	r->t[r->head] = now;
 	r->head = (r->head + 1) % SIMHCA_RATE_RING;
@@ -1461,7 +1482,10 @@ static u32 rate_ring_add(struct simhca_rate_ring *r, ktime_t now)
 			break;
 		r->count--;
 	}
-	return r->count;
+	if (r->count > *max) {
+		*max = r->count;
+		*max_end_ns = max_t(s64, since, 0);
+	}
 }
 
 /*
@@ -1475,27 +1499,13 @@ static u32 rate_ring_add(struct simhca_rate_ring *r, ktime_t now)
 static void sa_rate_track(struct simhca_sa *sa, ktime_t now, bool mcm)
 {
 	s64 since = ktime_to_ns(ktime_sub(now, sa->arrivals_t0));
-	u32 n, i = SIMHCA_ARRIVALS;
 
-	if (since >= 0 && since < (s64)SIMHCA_ARRIVALS * SIMHCA_ARRIVAL_NS)
-		i = div_u64(since, SIMHCA_ARRIVAL_NS);
-	since = max_t(s64, since, 0);
-	if (i < SIMHCA_ARRIVALS)
-		sa->arrivals[i]++;
-	n = rate_ring_add(&sa->ring, now);
-	if (n > sa->st.max_per_100ms) {
-		sa->st.max_per_100ms = n;
-		sa->st.max_per_100ms_end_ns = since;
-	}
-	if (!mcm)
-		return;
-	if (i < SIMHCA_ARRIVALS)
-		sa->mcm_arrivals[i]++;
-	n = rate_ring_add(&sa->mcm_ring, now);
-	if (n > sa->st.mcm_max_per_100ms) {
-		sa->st.mcm_max_per_100ms = n;
-		sa->st.mcm_max_per_100ms_end_ns = since;
-	}
+	rate_ring_add(&sa->ring, now, since, &sa->st.max_per_100ms,
+		      &sa->st.max_per_100ms_end_ns);
+	if (mcm)
+		rate_ring_add(&sa->mcm_ring, now, since,
+			      &sa->st.mcm_max_per_100ms,
+			      &sa->st.mcm_max_per_100ms_end_ns);
 }
 
 /*
@@ -1509,12 +1519,12 @@ void simhca_sa_arrivals_show(struct simhca_dev *sdev, struct seq_file *s)
 
 	mutex_lock(&sa->lock);
 	for (i = 0; i < SIMHCA_ARRIVALS; i++)
-		if (sa->arrivals[i])
+		if (sa->ring.arrivals[i])
 			n = i + 1;
 	for (i = 0; i < n; i++)
 		seq_printf(s, "%llu %u %u\n",
 			   div_u64((u64)i * SIMHCA_ARRIVAL_NS, NSEC_PER_MSEC),
-			   sa->arrivals[i], sa->mcm_arrivals[i]);
+			   sa->ring.arrivals[i], sa->mcm_ring.arrivals[i]);
 	mutex_unlock(&sa->lock);
 }
 
@@ -1868,10 +1878,8 @@ void simhca_sa_stats_reset(struct simhca_dev *sdev)
 	mutex_lock(&sdev->sa.lock);
 	memset(&sdev->sa.st, 0, sizeof(sdev->sa.st));
 	memset(sdev->sa.events, 0, sizeof(sdev->sa.events));
-	sdev->sa.ring.count = 0;
-	sdev->sa.mcm_ring.count = 0;
-	memset(sdev->sa.arrivals, 0, SIMHCA_ARRIVALS * sizeof(u32));
-	memset(sdev->sa.mcm_arrivals, 0, SIMHCA_ARRIVALS * sizeof(u32));
+	rate_ring_reset(&sdev->sa.ring);
+	rate_ring_reset(&sdev->sa.mcm_ring);
 	sdev->sa.arrivals_t0 = ktime_get();
 	spin_lock_irq(&sdev->lock);
 	sdev->max_answers_pending = sdev->answers_pending;

@@ -334,15 +334,13 @@ struct simhca_sa {
 	unsigned long rate_start;
 	u32 rate_count;
 	u64 serve_next_ns;	/* serve_rate: when the server is next free */
-	/* the post times of the last 100 ms: all requests, MCMemberRecords */
+	/* requests posted: all of them, and MCMemberRecords alone */
 	struct simhca_rate_ring {
-		ktime_t *t;	/* SIMHCA_RATE_RING of them */
+		ktime_t *t;	/* the last 100 ms's post times, a ring */
 		u32 head;
 		u32 count;
+		u32 *arrivals;	/* per SIMHCA_ARRIVAL_NS since the reset */
 	} ring, mcm_ring;
-	/* SIMHCA_ARRIVALS per SIMHCA_ARRIVAL_NS: all, MCMemberRecords */
-	u32 *arrivals;
-	u32 *mcm_arrivals;
 	ktime_t arrivals_t0;	/* the stats' reset */
 	/* TIDs of the queries drop_queries lost: their resends are lost too */
 	__be64 lost[SIMHCA_LOST_TIDS];
