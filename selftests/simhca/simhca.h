@@ -404,6 +404,7 @@ struct simhca_sma_stats {
 	u64 local;		/* answered in process_mad (hop count 0) */
 	u64 dropped;		/* no route, bad hop count, unsupported routing */
 	u64 bad_set;		/* Sets refused with an invalid field status */
+	u64 ca_armed;		/* Sets that armed a CA port (INIT -> ARMED) */
 	u64 gsi_routed;		/* QP1 MADs delivered by DLID (internal_sa=N) */
 	u64 gsi_dropped;	/* ... lost: port not ACTIVE, no route */
 	u64 trap_sent;		/* Trap(Notice 128)s sent to the SM, resends too */

@@ -383,6 +383,8 @@ static void sma_pi_set_ca(struct simhca_dev *sdev, struct simhca_port *p,
 		sm_change = false;
 	}
 	WRITE_ONCE(p->state, next);
+	if (old == IB_PORT_INIT && next == IB_PORT_ARMED)
+		sdev->swi.st.ca_armed++;
 
 	if (lid_change)
 		simhca_dispatch(sdev, p->num, IB_EVENT_LID_CHANGE);
@@ -1032,6 +1034,7 @@ void simhca_sma_show(struct simhca_dev *sdev, struct seq_file *m)
 	seq_printf(m, "smp_local %llu\n", sw->st.local);
 	seq_printf(m, "smp_dropped %llu\nsmp_bad_set %llu\n", sw->st.dropped,
 		   sw->st.bad_set);
+	seq_printf(m, "ca_armed %llu\n", sw->st.ca_armed);
 	seq_printf(m, "gsi_routed %llu\ngsi_dropped %llu\n", sw->st.gsi_routed,
 		   sw->st.gsi_dropped);
 	seq_printf(m, "trap_sent %llu\ntrap_repressed %llu\n",
