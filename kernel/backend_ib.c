@@ -824,8 +824,12 @@ static bool join_answered_here(struct mcg_port *port,
 	       (cur.join_state & rec->join_state);
 }
 
-/* Starts the SA joins @g lacks; returns how many were sent. */
-static unsigned int issue(struct mcg_port *port, struct mcg_group *g)
+/*
+ * Starts the SA joins @g lacks (@fresh: from the fresh list); returns how
+ * many were sent.
+ */
+static unsigned int issue(struct mcg_port *port, struct mcg_group *g,
+			  bool fresh)
 {
 	struct ib_sa_mcmember_rec rec;
 	bool here;
@@ -855,7 +859,7 @@ static unsigned int issue(struct mcg_port *port, struct mcg_group *g)
 		}
 		m->mc = mc;
 		m->state = MCG_MEMB_JOINING;
-		mcg_pacer_join_sent(port, m, g->user_sa, !here);
+		mcg_pacer_join_sent(port, m, g->user_sa, fresh, !here);
 		sent++;
 	}
 	return sent;
@@ -918,13 +922,14 @@ static void group_pkey_wait(struct mcg_group *g)
 			   IB_MCG_REASON_PKEY_MISSING, ENOENT);
 }
 
-static unsigned int issue_now(struct mcg_port *port, struct mcg_group *g)
+static unsigned int issue_now(struct mcg_port *port, struct mcg_group *g,
+			      bool fresh)
 {
 	list_del_init(&mcg_ib(g)->retry_node);
 	if (g->link == IB_MCG_STATE_RETRY_WAIT)
 		mcg_group_set_link(g, IB_MCG_STATE_JOINING, g->reason,
 				   g->error);
-	return issue(port, g);
+	return issue(port, g, fresh);
 }
 
 /* @l, a re-join's leave, has been sent: its group re-joins once all have. */
@@ -1067,7 +1072,7 @@ static void send_user_joins(struct mcg_port *port, struct mcg_pace *p,
 			break;
 		if (!u)
 			continue;
-		sent = issue_now(port, g);
+		sent = issue_now(port, g, false);
 		mcg_pacer_user_take(port, u, p, sent);
 	}
 	if (moved)
@@ -1146,11 +1151,11 @@ static void ib_join_work(struct work_struct *work)
 			list_move_tail(&mcg_ib(g)->retry_node, &ib->retry);
 			continue;
 		}
-		issue_now(port, g);
+		issue_now(port, g, true);
 	}
 	list_for_each_entry_safe(ig, itmp, &ib->retry, retry_node) {
 		g = mcg_ib_group_of(ig);
-		if (mcg_pacer_joins_full(port, limit)) {
+		if (mcg_pacer_rejoins_full(port, limit)) {
 			ib->need_slot = true;
 			ib->backlog = true;
 			p.stopped = true;
@@ -1171,7 +1176,7 @@ static void ib_join_work(struct work_struct *work)
 			p.stopped = true;
 			break;
 		}
-		sent = issue_now(port, g);
+		sent = issue_now(port, g, false);
 		ib->credit = mcg_tb_take(ib->credit, p.interval, sent);
 	}
 leaves:

@@ -248,6 +248,9 @@ struct mcg_ib_memb {
 	bool user;			/* its join in flight is a user's
 					 * (counted in ib.uinflight)
 					 */
+	bool fresh;			/* ... a JOIN's, sent from ib.fresh
+					 * (counted in ib.finflight)
+					 */
 	u64 sent_ns;			/* ktime_get_ns() its join went at,
 					 * 0 if none is timed (pacer.c)
 					 */
@@ -352,6 +355,7 @@ struct mcg_ib_port {
 					 */
 	unsigned int inflight;		/* SA joins without an answer */
 	unsigned int uinflight;		/* ... of them users' */
+	unsigned int finflight;		/* ... of them sent from fresh */
 	s64 ucredit;			/* users' token bucket, ns */
 	u64 ucredit_ns;			/* ktime_get_ns() of its last refill */
 	u64 srtt_ns;			/* SA round trip (mcg_srtt_update()),

@@ -34,7 +34,9 @@
  * rejoin_inflight (mcg_pacer_join_limit()), and all requests together
  * rejoin_inflight (mcg_pacer_joins_full()): a Delete waiting for its
  * answer takes no place in the window, and the SA never has more than
- * rejoin_inflight of the port's requests. Leaves go while fewer than
+ * rejoin_inflight of the port's requests. JOINs, sent first, may fill
+ * the window, but never take the last slot of the paced joins
+ * (mcg_pacer_rejoins_full()): a wave always moves. Leaves go while fewer than
  * MCG_INFLIGHT_MIN requests are unanswered (mcg_leave_limit()): their
  * answers are not seen, only noticed at the next run.
  * Measurements: Documentation/design-notes.rst, "Fleet-scale recovery".
@@ -164,6 +166,30 @@ bool mcg_pacer_joins_full(const struct mcg_port *port, unsigned int limit)
 }
 
 /**
+ * mcg_pacer_rejoins_full() - may the port send no more paced joins now?
+ * @port: the port
+ * @limit: its in-flight limit of joins this run (mcg_pacer_join_limit())
+ *
+ * As mcg_pacer_joins_full(), but a JOIN's joins (sent first, from the
+ * fresh list) never take the last slot of the paced ones: with none of
+ * those unanswered, one may go even when JOINs fill the window. A window
+ * of one request (a busy node's own delays read as the SA's queue) and a
+ * steady stream of JOINs would otherwise hold a re-join wave back for as
+ * long as the stream lasts. Joins unanswered are then the window plus
+ * one at most, and all requests still rejoin_inflight.
+ *
+ * Return: true if no paced join may go now.
+ */
+bool mcg_pacer_rejoins_full(const struct mcg_port *port, unsigned int limit)
+{
+	if (port->ib.inflight == port->ib.finflight)
+		return mcg_inflight_full(port->ib.inflight +
+					 port->ib.leaves_inflight,
+					 READ_ONCE(rejoin_inflight));
+	return mcg_pacer_joins_full(port, limit);
+}
+
+/**
  * mcg_pacer_leaves_full() - may the port send no more Deletes now?
  * @port: the port
  *
@@ -194,19 +220,23 @@ unsigned int mcg_pacer_leave_limit(void)
  * @port: the port
  * @m: the membership
  * @user: its group's SA requests are a user's
+ * @fresh: a JOIN's, sent from the fresh list (mcg_pacer_rejoins_full())
  * @timed: the SA answers it (not multicast.c itself): its round trip is
  *	a sample (mcg_pacer_rtt_sample())
  *
  * Takes an in-flight slot (a user's share too) and times the join.
  */
 void mcg_pacer_join_sent(struct mcg_port *port, struct mcg_ib_memb *m,
-			 bool user, bool timed)
+			 bool user, bool fresh, bool timed)
 {
 	m->user = user;
+	m->fresh = fresh;
 	m->sent_ns = timed ? ktime_get_ns() : 0;
 	port->ib.inflight++;
 	if (user)
 		port->ib.uinflight++;
+	if (fresh)
+		port->ib.finflight++;
 }
 
 /**
@@ -221,7 +251,10 @@ void mcg_pacer_join_done(struct mcg_port *port, struct mcg_ib_memb *m)
 	port->ib.inflight--;
 	if (m->user)
 		port->ib.uinflight--;
+	if (m->fresh)
+		port->ib.finflight--;
 	m->user = false;
+	m->fresh = false;
 }
 
 /**

@@ -428,10 +428,11 @@ void mcg_pace_begin(struct mcg_port *port, struct mcg_pace *p);
 unsigned int mcg_pacer_join_limit(const struct mcg_port *port);
 unsigned int mcg_pacer_leave_limit(void);
 bool mcg_pacer_joins_full(const struct mcg_port *port, unsigned int limit);
+bool mcg_pacer_rejoins_full(const struct mcg_port *port, unsigned int limit);
 bool mcg_pacer_leaves_full(const struct mcg_port *port);
 void mcg_pacer_wave_start(struct mcg_port *port);
 void mcg_pacer_join_sent(struct mcg_port *port, struct mcg_ib_memb *m,
-			 bool user, bool timed);
+			 bool user, bool fresh, bool timed);
 void mcg_pacer_join_done(struct mcg_port *port, struct mcg_ib_memb *m);
 void mcg_pacer_rtt_sample(struct mcg_port *port, struct mcg_ib_memb *m,
 			  int status);
