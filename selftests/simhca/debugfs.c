@@ -66,6 +66,11 @@
  *   ah_fail_next        fail the next N create_ah for the SM's LID (-EIO):
  *                       ib_sa then has no SM address handle until the next
  *                       port event
+ *   event_delay_ms      simhca's event handler, called after ib_sa's and
+ *                       before those of clients loaded later
+ *                       (ib_mcgroups), sleeps this long first: multicast.c
+ *                       reports the lost groups of a reregister before
+ *                       such a client hears of the event (default 0)
  *   ud                  the UD test helper (ud.c): write commands, read
  *                       per port "port N qpn Q received R bad B"
  *   sa_db               read: groups and members
@@ -480,6 +485,7 @@ void simhca_debugfs_add(struct simhca_dev *sdev)
 	debugfs_create_file("mft", 0400, d, sdev, &mft_fops);
 	debugfs_create_u32("ah_delay_ms", 0600, d, &k->ah_delay_ms);
 	debugfs_create_u32("ah_fail_next", 0600, d, &k->ah_fail_next);
+	debugfs_create_u32("event_delay_ms", 0600, d, &k->event_delay_ms);
 	debugfs_create_file("ud", 0600, d, sdev, &simhca_udh_fops);
 	debugfs_create_file("sa_db", 0400, d, sdev, &sa_db_fops);
 	debugfs_create_file("sma", 0400, d, sdev, &sma_fops);

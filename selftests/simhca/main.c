@@ -3,6 +3,7 @@
  * simhca: a simulated InfiniBand HCA whose fabric is a simulated SM/SA,
  * steered through debugfs (/sys/kernel/debug/simhca/). Test-only.
  */
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
@@ -207,13 +208,24 @@ void simhca_dispatch(struct simhca_dev *sdev, u32 port,
 }
 
 /* Count the events ib_core delivers for this device, for the tests. */
+/*
+ * simhca's own event handler: counts the events (stats). It is registered
+ * after ib_register_device(), so after ib_sa's and before those of the
+ * clients loaded later: with event_delay_ms it sleeps first, as a slow
+ * handler between them would, and multicast.c reports the lost groups to
+ * such a client before it hears of the event itself. Handlers run in
+ * ib_wq's work, where sleeping is allowed.
+ */
 static void simhca_event(struct ib_event_handler *h, struct ib_event *ev)
 {
 	struct simhca_dev *sdev = container_of(h, struct simhca_dev,
 					       event_handler);
+	unsigned int delay = READ_ONCE(sdev->knobs.event_delay_ms);
 
 	if (ev->event > IB_EVENT_GID_CHANGE)
 		return;
+	if (delay)
+		msleep(delay);
 	mutex_lock(&sdev->sa.lock);
 	sdev->sa.events[ev->event]++;
 	mutex_unlock(&sdev->sa.lock);

@@ -370,6 +370,7 @@ struct simhca_knobs {
 	u32 mft_delay_ms;
 	u32 ah_delay_ms;
 	u32 ah_fail_next;
+	u32 event_delay_ms;
 };
 
 /* The in-kernel UD test helper of debugfs "ud" (ud.c): one QP per port */
