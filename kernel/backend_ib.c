@@ -335,6 +335,7 @@ static void wave_start(struct mcg_port *port)
 	if (port->ib.wave)
 		return;
 	port->ib.wave = true;
+	port->ib.wave_seq++;
 	port->ib.wave_start_ns = ktime_get_ns();
 	mcg_pacer_wave_start(port);
 	mcg_port_event(port, IB_MCG_CMD_REJOIN_WAVE_START_NTF);
@@ -356,9 +357,13 @@ static void wave_got(struct mcg_port *port, struct mcg_group *g)
  * then, such a group still looks joined and waits on no list, and an SA
  * answer of other work (a fresh join, a user's) would find the wave
  * finished. So every group of root's that is joined now is one the wave
- * waits for, until it is joined again or released. One reported and
- * joined again before we got here would keep the wave open for ever:
- * after MCG_WAVE_REPORT_MS, groups never reported are let go.
+ * waits for, until it is joined again or released - but not one already
+ * reported lost in the wave that is on: multicast.c may report groups,
+ * and the pacer join them again, before our event handler has even run
+ * (it comes after ib_sa's, and other handlers may come between); such a
+ * group is joined again, not still to be reported, and would keep the
+ * wave open until MCG_WAVE_REPORT_MS. After that time, groups never
+ * reported are let go: one mid-join at the event, for one.
  */
 #define MCG_WAVE_REPORT_MS	10000
 
@@ -370,7 +375,8 @@ static void wave_expect(struct mcg_port *port)
 		struct mcg_group *g = rb_entry(n, struct mcg_group, node);
 
 		if (g->user_sa || !mcg_ib(g)->want || mcg_ib(g)->wave_wait ||
-		    !all_joined(g))
+		    !all_joined(g) ||
+		    (port->ib.wave && mcg_ib(g)->lost_wave == port->ib.wave_seq))
 			continue;
 		mcg_ib(g)->wave_wait = true;
 		port->ib.wave_waits++;
@@ -636,6 +642,7 @@ static void join_failed(struct mcg_port *port, struct mcg_ib_memb *m,
 		if (!port_query(port))
 			reason = IB_MCG_REASON_PORT_DOWN;
 		wave_start(port);
+		mcg_ib(g)->lost_wave = port->ib.wave_seq;
 	} else {
 		atomic64_inc(&port->ib.rejoin_failures);
 		delay = backoff_ms(++mcg_ib(g)->failures);
@@ -1408,6 +1415,7 @@ static void leave_and_rejoin(struct mcg_port *port, struct mcg_group *g,
 	mcg_ib(g)->stale = 0;
 	mcg_ib(g)->rejoining = true;
 	wave_start(port);
+	mcg_ib(g)->lost_wave = port->ib.wave_seq;
 	mcg_group_set_link(g, IB_MCG_STATE_RETRY_WAIT, reason, err);
 	mcg_ib(g)->rejoin_leaves += queued;
 	if (mcg_ib(g)->rejoin_leaves)

@@ -277,6 +277,7 @@ struct mcg_ib_group {
 	bool wave_wait;			/* the port's wave waits for it to
 					 * be joined again (wave_expect())
 					 */
+	u32 lost_wave;			/* ib.wave_seq when last lost */
 	u8 rejoin_leaves;		/* leaves queued by leave_and_rejoin():
 					 * not re-joined before they are sent
 					 */
@@ -365,6 +366,7 @@ struct mcg_ib_port {
 	unsigned int leaves_inflight;	/* entries on leaves_sent */
 	bool active;			/* port ACTIVE */
 	bool wave;			/* a re-join wave is on */
+	u32 wave_seq;			/* waves started */
 	u64 wave_start_ns;
 	unsigned int wave_waits;	/* groups with wave_wait set */
 	unsigned long wave_wait_until;	/* jiffies: then they are let go */
