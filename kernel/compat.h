@@ -13,6 +13,7 @@
 #include <linux/bug.h>
 #include <linux/build_bug.h>
 #include <linux/errno.h>
+#include <linux/hrtimer.h>
 #include <linux/slab.h>
 #include <linux/types.h>
 #include <net/genetlink.h>
@@ -266,6 +267,23 @@ static inline struct nlattr **mcg_dump_attrs(struct netlink_callback *cb)
 	return genl_info_dump(cb)->attrs;
 #else
 	return genl_dumpit_info(cb)->attrs;
+#endif
+}
+
+/*
+ * An hrtimer with its function: hrtimer_setup() since 6.13, which
+ * replaced hrtimer_init() and the assignment of ->function.
+ */
+static inline void
+mcg_hrtimer_setup(struct hrtimer *timer,
+		  enum hrtimer_restart (*function)(struct hrtimer *),
+		  clockid_t clock_id, enum hrtimer_mode mode)
+{
+#ifdef MCG_HAVE_HRTIMER_SETUP
+	hrtimer_setup(timer, function, clock_id, mode);
+#else
+	hrtimer_init(timer, clock_id, mode);
+	timer->function = function;
 #endif
 }
 

@@ -50,6 +50,7 @@
 #ifndef _IB_MCGROUPS_H
 #define _IB_MCGROUPS_H
 
+#include <linux/hrtimer.h>
 #include <linux/kobject.h>
 #include <linux/kref.h>
 #include <linux/list.h>
@@ -343,6 +344,8 @@ struct mcg_ib_port {
 	struct work_struct done_work;
 	struct delayed_work join_work;	/* the pacer: issues joins, leaves */
 	unsigned long wake_at;		/* jiffies: join_work due, if pending */
+	struct hrtimer token_timer;	/* the pacer's next token: queues */
+	struct work_struct token_work;	/* ... this, which runs the pacer */
 	unsigned long events;		/* IB events to handle (atomic bits) */
 	unsigned long settle_until;	/* jiffies: no joins before ... */
 	bool settling;			/* ... while set (mcg_settling()) */

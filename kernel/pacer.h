@@ -51,11 +51,12 @@ static inline u64 mcg_pace_interval_ns(unsigned int rate)
  *  - while requests waited (@backlog: for credit, or for a slot under
  *    the in-flight limit), credit grows up to one request and the lesser
  *    of @cap_ns and one more request, and at least up to @cap_ns (the
- *    pacer passes MCG_TB_CAP_NS, 10 ms of requests, more than two
- *    jiffies at HZ=250): a late wake-up is made up, within that bound, so
- *    that at most 10 ms of requests, and at most one more than is due,
- *    go out at once beyond the rate. The pacer is woken when the next
- *    request is paid for, so the time it wakes late is always beyond that
+ *    pacer passes MCG_TB_CAP_NS, 10 ms of requests): a late wake-up is
+ *    made up, within that bound, so that at most 10 ms of requests, and
+ *    at most one more than is due, go out at once beyond the rate. The
+ *    pacer is woken when the next request is paid for (by an hrtimer, a
+ *    millisecond or two after its last run at the soonest: backend_ib.c's
+ *    arm_token()), so the time it wakes late is always beyond that
  *    request: were the credit capped at one request, a pacer woken 5 ms
  *    late every time would lose 5 ms per request (20 % at 40/s). Not
  *    more than 10 ms: the SA must never see more than the rate plus two
