@@ -43,8 +43,14 @@ check "SA limited to 50 MADs/s: every group still comes back" \
 	wait_for -t 240 waves_are $((w + 1))
 check_eq "all 1000 in the SA" 1000 "$(sa_groups)"
 ktap_diag "SA dropped $(sa_stat drop_rate) MADs over its limit; ib_mcgroups saw $(cat $SYS/sa_timeouts) timeouts, $(cat $SYS/rejoin_failures) failed attempts"
-check "backoff kept the requests near the SA's pace (drops < 3 x groups)" \
-	test "$(sa_stat drop_rate)" -lt 3000
+# Measured on 6.12 (ib_sa resends a join every 300 ms, 10 times): a wave
+# with 1,000 joins in flight and no cap, 7,898 drops, and 361 joins timed
+# out; this one, 2,100-3,100 drops and none (5.10's ib_sa sends once:
+# about 1,100 drops, each a timeout and a retry of ours). The window does
+# not see the drops, only the resends' late answers: design-notes.rst,
+# "Single-port waves: what the regression was".
+check "pacing kept the drops at half an unpaced wave's (< 4 x groups)" \
+	test "$(sa_stat drop_rate)" -lt 4000
 echo 0 >$D/rate_limit
 check "release them" mcg_bulk leave simhca0 1 1000 job:2
 
