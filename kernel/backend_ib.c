@@ -682,12 +682,13 @@ static void ib_done_work(struct work_struct *work)
 	}
 	/*
 	 * A pacer run waiting for its next token or retry time stays as
-	 * armed; one stopped by the in-flight limit runs now there is room.
+	 * armed; one stopped by the in-flight limit runs now there is room
+	 * (for a re-join, whose rule lets more go than a JOIN's).
 	 */
 	if (!port->dead) {
 		wave_check(port);
 		if (port->ib.need_slot &&
-		    !mcg_pacer_joins_full(port, mcg_pacer_join_limit(port))) {
+		    !mcg_pacer_rejoins_full(port, mcg_pacer_join_limit(port))) {
 			port->ib.need_slot = false;
 			arm(port, jiffies);
 		}

@@ -74,6 +74,14 @@ EOF
 	#define kcalloc(n, size, gfp) calloc(n, size)
 	#define kfree(p) free((void *)(p))
 	EOF
+	# hrtimer_init() and ->function, as before 6.13 (no hrtimer_setup())
+	cat >"$d/include/linux/hrtimer.h" <<-'EOF'
+	#include <time.h>
+	enum hrtimer_mode { HRTIMER_MODE_REL = 1 };
+	enum hrtimer_restart { HRTIMER_NORESTART };
+	struct hrtimer { enum hrtimer_restart (*function)(struct hrtimer *); };
+	void hrtimer_init(struct hrtimer *t, clockid_t clock, enum hrtimer_mode mode);
+	EOF
 	echo '#define CONFIG_FAKE_KCONFIG 1' >"$d/include/linux/kconfig.h"
 	echo '#define FAKE_AUTOCONF 1' >"$d/include/generated/autoconf.h"
 	echo '#define UTS_RELEASE "9.9.0-fake"' >"$d/include/generated/utsrelease.h"

@@ -35,9 +35,16 @@ check "reregister, SA wiped: a re-join wave completes" wait_for -t 60 waves_are 
 mcg_wave_stop
 check_eq "every group is back with its join state" "$N $N" \
 	"$(sa_groups) $(full_members)"
-peak=$(sa_stat max_per_100ms)
-ktap_diag "peak SA MADs in 100 ms: $peak (limit $((RATE / 10)) + 2 other queries)"
-check "the SA never saw more than rejoin_rate" test "$peak" -le $((RATE / 10 + 2))
+# rejoin_rate's bucket makes up a late run's time, up to 10 ms of requests
+# (pacer.h): at 200/s, 2 beyond the rate in any 100 ms, which the pacer,
+# woken on time since its hrtimer, reaches. The SA sees multicast.c's
+# posts, made from its own workqueue: one may come late into the next
+# 100 ms. ib_sa's own queries (ClassPortInfo, 1 s after the reregister,
+# inside this wave) are not ours: MCMemberRecords alone are counted.
+peak=$(sa_stat mcm_max_per_100ms)
+ktap_diag "peak SA MCMemberRecord requests in 100 ms: $peak (limit $((RATE / 10)) + 2 made up + 1 late post); all requests: $(sa_stat max_per_100ms)"
+check "the SA never saw more than rejoin_rate (with its 10 ms of catch-up)" \
+	test "$peak" -le $((RATE / 10 + 3))
 check_eq "counters: one reregister, $N group re-joins" "1 $N" \
 	"$(cat $SYS/sm_reregisters) $(cat $SYS/group_rejoins)"
 wave=$(cat $SYS/last_rejoin_wave_ms)
