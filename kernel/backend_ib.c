@@ -341,6 +341,13 @@ static void wave_start(struct mcg_port *port)
 	mcg_port_event(port, IB_MCG_CMD_REJOIN_WAVE_START_NTF);
 }
 
+/* @g lost its memberships: a wave is on, and @g was lost in it. */
+static void wave_lose(struct mcg_port *port, struct mcg_group *g)
+{
+	wave_start(port);
+	mcg_ib(g)->lost_wave = port->ib.wave_seq;
+}
+
 /* @g is back (or gone): the wave no longer waits for it. */
 static void wave_got(struct mcg_port *port, struct mcg_group *g)
 {
@@ -641,8 +648,7 @@ static void join_failed(struct mcg_port *port, struct mcg_ib_memb *m,
 		 */
 		if (!port_query(port))
 			reason = IB_MCG_REASON_PORT_DOWN;
-		wave_start(port);
-		mcg_ib(g)->lost_wave = port->ib.wave_seq;
+		wave_lose(port, g);
 	} else {
 		atomic64_inc(&port->ib.rejoin_failures);
 		delay = backoff_ms(++mcg_ib(g)->failures);
@@ -1455,8 +1461,7 @@ static void leave_and_rejoin(struct mcg_port *port, struct mcg_group *g,
 			queued++;
 	mcg_ib(g)->stale = 0;
 	mcg_ib(g)->rejoining = true;
-	wave_start(port);
-	mcg_ib(g)->lost_wave = port->ib.wave_seq;
+	wave_lose(port, g);
 	mcg_group_set_link(g, IB_MCG_STATE_RETRY_WAIT, reason, err);
 	mcg_ib(g)->rejoin_leaves += queued;
 	if (mcg_ib(g)->rejoin_leaves)

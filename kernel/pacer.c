@@ -36,9 +36,10 @@
  * answer takes no place in the window, and the SA never has more than
  * rejoin_inflight of the port's requests. JOINs, sent first, may fill
  * the window, but never take the last slot of the paced joins
- * (mcg_pacer_rejoins_full()): a wave always moves. Leaves go while fewer than
- * MCG_INFLIGHT_MIN requests are unanswered (mcg_leave_limit()): their
- * answers are not seen, only noticed at the next run.
+ * (mcg_pacer_rejoins_full()): a wave always moves. Leaves go while
+ * fewer than MCG_INFLIGHT_MIN requests are unanswered
+ * (mcg_leave_limit()): their answers are not seen, only noticed at the
+ * next run.
  * Measurements: Documentation/design-notes.rst, "Fleet-scale recovery".
  *
  * Users. Users' requests are paced and bounded per user and in total:
@@ -182,11 +183,9 @@ bool mcg_pacer_joins_full(const struct mcg_port *port, unsigned int limit)
  */
 bool mcg_pacer_rejoins_full(const struct mcg_port *port, unsigned int limit)
 {
-	if (port->ib.inflight == port->ib.finflight)
-		return mcg_inflight_full(port->ib.inflight +
-					 port->ib.leaves_inflight,
-					 READ_ONCE(rejoin_inflight));
-	return mcg_pacer_joins_full(port, limit);
+	/* none of them unanswered: only the bound of all requests holds */
+	return mcg_pacer_joins_full(port, port->ib.inflight == port->ib.finflight ?
+				    UINT_MAX : limit);
 }
 
 /**

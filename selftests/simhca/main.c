@@ -207,9 +207,9 @@ void simhca_dispatch(struct simhca_dev *sdev, u32 port,
 	ib_dispatch_event(&ev);
 }
 
-/* Count the events ib_core delivers for this device, for the tests. */
 /*
- * simhca's own event handler: counts the events (stats). It is registered
+ * simhca's own event handler: counts the events ib_core delivers for this
+ * device, for the tests (stats). It is registered
  * after ib_register_device(), so after ib_sa's and before those of the
  * clients loaded later: with event_delay_ms it sleeps first, as a slow
  * handler between them would, and multicast.c reports the lost groups to
