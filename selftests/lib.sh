@@ -432,6 +432,22 @@ sa_groups_are() { [ "$(sa_groups)" = "$1" ]; }
 sa_stat() {
 	awk -v k="$1" '$1 == k {print $2}' "/sys/kernel/debug/simhca/${2:-simhca0}/stats"
 }
+# sa_arrivals_at END_MS [DEV]: the MCMemberRecord requests simhca counted
+# per 10 ms over the 100 ms that ended at END_MS (since the stats' reset),
+# with the 10 ms on either side, as one diagnostic line "MS:N ..."
+sa_arrivals_at() {
+	awk -v e="$1" '$1 >= e - 120 && $1 <= e + 10 {printf "%s:%s ", $1, $3}
+		END {print ""}' "/sys/kernel/debug/simhca/${2:-simhca0}/arrivals"
+}
+# sa_arrivals_peak MS [DEV]: the most MCMemberRecord requests simhca
+# counted in MS (a multiple of 10) on its 10 ms grid since the stats'
+# reset (arrivals: its windows begin on the grid, a sliding window may
+# hold more)
+sa_arrivals_peak() {
+	awk -v n="$(($1 / 10))" '{c[NR] = $3; s += $3; if (NR > n) s -= c[NR - n]
+		if (s > m) m = s} END {print m + 0}' \
+		"/sys/kernel/debug/simhca/${2:-simhca0}/arrivals"
+}
 # sa_stat_sum KEY: simhca's counter KEY summed over every device's stats
 # (in a fabric, fabric=Y, the answers' way back is counted by the device
 # whose port sent the request)

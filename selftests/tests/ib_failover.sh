@@ -16,7 +16,7 @@ full_members() { grep -c '^member .* join=0x1 ' $D/sa_db; }
 waves_are() { [ "$(cat $SYS/rejoin_waves)" = "$1" ]; }
 sa_set_rx() { awk '$1 ~ /^rx_.*[Ss]et.*MCMember/ {n += $2} END {print n + 0}' $D/stats; }
 
-ktap_plan 20
+ktap_plan 21
 modprobe ib_umad
 check "load simhca" modprobe simhca || ktap_skip_all "no simhca"
 check "load ib_mcgroups (rejoin_rate=$RATE, settle 500 ms)" \
@@ -36,15 +36,24 @@ mcg_wave_stop
 check_eq "every group is back with its join state" "$N $N" \
 	"$(sa_groups) $(full_members)"
 # rejoin_rate's bucket makes up a late run's time, up to 10 ms of requests
-# (pacer.h): at 200/s, 2 beyond the rate in any 100 ms, which the pacer,
-# woken on time since its hrtimer, reaches. The SA sees multicast.c's
-# posts, made from its own workqueue: one may come late into the next
-# 100 ms. ib_sa's own queries (ClassPortInfo, 1 s after the reregister,
-# inside this wave) are not ours: MCMemberRecords alone are counted.
+# (pacer.h): at 200/s, 2 beyond the rate in any stretch of time, which
+# the pacer, woken on time since its hrtimer, reaches. The SA sees
+# multicast.c's posts, made from its ordered workqueue, not the pacer's
+# calls: on a loaded host that workqueue runs late, and what it holds
+# back comes at once. 10 ms of that (2 requests at 200/s: CI saw 24 in
+# 100 ms once, on 7.2) is allowed, in 100 ms and in a second, where the
+# same 4 requests are 2 % of the rate. ib_sa's own queries (ClassPortInfo,
+# 1 s after the reregister, inside this wave) are not ours:
+# MCMemberRecords alone are counted.
 peak=$(sa_stat mcm_max_per_100ms)
-ktap_diag "peak SA MCMemberRecord requests in 100 ms: $peak (limit $((RATE / 10)) + 2 made up + 1 late post); all requests: $(sa_stat max_per_100ms)"
-check "the SA never saw more than rejoin_rate (with its 10 ms of catch-up)" \
-	test "$peak" -le $((RATE / 10 + 3))
+late=$((RATE / 100))
+ktap_diag "peak SA MCMemberRecord requests in 100 ms: $peak (limit $((RATE / 10)) + 2 made up + $late late); all requests: $(sa_stat max_per_100ms)"
+ktap_diag "MCMemberRecords per 10 ms around it: $(sa_arrivals_at "$(sa_stat mcm_max_per_100ms_end_ms)")(ms:n); answers to resent requests: $(sa_stat answers_resent)"
+check "the SA never saw more than rejoin_rate in 100 ms (with its 10 ms of catch-up)" \
+	test "$peak" -le $((RATE / 10 + 2 + late))
+sec=$(sa_arrivals_peak 1000)
+ktap_diag "peak SA MCMemberRecord requests in a second: $sec (limit $RATE + 2 made up + $late late)"
+check "nor in a second" test "$sec" -le $((RATE + 2 + late))
 check_eq "counters: one reregister, $N group re-joins" "1 $N" \
 	"$(cat $SYS/sm_reregisters) $(cat $SYS/group_rejoins)"
 wave=$(cat $SYS/last_rejoin_wave_ms)
