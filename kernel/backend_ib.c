@@ -612,6 +612,9 @@ static void join_failed(struct mcg_port *port, struct mcg_ib_memb *m,
 	memb_free(port, m);
 	if (status == -ETIMEDOUT)
 		atomic64_inc(&port->ib.sa_timeouts);
+	/* The joins sent before it waited behind it (mcg_rtt_is_sa()). */
+	if (status == -ENETRESET)
+		port->ib.reset_ns = ktime_get_ns();
 	if (mcg_ib(g)->stale & m->bit) {
 		/* Kept only until its successor is held: not needed again. */
 		mcg_ib(g)->stale &= ~m->bit;

@@ -365,6 +365,9 @@ struct mcg_ib_port {
 	u64 srtt_ns;			/* SA round trip (mcg_srtt_update()),
 					 * 0 until measured
 					 */
+	u64 reset_ns;			/* ktime_get_ns() of the last loss
+					 * report handled (mcg_rtt_is_sa())
+					 */
 	struct mcg_win win;		/* the window law (pacer.h) */
 	unsigned int leaves_inflight;	/* entries on leaves_sent */
 	bool active;			/* port ACTIVE */

@@ -263,21 +263,18 @@ void mcg_pacer_join_done(struct mcg_port *port, struct mcg_ib_memb *m)
  * @status: the answer's (0, or an error)
  *
  * Its round trip, from the send to done_work's handling of the answer,
- * is a sample of the SA's for the smoothed round trip and the window: a
- * success or a refusal (-EINVAL) is an answer of the SA, another error
- * may not be.
+ * is a sample of the SA's for the smoothed round trip and the window,
+ * unless mcg_rtt_is_sa() says it is not.
  */
 void mcg_pacer_rtt_sample(struct mcg_port *port, struct mcg_ib_memb *m,
 			  int status)
 {
-	u64 rtt_ns;
+	u64 sent_ns = m->sent_ns, rtt_ns;
 
-	if (!m->sent_ns)
-		return;
-	rtt_ns = ktime_get_ns() - m->sent_ns;
 	m->sent_ns = 0;
-	if (status && status != -EINVAL)
+	if (!mcg_rtt_is_sa(sent_ns, port->ib.reset_ns, status))
 		return;
+	rtt_ns = ktime_get_ns() - sent_ns;
 	port->ib.srtt_ns = mcg_srtt_update(port->ib.srtt_ns, rtt_ns);
 	mcg_win_sample(&port->ib.win, rtt_ns);
 }

@@ -263,6 +263,28 @@ static void srtt_test(struct kunit *test)
 	KUNIT_EXPECT_LT(test, srtt, 2 * ms);
 }
 
+/*
+ * Which answers time the SA: a success or a refusal of a join sent after
+ * the port's last loss report; not one sent before it (it waited behind
+ * the reports on multicast.c's workqueue), not an untimed one, not
+ * another error.
+ */
+static void rtt_is_sa_test(struct kunit *test)
+{
+	const u64 ms = NSEC_PER_MSEC;
+
+	KUNIT_EXPECT_TRUE(test, mcg_rtt_is_sa(5 * ms, 0, 0));
+	KUNIT_EXPECT_TRUE(test, mcg_rtt_is_sa(5 * ms, 4 * ms, 0));
+	KUNIT_EXPECT_TRUE(test, mcg_rtt_is_sa(5 * ms, 4 * ms, -EINVAL));
+	/* sent before the report, or in the same nanosecond */
+	KUNIT_EXPECT_FALSE(test, mcg_rtt_is_sa(5 * ms, 6 * ms, 0));
+	KUNIT_EXPECT_FALSE(test, mcg_rtt_is_sa(5 * ms, 5 * ms, 0));
+	KUNIT_EXPECT_FALSE(test, mcg_rtt_is_sa(0, 0, 0));
+	KUNIT_EXPECT_FALSE(test, mcg_rtt_is_sa(5 * ms, 0, -ETIMEDOUT));
+	KUNIT_EXPECT_FALSE(test, mcg_rtt_is_sa(5 * ms, 0, -ENETRESET));
+	KUNIT_EXPECT_FALSE(test, mcg_rtt_is_sa(5 * ms, 0, -EAGAIN));
+}
+
 /* Leaves: MCG_INFLIGHT_MIN, rejoin_inflight winning, 0 as 1. */
 static void leave_limit_test(struct kunit *test)
 {
@@ -729,6 +751,7 @@ static struct kunit_case mcg_pacing_cases[] = {
 	KUNIT_CASE(tb_paced_rate_test),
 	KUNIT_CASE(inflight_test),
 	KUNIT_CASE(srtt_test),
+	KUNIT_CASE(rtt_is_sa_test),
 	KUNIT_CASE(leave_limit_test),
 	KUNIT_CASE(tb_wave_test),
 	KUNIT_CASE(tb_user_test),
