@@ -414,6 +414,29 @@ static void wave_wait_expire(struct mcg_port *port)
 		wave_got(port, rb_entry(n, struct mcg_group, node));
 }
 
+/*
+ * A wave that a loss report began before resync_work had handled the
+ * event behind it (our event handler runs after ib_sa's, and anything
+ * between them delays it): until resync_work runs, nothing marks the
+ * groups multicast.c has still to report (wave_expect()), and the wave
+ * would end as soon as those reported so far are back. That can come
+ * before the other reports: a join that comes while a group's own work
+ * runs on multicast.c's workqueue is sent from that work, ahead of the
+ * reports queued behind it. So such a wave ends no sooner than
+ * resync_work has handled an event (ib_refresh()), or after
+ * MCG_WAVE_REPORT_MS. Every event multicast.c reports losses for comes
+ * to our handler too.
+ */
+static void wave_unheard(struct mcg_port *port)
+{
+	if (port->ib.wave || port->ib.heard)
+		return;
+	port->ib.wave_unheard = true;
+	port->ib.wave_heard_until = jiffies +
+				    msecs_to_jiffies(MCG_WAVE_REPORT_MS);
+	arm(port, port->ib.wave_heard_until);
+}
+
 /* A wave ends when every group has its memberships again. */
 static void wave_check(struct mcg_port *port)
 {
@@ -423,6 +446,13 @@ static void wave_check(struct mcg_port *port)
 	    !list_empty(&port->ib.fresh) || port->ib.wave_waits ||
 	    port->ib.inflight > port->ib.uinflight || port->ib.rejoin_leaves)
 		return;
+	if (port->ib.wave_unheard && !port->ib.heard &&
+	    time_before(jiffies, port->ib.wave_heard_until)) {
+		arm(port, port->ib.wave_heard_until);
+		return;
+	}
+	port->ib.wave_unheard = false;
+	port->ib.heard = false;
 	port->ib.wave = false;
 	port->ib.last_wave_ms = div_u64(ktime_get_ns() -
 					port->ib.wave_start_ns, NSEC_PER_MSEC);
@@ -651,6 +681,7 @@ static void join_failed(struct mcg_port *port, struct mcg_ib_memb *m,
 		 */
 		if (!port_query(port))
 			reason = IB_MCG_REASON_PORT_DOWN;
+		wave_unheard(port);
 		wave_lose(port, g);
 	} else {
 		atomic64_inc(&port->ib.rejoin_failures);
@@ -1526,9 +1557,14 @@ static int ib_rejoin(struct mcg_group *g, struct netlink_ext_ack *extack)
 /* After IB events (from resync_work): port state, reregister, settle. */
 static void ib_refresh(struct mcg_port *port)
 {
-	bool was_active = port->ib.active, lost = false;
+	bool was_active = port->ib.active, lost = false, heard;
 
 	port_query(port);
+	/* The events multicast.c reports losses for (wave_unheard()) */
+	heard = test_bit(IB_EVENT_CLIENT_REREGISTER, &port->ib.events) ||
+		test_bit(IB_EVENT_LID_CHANGE, &port->ib.events) ||
+		test_bit(IB_EVENT_PORT_ERR, &port->ib.events) ||
+		test_bit(IB_EVENT_PKEY_CHANGE, &port->ib.events);
 	if (test_and_clear_bit(IB_EVENT_CLIENT_REREGISTER, &port->ib.events)) {
 		unsigned int settle = mcg_settle_delay_ms(READ_ONCE(settle_ms),
 							  get_random_u32());
@@ -1551,6 +1587,10 @@ static void ib_refresh(struct mcg_port *port)
 	clear_bit(IB_EVENT_PKEY_CHANGE, &port->ib.events);
 	clear_bit(IB_EVENT_GID_CHANGE, &port->ib.events);
 	gid_check(port);
+	if (heard) {
+		port->ib.heard = true;
+		wave_check(port);
+	}
 	if (port->ib.active && (!was_active || !list_empty(&port->ib.retry) ||
 				!list_empty(&port->ib.fresh) ||
 				!list_empty(&port->ib.ujoins)))

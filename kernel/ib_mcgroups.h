@@ -376,6 +376,14 @@ struct mcg_ib_port {
 	u64 wave_start_ns;
 	unsigned int wave_waits;	/* groups with wave_wait set */
 	unsigned long wave_wait_until;	/* jiffies: then they are let go */
+	bool heard;			/* resync_work handled an event that
+					 * makes multicast.c report losses,
+					 * since the last wave ended
+					 */
+	bool wave_unheard;		/* the wave began with a report before
+					 * that: it waits for it (wave_check())
+					 */
+	unsigned long wave_heard_until;	/* jiffies: ... at most until then */
 	u32 lid;
 	u32 sm_lid;
 	u32 last_sm_lid;
