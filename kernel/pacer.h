@@ -60,8 +60,9 @@ static inline u64 mcg_pace_interval_ns(unsigned int rate)
  *    arm_token()), so the time it wakes late is always beyond that
  *    request: were the credit capped at one request, a pacer woken 5 ms
  *    late every time would lose 5 ms per request (20 % at 40/s). Not
- *    more than 10 ms: the SA must never see more than the rate plus two
- *    requests in any 100 ms at 200/s (ib_failover.sh), so a longer pause
+ *    more than 10 ms: the pacer must never send more than the rate plus
+ *    two requests in any 100 ms at 200/s (ib_failover.sh, which allows
+ *    the SA 10 ms of multicast.c's workqueue more), so a longer pause
  *    - such as the start of a re-join wave, whose first re-joins wait
  *    behind multicast.c's reports of the lost groups - is not made up;
  *  - after an idle spell, up to one request: an idle port banks no burst.
