@@ -78,7 +78,9 @@
  *
  * Joins go only while the port is ACTIVE and not before the settle time
  * after a re-register (a new SM master ignores requests during its first
- * sweep). A re-join wave is root's: it ends when root's groups have
+ * sweep), which begins when resync_work handles the event: a wave whose
+ * losses multicast.c reported before that waits for it (wave_unheard()).
+ * A re-join wave is root's: it ends when root's groups have
  * their memberships again, whatever users' groups still wait. At the
  * start of a wave, multicast.c reports the lost groups one at a time on
  * its ordered workqueue, and the first re-joins queue behind the rest of
@@ -437,6 +439,22 @@ static void wave_unheard(struct mcg_port *port)
 	arm(port, port->ib.wave_heard_until);
 }
 
+/*
+ * Does the port still wait to hear of the event behind its wave
+ * (wave_unheard())? Until then the wave does not end, and no join is sent:
+ * the event may be a CLIENT_REREGISTER, whose settle time begins only when
+ * resync_work handles it - a re-join sent before would reach a new master
+ * in its first sweep, which ignores it. A LID change, a P_Key move or a
+ * port error heard sets no settle time: the joins go at once then.
+ */
+static bool wave_unheard_wait(struct mcg_port *port)
+{
+	if (port->ib.heard)
+		port->ib.wave_unheard = false;
+	return mcg_settling(&port->ib.wave_unheard,
+			    port->ib.wave_heard_until, jiffies);
+}
+
 /* A wave ends when every group has its memberships again. */
 static void wave_check(struct mcg_port *port)
 {
@@ -446,12 +464,10 @@ static void wave_check(struct mcg_port *port)
 	    !list_empty(&port->ib.fresh) || port->ib.wave_waits ||
 	    port->ib.inflight > port->ib.uinflight || port->ib.rejoin_leaves)
 		return;
-	if (port->ib.wave_unheard && !port->ib.heard &&
-	    time_before(jiffies, port->ib.wave_heard_until)) {
+	if (wave_unheard_wait(port)) {
 		arm(port, port->ib.wave_heard_until);
 		return;
 	}
-	port->ib.wave_unheard = false;
 	port->ib.heard = false;
 	port->ib.wave = false;
 	port->ib.last_wave_ms = div_u64(ktime_get_ns() -
@@ -1208,10 +1224,12 @@ static void pacer_run(struct mcg_port *port)
 		joins_wait_port(port);
 		goto leaves;
 	}
-	if (mcg_settling(&ib->settling, ib->settle_until, now)) {
+	if (mcg_settling(&ib->settling, ib->settle_until, now) ||
+	    wave_unheard_wait(port)) {
 		if (!list_empty(&ib->fresh) || !list_empty(&ib->retry) ||
 		    !list_empty(&ib->ujoins))
-			arm(port, ib->settle_until);
+			arm(port, ib->settling ? ib->settle_until :
+				  ib->wave_heard_until);
 		goto leaves;
 	}
 	joins = true;

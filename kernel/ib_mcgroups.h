@@ -381,7 +381,8 @@ struct mcg_ib_port {
 					 * since the last wave ended
 					 */
 	bool wave_unheard;		/* the wave began with a report before
-					 * that: it waits for it (wave_check())
+					 * that: it and the port's joins wait
+					 * for it (wave_unheard_wait())
 					 */
 	unsigned long wave_heard_until;	/* jiffies: ... at most until then */
 	u32 lid;

@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# The settle time after a CLIENT_REREGISTER holds even when ib_mcgroups
+# hears of the reregister late. multicast.c reports the lost groups
+# (-ENETRESET) from its own event handler's work; a slow handler of another
+# client between multicast.c's and ours (simhca's event_delay_ms) delays
+# ours. Re-joins of groups reported before we heard of the reregister must
+# wait for it too: a new master ignores SA requests during its first sweep
+# (simhca's first_sweep_ms), and a re-join sent then only times out.
+# Reports of a LID change (no settle time) heard late are re-joined as soon
+# as the event is heard, not 10 s later.
+# timeout: 300
+. "$(dirname "$0")/../lib.sh"
+
+mcg_require_simhca
+N=64
+SETTLE=1500
+LATE=400
+
+# MCMemberRecord requests the SA saw in the 10 ms windows that began before
+# MS since the stats' reset
+mcm_before() {
+	awk -v e="$1" '$1 < e {s += $3} END {print s + 0}' \
+		"/sys/kernel/debug/simhca/simhca0/arrivals"
+}
+waves_are() { [ "$(cat $SYS/rejoin_waves)" = "$1" ]; }
+not_joined() {
+	mcctl -j list owner job:1 | jq '[.[] | select(.state != "joined")] | length'
+}
+
+ktap_plan 9
+modprobe ib_umad
+check "load simhca" modprobe simhca || ktap_skip_all "no simhca"
+check "load ib_mcgroups (settle_ms=$SETTLE)" \
+	mcg_load rejoin_rate=1000 settle_ms=$SETTLE join_wait_ms=0
+defer mcg_unload_simhca
+check "hold $N groups" mcg_bulk join simhca0 1 $N job:1
+timeouts=$(cat $SYS/sa_timeouts)
+
+# A new master that ignores the SA for 1 s; our handler hears of its
+# reregister LATE ms after multicast.c has reported the groups lost.
+echo 1000 >$D/first_sweep_ms
+echo $LATE >$D/event_delay_ms
+echo 1 >$D/stats
+echo 1 >$D/client_reregister
+wait_for -t 60 waves_are 1
+echo 0 >$D/event_delay_ms
+early=$(mcm_before $SETTLE)
+ktap_diag "MCMemberRecords in the first $SETTLE ms: $early; wave $(cat $SYS/last_rejoin_wave_ms) ms"
+check_eq "handler $LATE ms late: no re-join before the settle time" 0 "$early"
+check_eq "... all $N groups joined again" 0 "$(not_joined)"
+check_eq "... no SA time-out" "$timeouts" "$(cat $SYS/sa_timeouts)"
+check_eq "... sm_reregisters counts it" 1 "$(cat $SYS/sm_reregisters)"
+
+# A LID change heard late: no settle time, and no 10 s wait for the event.
+echo 0 >$D/first_sweep_ms
+echo $LATE >$D/event_delay_ms
+echo 1 >$D/stats
+lid=$(cat $D/port1/lid)
+echo $((lid + 16)) >$D/port1/lid
+wait_for -t 60 waves_are 2
+echo 0 >$D/event_delay_ms
+wave=$(cat $SYS/last_rejoin_wave_ms)
+ktap_diag "LID change heard $LATE ms late: wave $wave ms"
+check "LID change heard late: the wave ends within 3 s" test "$wave" -lt 3000
+check_eq "... all $N groups joined again" 0 "$(not_joined)"
+ktap_finish
