@@ -1237,10 +1237,9 @@ static void pacer_run(struct mcg_port *port)
 		g = mcg_ib_group_of(ig);
 		if (mcg_pacer_joins_full(port, limit)) {
 			ib->need_slot = true;
-			/* re-joins wait behind them: credit keeps growing */
-			ib->backlog = !list_empty(&ib->retry);
 			p.stopped = true;
-			goto leaves;
+			/* a re-join may still go (mcg_pacer_rejoins_full()) */
+			break;
 		}
 		if (!pkey_present(port, g)) {
 			group_pkey_wait(g);
