@@ -417,39 +417,47 @@ static void wave_wait_expire(struct mcg_port *port)
 }
 
 /*
- * A wave that a loss report began before resync_work had handled the
- * event behind it (our event handler runs after ib_sa's, and anything
- * between them delays it): until resync_work runs, nothing marks the
- * groups multicast.c has still to report (wave_expect()), and the wave
- * would end as soon as those reported so far are back. That can come
- * before the other reports: a join that comes while a group's own work
- * runs on multicast.c's workqueue is sent from that work, ahead of the
- * reports queued behind it. So such a wave ends no sooner than
- * resync_work has handled an event (ib_refresh()), or after
- * MCG_WAVE_REPORT_MS. Every event multicast.c reports losses for comes
- * to our handler too.
+ * A loss report that came before resync_work had handled the event behind
+ * it (our event handler runs after ib_sa's, and anything between them
+ * delays it). Until resync_work runs, nothing marks the groups
+ * multicast.c has still to report (wave_expect()), and the wave would end
+ * as soon as those reported so far are back. That can come before the
+ * other reports: a join that comes while a group's own work runs on
+ * multicast.c's workqueue is sent from that work, ahead of the reports
+ * queued behind it. And the event may be a CLIENT_REREGISTER, whose
+ * settle time begins only when resync_work handles it. So after a report
+ * that no event heard in the last MCG_WAVE_REPORT_MS explains, the port
+ * waits (wave_unheard_wait()) until resync_work has handled an event
+ * (ib_refresh()), or for MCG_WAVE_REPORT_MS. Every event multicast.c
+ * reports losses for comes to our handler too; its reports may come
+ * before or after it, but not that long after.
  */
 static void wave_unheard(struct mcg_port *port)
 {
-	if (port->ib.wave || port->ib.heard)
+	u64 now_ns = ktime_get_ns();
+
+	if (port->ib.wave_unheard ||
+	    (port->ib.heard_ns &&
+	     now_ns - port->ib.heard_ns < MCG_WAVE_REPORT_MS * NSEC_PER_MSEC))
 		return;
 	port->ib.wave_unheard = true;
+	port->ib.unheard_ns = now_ns;
 	port->ib.wave_heard_until = jiffies +
 				    msecs_to_jiffies(MCG_WAVE_REPORT_MS);
 	arm(port, port->ib.wave_heard_until);
 }
 
 /*
- * Does the port still wait to hear of the event behind its wave
- * (wave_unheard())? Until then the wave does not end, and no join is sent:
- * the event may be a CLIENT_REREGISTER, whose settle time begins only when
- * resync_work handles it - a re-join sent before would reach a new master
- * in its first sweep, which ignores it. A LID change, a P_Key move or a
- * port error heard sets no settle time: the joins go at once then.
+ * Does the port still wait to hear of the event behind a loss report
+ * (wave_unheard())? Until then its wave does not end, and no join is
+ * sent: a re-join sent before the settle time of a CLIENT_REREGISTER
+ * would reach a new master in its first sweep, which ignores it. A LID
+ * change, a P_Key move or a port error sets no settle time: once heard,
+ * the joins go at once.
  */
 static bool wave_unheard_wait(struct mcg_port *port)
 {
-	if (port->ib.heard)
+	if (port->ib.heard_ns >= port->ib.unheard_ns)
 		port->ib.wave_unheard = false;
 	return mcg_settling(&port->ib.wave_unheard,
 			    port->ib.wave_heard_until, jiffies);
@@ -468,7 +476,6 @@ static void wave_check(struct mcg_port *port)
 		arm(port, port->ib.wave_heard_until);
 		return;
 	}
-	port->ib.heard = false;
 	port->ib.wave = false;
 	port->ib.last_wave_ms = div_u64(ktime_get_ns() -
 					port->ib.wave_start_ns, NSEC_PER_MSEC);
@@ -1605,7 +1612,7 @@ static void ib_refresh(struct mcg_port *port)
 	clear_bit(IB_EVENT_GID_CHANGE, &port->ib.events);
 	gid_check(port);
 	if (heard) {
-		port->ib.heard = true;
+		port->ib.heard_ns = ktime_get_ns();
 		wave_check(port);
 	}
 	if (port->ib.active && (!was_active || !list_empty(&port->ib.retry) ||

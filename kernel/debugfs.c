@@ -95,8 +95,11 @@ static int pacer_show(struct seq_file *m, void *v)
 			   div_u64(ib->srtt_ns, NSEC_PER_USEC),
 			   ib->inflight, ib->uinflight,
 			   ib->leaves_inflight);
-		seq_printf(m, " active=%d settling=%d wave=%d heard=%d unheard=%d wave_waits=%u\n",
-			   ib->active, ib->settling, ib->wave, ib->heard,
+		seq_printf(m, " active=%d settling=%d wave=%d heard_ms=%lld unheard=%d wave_waits=%u\n",
+			   ib->active, ib->settling, ib->wave,
+			   ib->heard_ns ? (s64)div_u64(ktime_get_ns() -
+						      ib->heard_ns,
+						      NSEC_PER_MSEC) : -1LL,
 			   ib->wave_unheard, ib->wave_waits);
 	}
 	mutex_unlock(&mcg_lock);

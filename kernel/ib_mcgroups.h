@@ -376,14 +376,16 @@ struct mcg_ib_port {
 	u64 wave_start_ns;
 	unsigned int wave_waits;	/* groups with wave_wait set */
 	unsigned long wave_wait_until;	/* jiffies: then they are let go */
-	bool heard;			/* resync_work handled an event that
-					 * makes multicast.c report losses,
-					 * since the last wave ended
+	u64 heard_ns;			/* when resync_work last handled an
+					 * event that makes multicast.c report
+					 * losses (0: never)
 					 */
-	bool wave_unheard;		/* the wave began with a report before
-					 * that: it and the port's joins wait
-					 * for it (wave_unheard_wait())
+	bool wave_unheard;		/* a loss report came that no such
+					 * event explains: the wave and the
+					 * port's joins wait for one
+					 * (wave_unheard_wait())
 					 */
+	u64 unheard_ns;			/* ... since then */
 	unsigned long wave_heard_until;	/* jiffies: ... at most until then */
 	u32 lid;
 	u32 sm_lid;
