@@ -108,8 +108,7 @@ void mcg_pace_begin(struct mcg_port *port, struct mcg_pace *p)
 	};
 	/* the window's pace, never faster than rejoin_rate (0: none) */
 	p->interval = max(p->rinterval,
-			  mcg_win_interval_ns(ib->win.w, ib->srtt_ns ?:
-					      MCG_WIN_BASE_MAX_NS));
+			  mcg_win_interval_ns(ib->win.w, ib->srtt_ns));
 	ib->credit = mcg_tb_refill(ib->credit, p->now_ns - ib->credit_ns,
 				   p->interval, MCG_TB_CAP_NS, ib->backlog);
 	ib->credit_ns = p->now_ns;
@@ -137,9 +136,10 @@ unsigned int mcg_pacer_join_limit(const struct mcg_port *port)
  * @port: the port
  *
  * At the port's start and at each re-join wave: after a reregister every
- * node of the fabric starts at once, each with a small window, paced
- * over MCG_WIN_BASE_MAX_NS until its first answer: the round trip of the
- * last wave (an SA's queue, maybe) says nothing of the new SM's.
+ * node of the fabric starts at once, each with a small window and one
+ * request unanswered until its first sample (mcg_win_interval_ns()): the
+ * round trip of the last wave (an SA's queue, maybe) says nothing of the
+ * new SM's.
  */
 void mcg_pacer_wave_start(struct mcg_port *port)
 {

@@ -416,15 +416,24 @@ static inline unsigned int mcg_win_inflight(u32 w)
 /**
  * mcg_win_interval_ns() - the pacing of a window
  * @w: the window, in 1/MCG_WIN_ONE requests (0 as MCG_WIN_MIN)
- * @rtt_ns: the smoothed round trip, or the base if none
+ * @rtt_ns: the smoothed round trip; 0: no sample yet
  *
  * A window is sent over one round trip: one request every round trip / W.
+ * Before its first sample, a window (below one request: it only grows by
+ * samples) has one request unanswered at a time, one every
+ * MCG_WIN_BASE_MAX_NS at most: its next request goes when the answer
+ * comes. Not a tenth of one every MCG_WIN_BASE_MAX_NS (50 ms): a wave's
+ * first re-joins are sent while multicast.c still reports the lost
+ * groups, and their answers are no sample (mcg_rtt_is_sa()), so a wave
+ * of 1,024 groups at 5,000/s spent its first 50 ms on one request.
  *
  * Context: any; a pure function (see the top of this file).
  * Return: the time between two requests, in nanoseconds.
  */
 static inline u64 mcg_win_interval_ns(u32 w, u64 rtt_ns)
 {
+	if (!rtt_ns)
+		return MCG_WIN_BASE_MAX_NS;
 	return div64_u64(rtt_ns * MCG_WIN_ONE, max(w, MCG_WIN_MIN));
 }
 

@@ -337,7 +337,7 @@ static u64 tb_wave_run(struct kunit *test, unsigned int rate, unsigned int n,
 			break;
 		/* mcg_pace_begin(), mcg_pacer_join_limit() */
 		mcg_win_round(&c, t, max * MCG_WIN_ONE);
-		iv = max(riv, mcg_win_interval_ns(c.w, srtt ?: MCG_WIN_BASE_MAX_NS));
+		iv = max(riv, mcg_win_interval_ns(c.w, srtt));
 		limit = min(mcg_win_inflight(c.w), max);
 		credit = mcg_tb_refill(credit, t - last, iv, cap, backlog);
 		last = t;
@@ -612,6 +612,10 @@ static void win_law_test(struct kunit *test)
 			div64_u64(10 * ms * one, one / 10 * 10));
 	KUNIT_EXPECT_EQ(test, mcg_win_interval_ns(0, ms),
 			mcg_win_interval_ns(MCG_WIN_MIN, ms));
+	/* no sample yet: one at a time, one per MCG_WIN_BASE_MAX_NS at most */
+	KUNIT_EXPECT_EQ(test, mcg_win_interval_ns(MCG_WIN_START, 0),
+			MCG_WIN_BASE_MAX_NS);
+	KUNIT_EXPECT_EQ(test, mcg_win_inflight(MCG_WIN_START), 1);
 	/* the estimate */
 	KUNIT_EXPECT_EQ(test, mcg_win_queued(4 * one, ms, ms), 0U);
 	KUNIT_EXPECT_EQ(test, mcg_win_queued(4 * one, 2 * ms, ms), 0U);
@@ -708,8 +712,7 @@ static u64 wf_wave(struct kunit *test, struct wf_fleet *f, unsigned int ports,
 				(struct wf_req){ .port = i, .sent = now };
 			p->left--;
 			p->inflight++;
-			p->next = now + mcg_win_interval_ns(p->c.w, p->srtt ?:
-						MCG_WIN_BASE_MAX_NS);
+			p->next = now + mcg_win_interval_ns(p->c.w, p->srtt);
 		}
 	}
 	KUNIT_EXPECT_EQ(test, done, total);
