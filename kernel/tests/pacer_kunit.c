@@ -302,10 +302,11 @@ static void leave_limit_test(struct kunit *test)
  * workqueue for the first @stall_ns, and a re-join sent meanwhile queues
  * behind that, so none is answered before @stall_ns + @rtt_ns; later ones
  * are answered @rtt_ns after they went out. The pace and the in-flight
- * limit are pacer.c's: the window law's (every answer timed, a round of
- * the law at each run), at most @rate (rejoin_rate) and rejoin_inflight
- * @max. Returns the wave's length, from its start to its last answer, in
- * ns; checks the windows as tb_run() does.
+ * limit are pacer.c's: the window law's (every answer timed but those of
+ * joins sent during the reports, a round of the law at each run), at
+ * most @rate (rejoin_rate) and rejoin_inflight @max. Returns the wave's
+ * length, from its start to its last answer, in ns; checks the windows as
+ * tb_run() does.
  */
 static u64 tb_wave_run(struct kunit *test, unsigned int rate, unsigned int n,
 		       u64 rtt_ns, u64 stall_ns, unsigned int max)
@@ -326,10 +327,16 @@ static u64 tb_wave_run(struct kunit *test, unsigned int rate, unsigned int n,
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, at);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ans);
 	while (done < n) {
-		/* done_work: the answers due by now, each timed */
+		/*
+		 * done_work: the answers due by now, each timed but those of
+		 * joins sent before the last report (mcg_rtt_is_sa())
+		 */
 		while (done < sent && ans[done] <= t) {
-			srtt = mcg_srtt_update(srtt, ans[done] - at[done]);
-			mcg_win_sample(&c, ans[done] - at[done]);
+			if (mcg_rtt_is_sa(at[done], stall_ns, 0)) {
+				srtt = mcg_srtt_update(srtt,
+						       ans[done] - at[done]);
+				mcg_win_sample(&c, ans[done] - at[done]);
+			}
 			end = max(end, ans[done]);
 			done++;
 		}
