@@ -463,6 +463,45 @@ mcg_unload_simhca() {
 	return 0
 }
 
+# --- function trace -----------------------------------------------------------
+# What the SA counts is what multicast.c posted from its workqueue; what
+# the pacer bounds is its calls. The function tracer tells them apart:
+#   fn_trace_start FUNC...   trace calls of FUNC... from now (returns 1 if
+#                            the kernel has no function tracer)
+#   fn_trace_stop            stop, keep the calls in /tmp/fn_trace
+#   fn_trace_peak FUNC MS    the most calls of FUNC in any MS ms (a
+#                            sliding window [t, t + MS), on the calls'
+#                            own microseconds)
+#   fn_trace_count FUNC      how many calls of FUNC were traced
+FN_TRACE=/sys/kernel/tracing
+fn_trace_start() {
+	[ -w $FN_TRACE/set_ftrace_filter ] || return 1
+	echo 0 >$FN_TRACE/tracing_on
+	echo nop >$FN_TRACE/current_tracer
+	echo "$*" >$FN_TRACE/set_ftrace_filter || return 1
+	echo 4096 >$FN_TRACE/buffer_size_kb
+	echo >$FN_TRACE/trace
+	echo function >$FN_TRACE/current_tracer || return 1
+	echo 1 >$FN_TRACE/tracing_on
+}
+fn_trace_stop() {
+	echo 0 >$FN_TRACE/tracing_on
+	# "TASK-PID [CPU] FLAGS SECONDS.MICROS: FUNC <-CALLER": keep
+	# "MICROSECONDS FUNC"
+	awk '!/^#/ {for (i = 1; i < NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) {
+		t = $i; sub(/:$/, "", t); split(t, p, ".")
+		print p[1] p[2], $(i + 1); break}}' $FN_TRACE/trace >/tmp/fn_trace
+	echo nop >$FN_TRACE/current_tracer
+	echo >$FN_TRACE/set_ftrace_filter
+	echo >$FN_TRACE/trace
+}
+fn_trace_peak() {
+	awk -v f="$1" -v w="$(($2 * 1000))" 'BEGIN {h = 0} $2 == f {t[n++] = $1
+		while (t[h] + w <= $1) h++
+		if (n - h > m) m = n - h} END {print m + 0}' /tmp/fn_trace
+}
+fn_trace_count() { awk -v f="$1" '$2 == f {n++} END {print n + 0}' /tmp/fn_trace; }
+
 # --- OpenSM -------------------------------------------------------------------
 # The opensm_* tests run OpenSM on simhca's ports (internal_sa=N). Each
 # instance has a NAME: its opensm.conf is /tmp/opensm-NAME.conf, its log

@@ -28,32 +28,40 @@ check_eq "the SA has $N groups, each with our full member" "$N $N" \
 	"$(sa_groups) $(full_members)"
 
 echo 1 >$D/stats
+traced=0
+fn_trace_start ib_sa_join_multicast ib_sa_mcmember_rec_query && traced=1
 start=${EPOCHREALTIME/./}
 mcg_wave_record ib_failover $N $RATE	# the picture: out/ib_failover.svg
 echo 1 >$D/client_reregister
 check "reregister, SA wiped: a re-join wave completes" wait_for -t 60 waves_are 1
 mcg_wave_stop
+[ $traced = 1 ] && fn_trace_stop
 check_eq "every group is back with its join state" "$N $N" \
 	"$(sa_groups) $(full_members)"
 # rejoin_rate's bucket makes up a late run's time, up to 10 ms of requests
-# (pacer.h): at 200/s, 2 beyond the rate in any stretch of time, which
-# the pacer, woken on time since its hrtimer, reaches. The SA sees
-# multicast.c's posts, made from its ordered workqueue, not the pacer's
-# calls: on a loaded host that workqueue runs late, and what it holds
-# back comes at once. 10 ms of that (2 requests at 200/s: CI saw 24 in
-# 100 ms once, on 7.2) is allowed, in 100 ms and in a second, where the
-# same 4 requests are 2 % of the rate. ib_sa's own queries (ClassPortInfo,
-# 1 s after the reregister, inside this wave) are not ours:
-# MCMemberRecords alone are counted.
-peak=$(sa_stat mcm_max_per_100ms)
+# (pacer.h): at 200/s, 2 beyond the rate in any stretch of time. That is
+# the bound of our calls of ib_sa_join_multicast(), which the function
+# tracer counts. The SA sees multicast.c's posts (ib_sa_mcmember_rec_query()),
+# made from its ordered workqueue: on a loaded host, or a debug kernel,
+# that workqueue runs late, and what it held back comes at once (CI saw
+# 25 MCMemberRecords in 100 ms on the debug kernel, 24 on 7.2), which is
+# not ours to bound. The SA's count is checked over a second, where 10 ms
+# of that (2 requests) is 1 % of the rate. ib_sa's own queries
+# (ClassPortInfo, 1 s after the reregister, inside this wave) are not
+# ours: MCMemberRecords alone are counted.
 late=$((RATE / 100))
-ktap_diag "peak SA MCMemberRecord requests in 100 ms: $peak (limit $((RATE / 10)) + 2 made up + $late late); all requests: $(sa_stat max_per_100ms)"
-ktap_diag "MCMemberRecords per 10 ms around it: $(sa_arrivals_at "$(sa_stat mcm_max_per_100ms_end_ms)")(ms:n); answers to resent requests: $(sa_stat answers_resent)"
-check "the SA never saw more than rejoin_rate in 100 ms (with its 10 ms of catch-up)" \
-	test "$peak" -le $((RATE / 10 + 2 + late))
+if [ $traced = 1 ]; then
+	calls=$(fn_trace_peak ib_sa_join_multicast 100)
+	ktap_diag "peak in 100 ms: our joins $calls (limit $((RATE / 10)) + 2 made up) of $(fn_trace_count ib_sa_join_multicast), multicast.c's posts $(fn_trace_peak ib_sa_mcmember_rec_query 100), MCMemberRecords at the SA $(sa_stat mcm_max_per_100ms), all requests $(sa_stat max_per_100ms)"
+	check "we never called ib_sa_join_multicast() more than rejoin_rate in 100 ms (with its 10 ms of catch-up)" \
+		test "$calls" -le $((RATE / 10 + 2)) -a "$(fn_trace_count ib_sa_join_multicast)" -ge $N
+else
+	ktap_skip "we never called ib_sa_join_multicast() more than rejoin_rate in 100 ms" "no function tracer"
+fi
+ktap_diag "MCMemberRecords per 10 ms around the SA's peak: $(sa_arrivals_at "$(sa_stat mcm_max_per_100ms_end_ms)")(ms:n); answers to resent requests: $(sa_stat answers_resent)"
 sec=$(sa_arrivals_peak 1000)
 ktap_diag "peak SA MCMemberRecord requests in a second: $sec (limit $RATE + 2 made up + $late late)"
-check "nor in a second" test "$sec" -le $((RATE + 2 + late))
+check "the SA never saw more than rejoin_rate in a second" test "$sec" -le $((RATE + 2 + late))
 check_eq "counters: one reregister, $N group re-joins" "1 $N" \
 	"$(cat $SYS/sm_reregisters) $(cat $SYS/group_rejoins)"
 wave=$(cat $SYS/last_rejoin_wave_ms)
