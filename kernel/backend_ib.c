@@ -436,44 +436,76 @@ static void wave_unheard(struct mcg_port *port)
 {
 	u64 now_ns = ktime_get_ns();
 
-	if (port->ib.wave_unheard ||
+	if (mcg_ib_unheard_left_ns(port) ||
 	    (port->ib.heard_ns &&
 	     now_ns - port->ib.heard_ns < MCG_WAVE_REPORT_MS * NSEC_PER_MSEC))
 		return;
-	port->ib.wave_unheard = true;
 	port->ib.unheard_ns = now_ns;
-	port->ib.wave_heard_until = jiffies +
-				    msecs_to_jiffies(MCG_WAVE_REPORT_MS);
-	arm(port, port->ib.wave_heard_until);
+	arm(port, jiffies + msecs_to_jiffies(MCG_WAVE_REPORT_MS));
+}
+
+/**
+ * mcg_ib_unheard_left_ns() - how long does the port still wait to hear of
+ * the event behind a loss report (wave_unheard())?
+ * @port: an IB port
+ *
+ * Until then its wave does not end, and no join is sent: a re-join sent
+ * before the settle time of a CLIENT_REREGISTER would reach a new master
+ * in its first sweep, which ignores it. A LID change, a P_Key move or a
+ * port error sets no settle time: once heard, the joins go at once.
+ *
+ * Context: under mcg_lock.
+ * Return: the time left, 0 if it does not wait.
+ */
+u64 mcg_ib_unheard_left_ns(const struct mcg_port *port)
+{
+	return mcg_unheard_left_ns(port->ib.heard_ns, port->ib.unheard_ns,
+				   ktime_get_ns(),
+				   MCG_WAVE_REPORT_MS * NSEC_PER_MSEC);
 }
 
 /*
- * Does the port still wait to hear of the event behind a loss report
- * (wave_unheard())? Until then its wave does not end, and no join is
- * sent: a re-join sent before the settle time of a CLIENT_REREGISTER
- * would reach a new master in its first sweep, which ignores it. A LID
- * change, a P_Key move or a port error sets no settle time: once heard,
- * the joins go at once.
+ * Does the port wait to hear of an event (mcg_ib_unheard_left_ns())? If
+ * so, *@until is the jiffy to look again, the one after the wait's end.
  */
-static bool wave_unheard_wait(struct mcg_port *port)
+static bool wave_unheard_wait(struct mcg_port *port, unsigned long *until)
 {
-	if (port->ib.heard_ns >= port->ib.unheard_ns)
-		port->ib.wave_unheard = false;
-	return mcg_settling(&port->ib.wave_unheard,
-			    port->ib.wave_heard_until, jiffies);
+	u64 left = mcg_ib_unheard_left_ns(port);
+
+	if (!left)
+		return false;
+	*until = jiffies + msecs_to_jiffies(div_u64(left, NSEC_PER_MSEC) + 1);
+	return true;
+}
+
+/*
+ * Are the port's joins held: the settle time of a CLIENT_REREGISTER, or
+ * a loss report whose event is not yet heard? If so, *@until is when to
+ * look again.
+ */
+static bool joins_held(struct mcg_port *port, unsigned long now,
+		       unsigned long *until)
+{
+	if (mcg_settling(&port->ib.settling, port->ib.settle_until, now)) {
+		*until = port->ib.settle_until;
+		return true;
+	}
+	return wave_unheard_wait(port, until);
 }
 
 /* A wave ends when every group has its memberships again. */
 static void wave_check(struct mcg_port *port)
 {
+	unsigned long until;
+
 	wave_wait_expire(port);
 	/* Root's work only: users' groups come back behind it. */
 	if (!port->ib.wave || !list_empty(&port->ib.retry) ||
 	    !list_empty(&port->ib.fresh) || port->ib.wave_waits ||
 	    port->ib.inflight > port->ib.uinflight || port->ib.rejoin_leaves)
 		return;
-	if (wave_unheard_wait(port)) {
-		arm(port, port->ib.wave_heard_until);
+	if (wave_unheard_wait(port, &until)) {
+		arm(port, until);
 		return;
 	}
 	port->ib.wave = false;
@@ -1212,7 +1244,7 @@ static void pacer_run(struct mcg_port *port)
 {
 	struct mcg_pace p;
 	unsigned int limit;
-	unsigned long now = jiffies, next = 0;
+	unsigned long now = jiffies, next = 0, until;
 	struct mcg_ib_port *ib = &port->ib;
 	struct mcg_ib_group *ig, *itmp;
 	bool later = false, joins = false;
@@ -1231,12 +1263,10 @@ static void pacer_run(struct mcg_port *port)
 		joins_wait_port(port);
 		goto leaves;
 	}
-	if (mcg_settling(&ib->settling, ib->settle_until, now) ||
-	    wave_unheard_wait(port)) {
+	if (joins_held(port, now, &until)) {
 		if (!list_empty(&ib->fresh) || !list_empty(&ib->retry) ||
 		    !list_empty(&ib->ujoins))
-			arm(port, ib->settling ? ib->settle_until :
-				  ib->wave_heard_until);
+			arm(port, until);
 		goto leaves;
 	}
 	joins = true;

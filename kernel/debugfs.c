@@ -95,12 +95,13 @@ static int pacer_show(struct seq_file *m, void *v)
 			   div_u64(ib->srtt_ns, NSEC_PER_USEC),
 			   ib->inflight, ib->uinflight,
 			   ib->leaves_inflight);
-		seq_printf(m, " active=%d settling=%d wave=%d heard_ms=%lld unheard=%d wave_waits=%u\n",
+		seq_printf(m, " active=%d settling=%d wave=%d heard_ms=%lld unheard_ms=%llu wave_waits=%u\n",
 			   ib->active, ib->settling, ib->wave,
 			   ib->heard_ns ? (s64)div_u64(ktime_get_ns() -
 						      ib->heard_ns,
 						      NSEC_PER_MSEC) : -1LL,
-			   ib->wave_unheard, ib->wave_waits);
+			   div_u64(mcg_ib_unheard_left_ns(port),
+				   NSEC_PER_MSEC), ib->wave_waits);
 	}
 	mutex_unlock(&mcg_lock);
 	return 0;

@@ -215,6 +215,7 @@ extern const struct mcg_backend_ops mcg_none_backend;
 extern const struct mcg_backend_ops mcg_ib_backend;
 int mcg_ib_init(void);
 void mcg_ib_exit(void);
+u64 mcg_ib_unheard_left_ns(const struct mcg_port *port);
 int mcg_roce_init(void);
 void mcg_roce_exit(void);
 
@@ -380,13 +381,11 @@ struct mcg_ib_port {
 					 * event that makes multicast.c report
 					 * losses (0: never)
 					 */
-	bool wave_unheard;		/* a loss report came that no such
-					 * event explains: the wave and the
-					 * port's joins wait for one
-					 * (wave_unheard_wait())
+	u64 unheard_ns;			/* when a loss report came that no
+					 * such event explains: the wave and
+					 * the port's joins wait for one
+					 * (mcg_ib_unheard_left_ns())
 					 */
-	u64 unheard_ns;			/* ... since then */
-	unsigned long wave_heard_until;	/* jiffies: ... at most until then */
 	u32 lid;
 	u32 sm_lid;
 	u32 last_sm_lid;

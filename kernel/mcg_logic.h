@@ -588,6 +588,31 @@ static inline bool mcg_settling(bool *settling, unsigned long until,
 	return false;
 }
 
+/**
+ * mcg_unheard_left_ns() - how long do a port's joins still wait to hear
+ * of the event behind a loss report?
+ * @heard_ns: when resync_work last handled an event that makes
+ *	multicast.c report losses (0: never)
+ * @unheard_ns: when a loss report came that no such event explained
+ *	(0: never)
+ * @now_ns: now
+ * @limit_ns: how long they wait at most (MCG_WAVE_REPORT_MS)
+ *
+ * The wait ends when an event is handled (@heard_ns reaches @unheard_ns)
+ * or @limit_ns after the report; the times are ktime_get_ns(), which
+ * does not wrap, so a wait long over stays over.
+ *
+ * Context: pure.
+ * Return: the time left, 0 if they do not wait.
+ */
+static inline u64 mcg_unheard_left_ns(u64 heard_ns, u64 unheard_ns,
+				      u64 now_ns, u64 limit_ns)
+{
+	if (heard_ns >= unheard_ns || now_ns - unheard_ns >= limit_ns)
+		return 0;
+	return limit_ns - (now_ns - unheard_ns);
+}
+
 /*
  * ib_sa fails every query with -EAGAIN while it has no address handle for
  * the SM: from a port event until its own work has made a new one

@@ -486,12 +486,36 @@ static void settling_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, mcg_settling(&settling, until, 6));
 }
 
+/* A loss report no event explains holds joins until one is heard, or 10 s */
+static void unheard_test(struct kunit *test)
+{
+	const u64 ms = NSEC_PER_MSEC, limit = 10000 * ms, t = 5000 * ms;
+
+	/* nothing reported, or heard before anything was */
+	KUNIT_EXPECT_EQ(test, mcg_unheard_left_ns(0, 0, t, limit), 0);
+	KUNIT_EXPECT_EQ(test, mcg_unheard_left_ns(t, 0, t, limit), 0);
+	/* reported at t, nothing heard since: the rest of the 10 s */
+	KUNIT_EXPECT_EQ(test, mcg_unheard_left_ns(0, t, t, limit), limit);
+	KUNIT_EXPECT_EQ(test, mcg_unheard_left_ns(t - ms, t, t + 4000 * ms,
+						  limit), 6000 * ms);
+	KUNIT_EXPECT_EQ(test, mcg_unheard_left_ns(0, t, t + limit - 1, limit),
+			1);
+	/* over at 10 s, and stays over */
+	KUNIT_EXPECT_EQ(test, mcg_unheard_left_ns(0, t, t + limit, limit), 0);
+	KUNIT_EXPECT_EQ(test, mcg_unheard_left_ns(0, t, U64_MAX, limit), 0);
+	/* an event heard at or after the report ends it */
+	KUNIT_EXPECT_EQ(test, mcg_unheard_left_ns(t, t, t + ms, limit), 0);
+	KUNIT_EXPECT_EQ(test, mcg_unheard_left_ns(t + ms, t, t + 2 * ms,
+						  limit), 0);
+}
+
 static struct kunit_case mcg_backoff_cases[] = {
 	KUNIT_CASE(backoff_doubling_test),
 	KUNIT_CASE(backoff_jitter_test),
 	KUNIT_CASE(backoff_edges_test),
 	KUNIT_CASE(settle_delay_test),
 	KUNIT_CASE(settling_test),
+	KUNIT_CASE(unheard_test),
 	{}
 };
 
