@@ -284,6 +284,17 @@ save_output() {
 	mkdir -p /selftests/out && cat >"/selftests/out/$1"
 }
 
+# mcg_count STATE [ARGS...]: how many entries of "mcctl list ARGS..." are
+# in STATE ("!STATE": are not), e.g. mcg_count '!joined' owner job:1
+mcg_count() {
+	local st=$1 op='=='
+
+	shift
+	[ "${st#!}" != "$st" ] && op='!=' st=${st#!}
+	mcctl -j list "$@" |
+		jq --arg s "$st" "[.[] | select(.state $op \$s)] | length"
+}
+
 # --- environment ------------------------------------------------------------
 # in_peer CMD...: run CMD where veth1 is (netns $MCG_NS, if set).
 in_peer() { "${PEER_EXEC[@]}" "$@"; }

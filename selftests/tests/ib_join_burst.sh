@@ -15,7 +15,7 @@ N=50
 BURST=30
 
 joined_of() {
-	mcctl -j list owner "$1" | jq '[.[] | select(.state == "joined")] | length'
+	mcg_count joined owner "$1"
 }
 rejoined() { [ "$(cat $SYS/group_rejoins)" -ge 1 ]; }
 

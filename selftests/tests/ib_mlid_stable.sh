@@ -33,8 +33,8 @@ ROUNDS=3
 waves() { cat $SYS/rejoin_waves; }
 waves2() { cat /sys/kernel/ib_mcgroups/simhca0/2/rejoin_waves; }
 settled() {
-	[ "$(mcctl -j list $P | jq '[.[] | select(.state == "joined")] | length')" = $N ] &&
-		[ "$(mcctl -j list simhca0/2 | jq '[.[] | select(.state == "joined")] | length')" = $HELD ] &&
+	[ "$(mcg_count joined $P)" = $N ] &&
+		[ "$(mcg_count joined simhca0/2)" = $HELD ] &&
 		[ "$(grep -c '^group ' $D/sa_db)" = $N ]
 }
 # "MGID MLID" of every group of port 1

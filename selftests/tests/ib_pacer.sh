@@ -13,7 +13,7 @@ N=2000
 PARAM=/sys/module/ib_mcgroups/parameters
 
 waves_are() { [ "$(cat $SYS/rejoin_waves)" = "$1" ]; }
-joined() { mcctl -j list "$P" | jq '[.[] | select(.state == "joined")] | length'; }
+joined() { mcg_count joined "$P"; }
 joined_from() {
 	mcctl -j list "$P" | jq --arg p "$1" \
 		'[.[] | select(.state == "joined" and (.group | startswith($p)))] | length'

@@ -19,7 +19,7 @@ INFLIGHT=16	# rejoin_inflight: the queue's wait stays under 300 ms
 
 waves_are() { [ "$(cat $SYS/rejoin_waves)" = "$1" ]; }
 all_joined() {
-	[ "$(mcctl -j list "$P" | jq '[.[] | select(.state == "joined")] | length')" = "$N" ]
+	[ "$(mcg_count joined "$P")" = "$N" ]
 }
 now_ms() { echo $((${EPOCHREALTIME/./} / 1000)); }
 # sets_are N: the SA got N MCMember Sets (a resend of one counted once)

@@ -25,7 +25,7 @@ mcm_before() {
 }
 waves_are() { [ "$(cat $SYS/rejoin_waves)" = "$1" ]; }
 not_joined() {
-	mcctl -j list owner job:1 | jq '[.[] | select(.state != "joined")] | length'
+	mcg_count '!joined' owner job:1
 }
 
 ktap_plan 9

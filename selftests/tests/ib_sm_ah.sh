@@ -23,7 +23,7 @@ state_of() { mcctl -j show "$P" "$1" | jq -r .state; }
 state_is() { [ "$(state_of "$1")" = "$2" ]; }
 joined() { state_is "$1" joined; }
 stat_above() { [ "$(sa_stat "$1")" -gt "$2" ]; }
-not_joined() { mcctl -j list "$P" | jq '[.[] | select(.state != "joined")] | length'; }
+not_joined() { mcg_count '!joined' "$P"; }
 all_joined() { [ "$(not_joined)" = 0 ]; }
 both_wait() { [ "$(cat $SYS/holders)" = 3 ] && state_is $G2 joining; }
 # The port goes down, and ib_sa has made its SM address handle for that

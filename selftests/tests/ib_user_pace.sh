@@ -158,7 +158,7 @@ user_waiting() {
 }
 # root's groups (job:1) not joined
 root_lost() {
-	mcctl -j list owner job:1 | jq '[.[] | select(.state != "joined")] | length'
+	mcg_count '!joined' owner job:1
 }
 root_losing() { [ "$(root_lost)" -gt 0 ]; }
 waves=$(cat $SYS/rejoin_waves)

@@ -24,7 +24,7 @@ WAVES=${WAVES:-4}
 waves_are() { [ "$(cat $SYS/rejoin_waves)" = "$1" ]; }
 # groups of job:1 not joined, as mcctl reports them
 not_joined() {
-	mcctl -j list owner job:1 | jq '[.[] | select(.state != "joined")] | length'
+	mcg_count '!joined' owner job:1
 }
 
 ktap_plan $((5 + 2 * WAVES))

@@ -21,7 +21,7 @@ m() {
 }
 # groups_in STATE DEV/PORT: groups mcctl list shows in STATE there
 groups_in() {
-	mcctl -j list "$2" | jq --arg s "$1" '[.[] | select(.state == $s)] | length'
+	mcg_count "$1" "$2"
 }
 # same_as_sysfs LABELS SYSDIR: every per-port counter and gauge equals sysfs
 same_as_sysfs() {

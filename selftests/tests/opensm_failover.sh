@@ -48,8 +48,7 @@ sa_members() {
 }
 all_members() { [ "$(sa_members)" = $((2 * N)) ]; }
 joined() {
-	mcctl -j list simhca0/"$1" |
-		jq "[.[] | select(.state == \"joined\")] | length"
+	mcg_count joined simhca0/"$1"
 }
 all_joined() { [ "$(joined 1)" = "$N" ] && [ "$(joined 2)" = "$N" ]; }
 waves() { echo "$(cat $K/1/rejoin_waves) $(cat $K/2/rejoin_waves)"; }

@@ -27,8 +27,7 @@ ROUNDS=3
 export MCG_BULK_SIGNATURE=0x1234	# OpenSM creates these with any Q_Key
 
 joined() {
-	mcctl -j list simhca0/"$1" |
-		jq "[.[] | select(.state == \"joined\")] | length"
+	mcg_count joined simhca0/"$1"
 }
 waves() { echo "$(cat $K/1/rejoin_waves) $(cat $K/2/rejoin_waves)"; }
 # both ports' waves past "$1", every group joined again

@@ -128,7 +128,7 @@ check "Prometheus has the wave's counters" wait_for -t 30 seen
 check_eq "ib_mcgroups_groups: all groups held, summed over states, as sysfs groups" \
 	"$(cat $SYS/groups)" "$(v "sum(ib_mcgroups_groups{$L})")"
 check_eq "ib_mcgroups_groups{state=\"joined\"} as mcctl list" \
-	"$(mcctl -j list $P | jq '[.[] | select(.state == "joined")] | length')" \
+	"$(mcg_count joined $P)" \
 	"$(v "ib_mcgroups_groups{$L,state=\"joined\"}")"
 check_eq "ib_mcgroups_mcast_table_used as sysfs groups" "$(cat $SYS/groups)" \
 	"$(v "ib_mcgroups_mcast_table_used{$L}")"

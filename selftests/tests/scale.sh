@@ -39,7 +39,7 @@ t1=${EPOCHREALTIME/./}
 s1=$(slab_kb)
 ktap_diag "IB: $(per_group "$s0" "$s1" $NIB) B of slab per group; all joined after $(((t1 - t0) / 1000)) ms"
 all_joined() {
-	[ "$(mcctl -j list "$P" | jq '[.[] | select(.state == "joined")] | length')" = "$1" ]
+	[ "$(mcg_count joined "$P")" = "$1" ]
 }
 check "mcctl lists them all, joined" wait_for -t 60 all_joined $NIB
 if [ "$NIB" = 16383 ]; then

@@ -46,7 +46,7 @@ sm_lids() {
 members() { sa_stat members simhca0; }
 member_gids() { sed -n 's/^member .* gid=\([^ ]*\) .*/\1/p' "$D/sa_db" | sort -u | wc -l; }
 members_are() { [ "$(members)" = "$1" ]; }
-joined() { mcctl -j list | jq '[.[] | select(.state == "joined")] | length'; }
+joined() { mcg_count joined; }
 joined_are() { [ "$(joined)" = "$1" ]; }
 all_ports() {
 	local d p
