@@ -425,20 +425,32 @@ static void wave_wait_expire(struct mcg_port *port)
  * other reports: a join that comes while a group's own work runs on
  * multicast.c's workqueue is sent from that work, ahead of the reports
  * queued behind it. And the event may be a CLIENT_REREGISTER, whose
- * settle time begins only when resync_work handles it. So after a report
- * that no event heard in the last MCG_WAVE_REPORT_MS explains, the port
- * waits (wave_unheard_wait()) until resync_work has handled an event
- * (ib_refresh()), or for MCG_WAVE_REPORT_MS. Every event multicast.c
- * reports losses for comes to our handler too; its reports may come
- * before or after it, but not that long after.
+ * settle time begins only when resync_work handles it.
+ *
+ * Every event multicast.c reports losses for comes to our handler too;
+ * its reports may come before or after it, but not that long after. And
+ * multicast.c reports a membership lost once for the events that came
+ * while its group's work waited, and only if it is joined: an event
+ * explains one report of each membership. So a report of @m is explained
+ * if an event was heard in the last MCG_WAVE_REPORT_MS that @m's last
+ * report is not charged to; it is charged to it. Otherwise it is charged
+ * to the next event heard, and the port waits (wave_unheard_wait())
+ * until resync_work has handled one (ib_refresh()), or for
+ * MCG_WAVE_REPORT_MS: an event heard a moment ago, whose reports came,
+ * does not explain a second event's.
  */
-static void wave_unheard(struct mcg_port *port)
+static void wave_unheard(struct mcg_port *port, struct mcg_ib_memb *m)
 {
 	u64 now_ns = ktime_get_ns();
 
-	if (mcg_ib_unheard_left_ns(port) ||
-	    (port->ib.heard_ns &&
-	     now_ns - port->ib.heard_ns < MCG_WAVE_REPORT_MS * NSEC_PER_MSEC))
+	if (port->ib.heard_ns &&
+	    now_ns - port->ib.heard_ns < MCG_WAVE_REPORT_MS * NSEC_PER_MSEC &&
+	    m->lost_seq != port->ib.heard_seq) {
+		m->lost_seq = port->ib.heard_seq;
+		return;
+	}
+	m->lost_seq = port->ib.heard_seq + 1;
+	if (mcg_ib_unheard_left_ns(port))
 		return;
 	port->ib.unheard_ns = now_ns;
 	arm(port, jiffies + msecs_to_jiffies(MCG_WAVE_REPORT_MS));
@@ -736,7 +748,7 @@ static void join_failed(struct mcg_port *port, struct mcg_ib_memb *m,
 		 */
 		if (!port_query(port))
 			reason = IB_MCG_REASON_PORT_DOWN;
-		wave_unheard(port);
+		wave_unheard(port, m);
 		wave_lose(port, g);
 	} else {
 		atomic64_inc(&port->ib.rejoin_failures);
@@ -1479,6 +1491,8 @@ static int ib_update(struct mcg_group *g, u8 join_state,
 		}
 		m->g = g;
 		m->bit = BIT(i);
+		/* not lost to the events heard before it */
+		m->lost_seq = port->ib.heard_seq;
 		INIT_LIST_HEAD(&m->done_node);
 		mcg_ib(g)->m[i] = m;
 	}
@@ -1643,6 +1657,7 @@ static void ib_refresh(struct mcg_port *port)
 	gid_check(port);
 	if (heard) {
 		port->ib.heard_ns = ktime_get_ns();
+		port->ib.heard_seq++;
 		wave_check(port);
 	}
 	if (port->ib.active && (!was_active || !list_empty(&port->ib.retry) ||

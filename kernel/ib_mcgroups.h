@@ -253,6 +253,10 @@ struct mcg_ib_memb {
 	bool fresh;			/* ... a JOIN's, sent from ib.fresh
 					 * (counted in ib.finflight)
 					 */
+	u32 lost_seq;			/* the event (ib.heard_seq) its last
+					 * loss report is charged to
+					 * (wave_unheard())
+					 */
 	u64 sent_ns;			/* ktime_get_ns() its join went at,
 					 * 0 if none is timed (pacer.c)
 					 */
@@ -381,6 +385,7 @@ struct mcg_ib_port {
 					 * event that makes multicast.c report
 					 * losses (0: never)
 					 */
+	u32 heard_seq;			/* such events handled */
 	u64 unheard_ns;			/* when a loss report came that no
 					 * such event explains: the wave and
 					 * the port's joins wait for one
