@@ -431,13 +431,16 @@ static void wave_wait_expire(struct mcg_port *port)
  * its reports may come before or after it, but not that long after. And
  * multicast.c reports a membership lost once for the events that came
  * while its group's work waited, and only if it is joined: an event
- * explains one report of each membership. So a report of @m is explained
- * if an event was heard in the last MCG_WAVE_REPORT_MS that @m's last
- * report is not charged to; it is charged to it. Otherwise it is charged
- * to the next event heard, and the port waits (wave_unheard_wait())
- * until resync_work has handled one (ib_refresh()), or for
- * MCG_WAVE_REPORT_MS: an event heard a moment ago, whose reports came,
- * does not explain a second event's.
+ * explains one report of each membership, and none of one joined after
+ * it was heard (issue() charges each join to the last event heard). So a
+ * report of @m is explained if an event was heard in the last
+ * MCG_WAVE_REPORT_MS that @m is not charged to; it is charged to it.
+ * Otherwise it is charged to the next event heard, and the port waits
+ * (wave_unheard_wait()) until resync_work has handled one (ib_refresh()),
+ * or for MCG_WAVE_REPORT_MS: an event heard a moment ago, whose reports
+ * came, does not explain a second event's. (A P_Key change reports only
+ * the groups whose P_Key moved: within 10 s of it, another event's
+ * reports of the others look explained, as before.)
  */
 static void wave_unheard(struct mcg_port *port, struct mcg_ib_memb *m)
 {
@@ -965,6 +968,8 @@ static unsigned int issue(struct mcg_port *port, struct mcg_group *g,
 			continue;
 		mask = build_rec(g, m, &rec);
 		here = join_answered_here(port, &rec);
+		/* not lost to the events heard before it (wave_unheard()) */
+		m->lost_seq = port->ib.heard_seq;
 		mc = ib_sa_join_multicast(&mcg_sa_client, port->dev->ibdev,
 					  port->port_num, &rec, mask,
 					  GFP_KERNEL, ib_join_done, m);
@@ -1491,8 +1496,6 @@ static int ib_update(struct mcg_group *g, u8 join_state,
 		}
 		m->g = g;
 		m->bit = BIT(i);
-		/* not lost to the events heard before it */
-		m->lost_seq = port->ib.heard_seq;
 		INIT_LIST_HEAD(&m->done_node);
 		mcg_ib(g)->m[i] = m;
 	}

@@ -254,7 +254,7 @@ struct mcg_ib_memb {
 					 * (counted in ib.finflight)
 					 */
 	u32 lost_seq;			/* the event (ib.heard_seq) its last
-					 * loss report is charged to
+					 * join or loss report is charged to
 					 * (wave_unheard())
 					 */
 	u64 sent_ns;			/* ktime_get_ns() its join went at,

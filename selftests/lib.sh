@@ -478,7 +478,8 @@ mcg_unload_simhca() {
 # What the SA counts is what multicast.c posted from its workqueue; what
 # the pacer bounds is its calls. The function tracer tells them apart:
 #   fn_trace_start FUNC...   trace calls of FUNC... from now (returns 1 if
-#                            the kernel has no function tracer)
+#                            the first FUNC cannot be traced; the others
+#                            are traced if they can be)
 #   fn_trace_stop            stop, keep the calls in /tmp/fn_trace
 #   fn_trace_peak FUNC MS    the most calls of FUNC in any MS ms (a
 #                            sliding window [t, t + MS), on the calls'
@@ -489,7 +490,10 @@ fn_trace_start() {
 	[ -w $FN_TRACE/set_ftrace_filter ] || return 1
 	echo 0 >$FN_TRACE/tracing_on
 	echo nop >$FN_TRACE/current_tracer
-	echo "$*" >$FN_TRACE/set_ftrace_filter || return 1
+	echo >$FN_TRACE/set_ftrace_filter
+	for f; do echo "$f" >>$FN_TRACE/set_ftrace_filter; done 2>/dev/null
+	awk -v f="$1" '$1 == f {ok = 1} END {exit !ok}' \
+		$FN_TRACE/set_ftrace_filter || return 1
 	echo 4096 >$FN_TRACE/buffer_size_kb
 	echo >$FN_TRACE/trace
 	echo function >$FN_TRACE/current_tracer || return 1
