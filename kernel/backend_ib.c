@@ -438,9 +438,11 @@ static void wave_wait_expire(struct mcg_port *port)
  * Otherwise it is charged to the next event heard, and the port waits
  * (wave_unheard_wait()) until resync_work has handled one (ib_refresh()),
  * or for MCG_WAVE_REPORT_MS: an event heard a moment ago, whose reports
- * came, does not explain a second event's. (A P_Key change reports only
- * the groups whose P_Key moved: within 10 s of it, another event's
- * reports of the others look explained, as before.)
+ * came, does not explain a second event's. Two cases are still explained
+ * by an event that did not lose them, within 10 s of it: the groups a
+ * P_Key change left alone (it reports only those whose P_Key moved), and
+ * a join in flight at the event, which multicast.c sends again itself
+ * and which we sent, and charged, before we heard of it.
  */
 static void wave_unheard(struct mcg_port *port, struct mcg_ib_memb *m)
 {
