@@ -26,6 +26,20 @@ mcm_before() {
 		"/sys/kernel/debug/simhca/simhca0/arrivals"
 }
 waves_are() { [ "$(cat $SYS/rejoin_waves)" = "$1" ]; }
+# reregister_late WAVE: a new master that ignores the SA for 1 s, whose
+# reregister our handler hears LATE ms after multicast.c has reported the
+# groups lost; waits for the port's WAVEth wave, and sets early to the
+# MCMemberRecords the SA saw in the settle time
+reregister_late() {
+	echo 1000 >$D/first_sweep_ms
+	echo $LATE >$D/event_delay_ms
+	echo 1 >$D/stats
+	echo 1 >$D/client_reregister
+	wait_for -t 60 waves_are "$1"
+	echo 0 >$D/event_delay_ms
+	early=$(mcm_before $SETTLE)
+	ktap_diag "MCMemberRecords in the first $SETTLE ms: $early; wave $(cat $SYS/last_rejoin_wave_ms) ms"
+}
 not_joined() {
 	mcg_count '!joined' owner job:1
 }
@@ -39,16 +53,7 @@ defer mcg_unload_simhca
 check "hold $N groups" mcg_bulk join simhca0 1 $N job:1
 timeouts=$(cat $SYS/sa_timeouts)
 
-# A new master that ignores the SA for 1 s; our handler hears of its
-# reregister LATE ms after multicast.c has reported the groups lost.
-echo 1000 >$D/first_sweep_ms
-echo $LATE >$D/event_delay_ms
-echo 1 >$D/stats
-echo 1 >$D/client_reregister
-wait_for -t 60 waves_are 1
-echo 0 >$D/event_delay_ms
-early=$(mcm_before $SETTLE)
-ktap_diag "MCMemberRecords in the first $SETTLE ms: $early; wave $(cat $SYS/last_rejoin_wave_ms) ms"
+reregister_late 1
 check_eq "handler $LATE ms late: no re-join before the settle time" 0 "$early"
 check_eq "... all $N groups joined again" 0 "$(not_joined)"
 check_eq "... no SA time-out" "$timeouts" "$(cat $SYS/sa_timeouts)"
@@ -69,14 +74,7 @@ check_eq "... all $N groups joined again" 0 "$(not_joined)"
 
 # Straight after, a reregister heard late again: the LID change, heard
 # less than 10 s ago, has had its reports, and explains none of these.
-echo 1000 >$D/first_sweep_ms
-echo $LATE >$D/event_delay_ms
-echo 1 >$D/stats
-echo 1 >$D/client_reregister
-wait_for -t 60 waves_are 3
-echo 0 >$D/event_delay_ms
-early=$(mcm_before $SETTLE)
-ktap_diag "MCMemberRecords in the first $SETTLE ms: $early; wave $(cat $SYS/last_rejoin_wave_ms) ms"
+reregister_late 3
 check_eq "a reregister heard late just after another event: no re-join before the settle time" 0 "$early"
 check_eq "... all $N groups joined again" 0 "$(not_joined)"
 check_eq "... sm_reregisters counts it" 2 "$(cat $SYS/sm_reregisters)"
