@@ -26,6 +26,8 @@ check "load ib_mcgroups (settle_ms=1500)" \
 	mcg_load settle_ms=1500 join_wait_ms=0
 defer mcg_unload_simhca
 check "hold $N groups" mcg_bulk join simhca0 1 $N job:1
+# join_wait_ms=0: a group still joining at the reregister is no re-join
+wait_for -t 60 eval '[ "$(joined_of job:1)" = '$N' ]'
 
 echo 300 >$D/delay_ms
 echo 1 >$D/client_reregister
