@@ -434,8 +434,8 @@ static void wave_wait_expire(struct mcg_port *port)
  * explains one report of each membership, and none of one joined after
  * it was heard (issue() charges each join to the last event heard). So a
  * report of @m is explained if an event was heard in the last
- * MCG_WAVE_REPORT_MS that @m is not charged to; it is charged to it.
- * Otherwise it is charged to the next event heard, and the port waits
+ * MCG_WAVE_REPORT_MS that @m is not charged to; it is charged to it
+ * (mcg_loss_explained()). Otherwise it is charged to the next event heard, and the port waits
  * (wave_unheard_wait()) until resync_work has handled one (ib_refresh()),
  * or for MCG_WAVE_REPORT_MS: an event heard a moment ago, whose reports
  * came, does not explain a second event's. Two cases are still explained
@@ -448,13 +448,10 @@ static void wave_unheard(struct mcg_port *port, struct mcg_ib_memb *m)
 {
 	u64 now_ns = ktime_get_ns();
 
-	if (port->ib.heard_ns &&
-	    now_ns - port->ib.heard_ns < MCG_WAVE_REPORT_MS * NSEC_PER_MSEC &&
-	    m->lost_seq != port->ib.heard_seq) {
-		m->lost_seq = port->ib.heard_seq;
+	if (mcg_loss_explained(port->ib.heard_ns, port->ib.heard_seq,
+			       &m->lost_seq, now_ns,
+			       MCG_WAVE_REPORT_MS * NSEC_PER_MSEC))
 		return;
-	}
-	m->lost_seq = port->ib.heard_seq + 1;
 	if (mcg_ib_unheard_left_ns(port))
 		return;
 	port->ib.unheard_ns = now_ns;

@@ -613,6 +613,41 @@ static inline u64 mcg_unheard_left_ns(u64 heard_ns, u64 unheard_ns,
 	return limit_ns - (now_ns - unheard_ns);
 }
 
+/**
+ * mcg_loss_explained() - is a loss report explained by the last event
+ * heard, and which event is it charged to?
+ * @heard_ns: when resync_work last handled an event that makes
+ *	multicast.c report losses (0: never)
+ * @heard_seq: how many such events it has handled
+ * @lost_seq: the membership's charge: the event its last loss was charged
+ *	to, or the last event heard when it was joined (issue()); set to the
+ *	event this report is charged to
+ * @now_ns: now
+ * @limit_ns: how long after an event its reports may come
+ *	(MCG_WAVE_REPORT_MS)
+ *
+ * An event explains one loss of each membership that was joined before
+ * it was heard: a report within @limit_ns of it, of a membership not yet
+ * charged to it, is charged to it. Any other report (nothing heard
+ * lately, a second report after one event, a membership joined after
+ * it) is charged to the next event, not heard yet.
+ *
+ * Context: pure, but for *@lost_seq.
+ * Return: true if the report is explained; false if the port must wait
+ * to hear of the event behind it (mcg_unheard_left_ns()).
+ */
+static inline bool mcg_loss_explained(u64 heard_ns, u32 heard_seq,
+				      u32 *lost_seq, u64 now_ns, u64 limit_ns)
+{
+	if (heard_ns && now_ns - heard_ns < limit_ns &&
+	    *lost_seq != heard_seq) {
+		*lost_seq = heard_seq;
+		return true;
+	}
+	*lost_seq = heard_seq + 1;
+	return false;
+}
+
 /*
  * ib_sa fails every query with -EAGAIN while it has no address handle for
  * the SM: from a port event until its own work has made a new one

@@ -509,6 +509,50 @@ static void unheard_test(struct kunit *test)
 						  limit), 0);
 }
 
+static void loss_explained_test(struct kunit *test)
+{
+	const u64 ms = NSEC_PER_MSEC, limit = 10000 * ms, t = 5000 * ms;
+	u32 seq;
+
+	/* nothing heard yet: charged to the first event, which it waits for */
+	seq = 0;
+	KUNIT_EXPECT_FALSE(test, mcg_loss_explained(0, 0, &seq, t, limit));
+	KUNIT_EXPECT_EQ(test, seq, 1);
+	/* joined before event 3, heard 1 s ago: explained, charged to it */
+	seq = 2;
+	KUNIT_EXPECT_TRUE(test, mcg_loss_explained(t, 3, &seq, t + 1000 * ms,
+						   limit));
+	KUNIT_EXPECT_EQ(test, seq, 3);
+	/* reported again: a second event's report, not heard yet */
+	KUNIT_EXPECT_FALSE(test, mcg_loss_explained(t, 3, &seq, t + 1400 * ms,
+						    limit));
+	KUNIT_EXPECT_EQ(test, seq, 4);
+	/* ... which, once heard, explains no further report of it */
+	KUNIT_EXPECT_FALSE(test, mcg_loss_explained(t + 1500 * ms, 4, &seq,
+						    t + 1600 * ms, limit));
+	KUNIT_EXPECT_EQ(test, seq, 5);
+	/* joined after event 3 was heard (issue() charged it 3) */
+	seq = 3;
+	KUNIT_EXPECT_FALSE(test, mcg_loss_explained(t, 3, &seq, t + ms, limit));
+	KUNIT_EXPECT_EQ(test, seq, 4);
+	/* heard 10 s ago or more: it explains nothing any more */
+	seq = 2;
+	KUNIT_EXPECT_TRUE(test, mcg_loss_explained(t, 3, &seq,
+						   t + limit - 1, limit));
+	seq = 2;
+	KUNIT_EXPECT_FALSE(test, mcg_loss_explained(t, 3, &seq, t + limit,
+						    limit));
+	KUNIT_EXPECT_EQ(test, seq, 4);
+	/* the count wraps: still one event each */
+	seq = U32_MAX;
+	KUNIT_EXPECT_TRUE(test, mcg_loss_explained(t, 0, &seq, t + ms, limit));
+	KUNIT_EXPECT_EQ(test, seq, 0);
+	seq = U32_MAX;
+	KUNIT_EXPECT_FALSE(test, mcg_loss_explained(t, U32_MAX, &seq, t + ms,
+						    limit));
+	KUNIT_EXPECT_EQ(test, seq, 0);
+}
+
 static struct kunit_case mcg_backoff_cases[] = {
 	KUNIT_CASE(backoff_doubling_test),
 	KUNIT_CASE(backoff_jitter_test),
@@ -516,6 +560,7 @@ static struct kunit_case mcg_backoff_cases[] = {
 	KUNIT_CASE(settle_delay_test),
 	KUNIT_CASE(settling_test),
 	KUNIT_CASE(unheard_test),
+	KUNIT_CASE(loss_explained_test),
 	{}
 };
 
