@@ -8,7 +8,7 @@
 # request after the other and drops nothing, as OpenSM queues what it
 # cannot answer at once). ib_mcgroups is loaded with its defaults but
 # settle_ms: nothing tells it the fleet's size or R. settle_ms is 1000
-# instead of 3000 (each port waits 1 s plus up to 0.5 s of jitter after
+# (BENCH_FLEET_SETTLE_MS) instead of 3000 (each port waits 1 s plus up to 0.5 s of jitter after
 # the reregister, the SM's first sweep): the waves are shorter, the
 # start as jittered. For each R, one fabric-wide client reregister (the
 # SA wiped), and:
@@ -45,7 +45,7 @@ ktap_plan 1
 modprobe ib_umad
 mcg_unload_simhca
 modprobe simhca fabric=Y ndevs=$DEVS nports=2 || ktap_skip_all "no simhca with fabric=Y"
-SETTLE_MS=1000
+SETTLE_MS=${BENCH_FLEET_SETTLE_MS:-1000}
 mcg_load settle_ms=$SETTLE_MS max_groups=0 || ktap_skip_all "cannot load ib_mcgroups"
 defer mcg_unload_simhca
 
