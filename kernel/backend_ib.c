@@ -435,14 +435,21 @@ static void wave_wait_expire(struct mcg_port *port)
  * it was heard (issue() charges each join to the last event heard). So a
  * report of @m is explained if an event was heard in the last
  * MCG_WAVE_REPORT_MS that @m is not charged to; it is charged to it
- * (mcg_loss_explained()). Otherwise it is charged to the next event heard, and the port waits
- * (wave_unheard_wait()) until resync_work has handled one (ib_refresh()),
- * or for MCG_WAVE_REPORT_MS: an event heard a moment ago, whose reports
- * came, does not explain a second event's. Two cases are still explained
- * by an event that did not lose them, within 10 s of it: the groups a
- * P_Key change left alone (it reports only those whose P_Key moved), and
- * a join in flight at the event, which multicast.c sends again itself
- * and which we sent, and charged, before we heard of it.
+ * (mcg_loss_explained()). Otherwise it is charged to the next event
+ * heard, and the port waits (wave_unheard_wait()) until resync_work has
+ * handled one (ib_refresh()), or for MCG_WAVE_REPORT_MS: an event heard a
+ * moment ago, whose reports came, does not explain a second event's. Two
+ * cases are still explained by an event that did not lose them, within
+ * 10 s of it: the groups a P_Key change left alone (it reports only those
+ * whose P_Key moved), and a join in flight at the event, which
+ * multicast.c sends again itself and which we sent, and charged, before
+ * we heard of it. Such a report is re-joined without waiting to hear of
+ * the event behind it, which at worst sends it into a new master's first
+ * sweep, and ib_mad sends it again. Charging the groups a P_Key change
+ * leaves alone to it would need multicast.c's P_Key index of each group,
+ * which it takes at the group's first join and keeps while any client
+ * holds the group (IPoIB, for one), across our re-joins: where a copy of
+ * ours differed, the port would wait 10 s.
  */
 static void wave_unheard(struct mcg_port *port, struct mcg_ib_memb *m)
 {
