@@ -295,6 +295,9 @@ mcg_count() {
 		jq --arg s "$st" "[.[] | select(.state $op \$s)] | length"
 }
 
+# mcg_all_joined [ARGS...]: is every entry of "mcctl list ARGS..." joined?
+mcg_all_joined() { [ "$(mcg_count '!joined' "$@")" = 0 ]; }
+
 # --- environment ------------------------------------------------------------
 # in_peer CMD...: run CMD where veth1 is (netns $MCG_NS, if set).
 in_peer() { "${PEER_EXEC[@]}" "$@"; }

@@ -8,9 +8,9 @@
 # request after the other and drops nothing, as OpenSM queues what it
 # cannot answer at once). ib_mcgroups is loaded with its defaults but
 # settle_ms: nothing tells it the fleet's size or R. settle_ms is 1000
-# (BENCH_FLEET_SETTLE_MS) instead of 3000 (each port waits 1 s plus up to 0.5 s of jitter after
-# the reregister, the SM's first sweep): the waves are shorter, the
-# start as jittered. For each R, one fabric-wide client reregister (the
+# (BENCH_FLEET_SETTLE_MS) instead of 3000 (each port waits 1 s plus up
+# to 0.5 s of jitter after the reregister, the SM's first sweep): the
+# waves are shorter, the start as jittered. For each R, one fabric-wide client reregister (the
 # SA wiped), and:
 #  - the time to full membership (every member back at the SA and every
 #    port's wave ended), from the reregister less settle_ms, against

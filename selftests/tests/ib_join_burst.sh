@@ -27,7 +27,7 @@ check "load ib_mcgroups (settle_ms=1500)" \
 defer mcg_unload_simhca
 check "hold $N groups" mcg_bulk join simhca0 1 $N job:1
 # join_wait_ms=0: a group still joining at the reregister is no re-join
-wait_for -t 60 eval '[ "$(joined_of job:1)" = '$N' ]'
+wait_for -t 60 mcg_all_joined owner job:1
 
 echo 300 >$D/delay_ms
 echo 1 >$D/client_reregister

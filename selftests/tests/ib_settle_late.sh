@@ -21,9 +21,9 @@ LATE=400
 
 # MCMemberRecord requests the SA saw in the 10 ms windows that began before
 # MS since the stats' reset
+ARRIVALS=/sys/kernel/debug/simhca/simhca0/arrivals
 mcm_before() {
-	awk -v e="$1" '$1 < e {s += $3} END {print s + 0}' \
-		"/sys/kernel/debug/simhca/simhca0/arrivals"
+	awk -v e="$1" '$1 < e {s += $3} END {print s + 0}' "$ARRIVALS"
 }
 waves_are() { [ "$(cat $SYS/rejoin_waves)" = "$1" ]; }
 # reregister_late WAVE: a new master that ignores the SA for 1 s, whose
@@ -41,13 +41,12 @@ reregister_late() {
 	ktap_diag "MCMemberRecords in the first $SETTLE ms: $early; wave $(cat $SYS/last_rejoin_wave_ms) ms"
 	# when, in 10 ms windows (ib_mad resends an ignored request every
 	# 300 ms: one request sent early shows as a train)
-	[ "$early" = 0 ] || awk -v e=$SETTLE '$1 < e && $3 {print "    # at " $1 " ms: " $3}' \
-		"/sys/kernel/debug/simhca/simhca0/arrivals"
+	[ "$early" = 0 ] ||
+		awk -v e=$SETTLE '$1 < e && $3 {print "    # at " $1 " ms: " $3}' "$ARRIVALS"
 }
 not_joined() {
 	mcg_count '!joined' owner job:1
 }
-all_joined() { [ "$(not_joined)" = 0 ]; }
 
 ktap_plan 13
 modprobe ib_umad
@@ -58,7 +57,7 @@ defer mcg_unload_simhca
 check "hold $N groups" mcg_bulk join simhca0 1 $N job:1
 # join_wait_ms=0: the joins are answered later. A join still on its way
 # when the reregister comes is not a re-join, and is not held.
-check "... all joined" wait_for -t 60 all_joined
+check "... all joined" wait_for -t 60 mcg_all_joined owner job:1
 timeouts=$(cat $SYS/sa_timeouts)
 
 reregister_late 1

@@ -24,7 +24,6 @@ state_is() { [ "$(state_of "$1")" = "$2" ]; }
 joined() { state_is "$1" joined; }
 stat_above() { [ "$(sa_stat "$1")" -gt "$2" ]; }
 not_joined() { mcg_count '!joined' "$P"; }
-all_joined() { [ "$(not_joined)" = 0 ]; }
 both_wait() { [ "$(cat $SYS/holders)" = 3 ] && state_is $G2 joining; }
 # The port goes down, and ib_sa has made its SM address handle for that
 # event (PORT_ERR): the knobs set next meet only the one of the port up.
@@ -96,6 +95,6 @@ check "counted as a failed re-join" test "$(cat $SYS/rejoin_failures)" -gt "$fai
 check_eq "not as a join error" "$errors" "$(cat $SYS/join_errors)"
 echo 1 >$D/sm_change
 check "after an SM change $G3 is joined" wait_for -t 30 joined $G3
-check "and so is every other group" wait_for -t 30 all_joined
+check "and so is every other group" wait_for -t 30 mcg_all_joined "$P"
 check_eq "all four held" 4 "$(cat $SYS/groups)"
 ktap_finish

@@ -26,7 +26,6 @@ waves_are() { [ "$(cat $SYS/rejoin_waves)" = "$1" ]; }
 not_joined() {
 	mcg_count '!joined' owner job:1
 }
-all_joined() { [ "$(not_joined)" = 0 ]; }
 
 ktap_plan $((6 + 2 * WAVES))
 modprobe ib_umad
@@ -37,7 +36,7 @@ defer mcg_unload_simhca
 check "hold $N groups" mcg_bulk join simhca0 1 $N job:1
 # join_wait_ms=0: the JOINs are answered before the SA's; a group still
 # joining at the reregister is not lost, and makes the wave shorter
-check "... all joined" wait_for -t 60 all_joined
+check "... all joined" wait_for -t 60 mcg_all_joined owner job:1
 
 mcg_bulk churn simhca0 1 8 job:0 0x5000 >/dev/null 2>&1 &
 others=$!
