@@ -47,9 +47,14 @@ mcg_unload_simhca
 modprobe simhca fabric=Y ndevs=$DEVS nports=2 || ktap_skip_all "no simhca with fabric=Y"
 SETTLE_MS=${BENCH_FLEET_SETTLE_MS:-1000}
 # BENCH_FLEET_SA=drop: an SA unlike OpenSM's, which answers the first R
-# requests of each second at once and drops the others (rate_limit)
+# requests of each second at once and drops the others (rate_limit);
+# busy: the queue of serve_rate bounded, a request that would wait more
+# than BENCH_FLEET_BUSY_MS (50) answered BUSY at once (serve_busy_ms)
 SA_KNOB=serve_rate
-[ "${BENCH_FLEET_SA:-queue}" = drop ] && SA_KNOB=rate_limit
+case ${BENCH_FLEET_SA:-queue} in
+drop) SA_KNOB=rate_limit ;;
+busy) echo "${BENCH_FLEET_BUSY_MS:-50}" >"$D/serve_busy_ms" ;;
+esac
 mcg_load settle_ms=$SETTLE_MS max_groups=0 || ktap_skip_all "cannot load ib_mcgroups"
 defer mcg_unload_simhca
 
@@ -72,6 +77,7 @@ wave() {
 	for f in /sys/kernel/debug/simhca/simhca*/stats; do echo 1 >"$f"; done
 	w=$(sysfs_sum rejoin_waves)
 	to=$(sysfs_sum sa_timeouts)
+	rf=$(sysfs_sum rejoin_failures)
 	t0=$(now_ms)
 	echo 1 >$D/client_reregister
 	wait_for -t "$2" full $((w + PORTS)) "${3:-$TOTAL}" || return 1
@@ -106,7 +112,7 @@ for r in $RS; do
 	bench_row "fleet: the SA's Sets (resends included), R=$r/s" \
 		"members" "$TOTAL" "$sets" Sets 1.01
 	bench_info "fleet: R=$r/s" \
-		"sa_timeouts $(($(sysfs_sum sa_timeouts) - to)), dropped $(sa_stat drop_rate), answers to resent requests $(sa_stat_sum answers_resent), queue wait at most $(sa_stat serve_wait_max_us) us, lost $((TOTAL - $(sa_stat members))); the busiest 100 ms ended $(sa_stat mcm_max_per_100ms_end_ms) ms after the reregister (MCMemberRecords; all requests: $(sa_stat max_per_100ms_end_ms) ms; the waves began at $SETTLE_MS ms, the last ended by $((el + SETTLE_MS)) ms)"
+		"sa_timeouts $(($(sysfs_sum sa_timeouts) - to)), dropped $(sa_stat drop_rate), answered BUSY $(sa_stat busy), re-joins refused $(($(sysfs_sum rejoin_failures) - rf)), answers to resent requests $(sa_stat_sum answers_resent), queue wait at most $(sa_stat serve_wait_max_us) us, lost $((TOTAL - $(sa_stat members))); the busiest 100 ms ended $(sa_stat mcm_max_per_100ms_end_ms) ms after the reregister (MCMemberRecords; all requests: $(sa_stat max_per_100ms_end_ms) ms; the waves began at $SETTLE_MS ms, the last ended by $((el + SETTLE_MS)) ms)"
 	# the SA's requests per 10 ms, since the reregister ($O/out/)
 	save_output "fleet-$r.arrivals" <"$D/arrivals"
 done
@@ -171,6 +177,7 @@ if [ "$broken" = 0 ] && [ "$ORDER_R" != 0 ]; then
 	order_wave || ktap_diag "admin before users: the wave failed: $(cat /tmp/fleet-order.err 2>/dev/null)"
 fi
 echo 0 >"$D/$SA_KNOB"
+echo 0 >"$D/serve_busy_ms"
 
 check "benchmark ran" test "$broken" = 0
 ktap_finish

@@ -19,7 +19,8 @@
 # BENCH_FLEET_DEVS (32), BENCH_FLEET_G (256), BENCH_FLEET_R ("500 2000
 # 5000 20000"), BENCH_FLEET_ORDER_R (2000; 0: no admin-before-users
 # wave), BENCH_FLEET_SETTLE_MS (1000), BENCH_FLEET_SA (queue; drop: an
-# SA that drops what exceeds R in each second). The VMs boot with
+# SA that drops what exceeds R in each second; busy: one that answers
+# BUSY what would wait more than BENCH_FLEET_BUSY_MS, 50). The VMs boot with
 # slab_nomerge (added to KERNEL_APPEND), so that the memory figures can
 # tell our slab caches from the kernel's.
 set -uo pipefail

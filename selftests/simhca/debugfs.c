@@ -26,6 +26,11 @@
  *                       is dropped, as OpenSM's SA queue (a request is
  *                       handled when it comes, its answer sent when the
  *                       server gets to it; stats: serve_wait_max_us)
+ *   serve_busy_ms       with serve_rate: a request that would wait longer
+ *                       than this for the server is answered BUSY (MAD
+ *                       status 0x0001) at once and not queued, as an SM
+ *                       whose request queue is bounded (0: never; stats:
+ *                       busy); ib_sa reports it as any refusal, -EINVAL
  *   mlid_capacity       number of MLIDs from 0xC000 (also the switch's
  *                       MulticastFDBCap in its SwitchInfoRecord)
  *   mlid_shift          0 (default): a create gets the MLID it asks for
@@ -473,6 +478,7 @@ void simhca_debugfs_add(struct simhca_dev *sdev)
 	debugfs_create_u32("delay_ms", 0600, d, &k->delay_ms);
 	debugfs_create_u32("rate_limit", 0600, d, &k->rate_limit);
 	debugfs_create_u32("serve_rate", 0600, d, &k->serve_rate);
+	debugfs_create_u32("serve_busy_ms", 0600, d, &k->serve_busy_ms);
 	debugfs_create_u32("mlid_capacity", 0600, d, &k->mlid_capacity);
 	debugfs_create_u32("mlid_shift", 0600, d, &k->mlid_shift);
 	debugfs_create_u32("neighbor_mtu", 0600, d, &k->neighbor_mtu);

@@ -297,10 +297,10 @@ void simhca_sa_start_sweep(struct simhca_dev *sdev)
 /*
  * When an answer leaves: after delay_ms, and with serve_rate after every
  * answer before it, the server taking 1 / serve_rate s for each request
- * (@first: an RMPP answer's later segments go with its first). Under
- * sa.lock.
+ * (@first: an RMPP answer's later segments go with its first; @busy: a
+ * BUSY answer, which is not queued). Under sa.lock.
  */
-static unsigned long sa_due(struct simhca_dev *sdev, bool first)
+static unsigned long sa_due(struct simhca_dev *sdev, bool first, bool busy)
 {
 	struct simhca_sa *sa = &sdev->sa;
 	u32 rate = READ_ONCE(sdev->knobs.serve_rate);
@@ -309,7 +309,7 @@ static unsigned long sa_due(struct simhca_dev *sdev, bool first)
 	u64 now, at;
 
 	lockdep_assert_held(&sa->lock);
-	if (!rate)
+	if (!rate || busy)
 		return due;
 	now = ktime_get_ns();
 	at = max(now, sa->serve_next_ns);
@@ -331,7 +331,8 @@ static void sa_send(struct simhca_dev *sdev, const struct simhca_pkt *req,
 	pkt->port = req->port;
 	pkt->pkey_index = req->pkey_index;
 	pkt->slid = READ_ONCE(sdev->knobs.sm_lid);
-	pkt->due = sa_due(sdev, first);
+	pkt->due = sa_due(sdev, first, mad->mad_hdr.status ==
+			  cpu_to_be16(IB_MGMT_MAD_STATUS_BUSY));
 	pkt->first = first;
 	memcpy(pkt->mad, mad, sizeof(pkt->mad));
 	simhca_to_host(req->from, pkt);
@@ -1554,6 +1555,19 @@ static bool sa_query_lost(struct simhca_sa *sa, struct simhca_knobs *k,
 	return true;
 }
 
+/*
+ * serve_busy_ms: is the server so far behind that a request is answered
+ * BUSY at once rather than queued? Under sa.lock.
+ */
+static bool sa_busy(struct simhca_dev *sdev)
+{
+	u32 ms = READ_ONCE(sdev->knobs.serve_busy_ms);
+	u64 now = ktime_get_ns();
+
+	return ms && READ_ONCE(sdev->knobs.serve_rate) &&
+	       sdev->sa.serve_next_ns > now + (u64)ms * NSEC_PER_MSEC;
+}
+
 /* Fault knobs; true if the request was consumed. */
 static bool sa_faults(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
 {
@@ -1587,6 +1601,11 @@ static bool sa_faults(struct simhca_dev *sdev, const struct simhca_pkt *pkt)
 	}
 	if (sa_query_lost(sa, k, pkt)) {
 		sa->st.drop_query++;
+		return true;
+	}
+	if (sa_busy(sdev)) {
+		sa->st.busy++;
+		sa_reply(sdev, pkt, IB_MGMT_MAD_STATUS_BUSY, NULL, 0);
 		return true;
 	}
 	n = READ_ONCE(k->fail_next);
@@ -1840,6 +1859,7 @@ void simhca_sa_stats(struct simhca_dev *sdev, struct seq_file *s)
 	seq_printf(s, "drop_not_sa %llu\n", st->drop_not_sa);
 	seq_printf(s, "drop_bad_smkey %llu\n", st->drop_bad_smkey);
 	seq_printf(s, "fail_injected %llu\n", st->fail_injected);
+	seq_printf(s, "busy %llu\n", st->busy);
 	seq_printf(s, "rmpp_segments %llu\n", st->rmpp_segments);
 	seq_printf(s, "rmpp_acks %llu\n", st->rmpp_acks);
 	seq_printf(s, "rmpp_aborts %llu\n", st->rmpp_aborts);

@@ -298,6 +298,7 @@ struct simhca_stats {
 	u64 drop_not_sa;
 	u64 drop_bad_smkey;	/* another SM_Key: discarded, as OpenSM does */
 	u64 fail_injected;
+	u64 busy;		/* answered BUSY (serve_busy_ms) */
 	u64 rmpp_segments;
 	u64 rmpp_acks;
 	u64 rmpp_aborts;
@@ -361,6 +362,7 @@ struct simhca_knobs {
 	u32 delay_ms;
 	u32 rate_limit;
 	u32 serve_rate;
+	u32 serve_busy_ms;
 	u32 mlid_capacity;
 	u32 mlid_shift;
 	u32 neighbor_mtu;
