@@ -108,7 +108,7 @@ void mcg_pace_begin(struct mcg_port *port, struct mcg_pace *p)
 	};
 	/* the window's pace, never faster than rejoin_rate (0: none) */
 	p->interval = max(p->rinterval,
-			  mcg_win_interval_ns(ib->win.w, ib->srtt_ns));
+			  mcg_win_pace_ns(&ib->win, ib->srtt_ns));
 	ib->credit = mcg_tb_refill(ib->credit, p->now_ns - ib->credit_ns,
 				   p->interval, MCG_TB_CAP_NS, ib->backlog);
 	ib->credit_ns = p->now_ns;
@@ -137,7 +137,7 @@ unsigned int mcg_pacer_join_limit(const struct mcg_port *port)
  *
  * At the port's start and at each re-join wave: after a reregister every
  * node of the fabric starts at once, each with a small window and one
- * request unanswered until its first sample (mcg_win_interval_ns()): the
+ * request unanswered until its first sample (mcg_win_pace_ns()): the
  * round trip of the last wave (an SA's queue, maybe) says nothing of the
  * new SM's.
  */
@@ -264,7 +264,8 @@ void mcg_pacer_join_done(struct mcg_port *port, struct mcg_ib_memb *m)
  *
  * Its round trip, from the send to done_work's handling of the answer,
  * is a sample of the SA's for the smoothed round trip and the window,
- * unless mcg_rtt_is_sa() says it is not.
+ * unless mcg_rtt_is_sa() says it is not. A refusal (maybe the SA's BUSY)
+ * is told to the window instead.
  */
 void mcg_pacer_rtt_sample(struct mcg_port *port, struct mcg_ib_memb *m,
 			  int status)
@@ -272,6 +273,8 @@ void mcg_pacer_rtt_sample(struct mcg_port *port, struct mcg_ib_memb *m,
 	u64 sent_ns = m->sent_ns, rtt_ns;
 
 	m->sent_ns = 0;
+	if (sent_ns && status == -EINVAL)
+		mcg_win_refused(&port->ib.win, sent_ns);
 	if (!mcg_rtt_is_sa(sent_ns, port->ib.reset_ns, status))
 		return;
 	rtt_ns = ktime_get_ns() - sent_ns;

@@ -184,8 +184,9 @@ static inline u64 mcg_srtt_update(u64 srtt_ns, u64 sample_ns)
  * @reset_ns: when the port's last loss report (-ENETRESET) was handled
  * @status: the join's answer (0, or an error)
  *
- * A success or a refusal (-EINVAL) is an answer of the SA, another error
- * may not be. And a join sent before a loss report that came after it
+ * A success is an answer of the SA; a refusal (-EINVAL) may be its BUSY,
+ * sent at once, not from its queue (the window law); another error may
+ * not be the SA's at all. And a join sent before a loss report that came after it
  * waited behind that report: multicast.c reports the lost groups of a
  * reregister one at a time on its ordered workqueue, which also sends
  * our joins, so a join sent while those reports run (a wave's first
@@ -203,7 +204,7 @@ static inline u64 mcg_srtt_update(u64 srtt_ns, u64 sample_ns)
  */
 static inline bool mcg_rtt_is_sa(u64 sent_ns, u64 reset_ns, int status)
 {
-	return sent_ns && sent_ns > reset_ns && (!status || status == -EINVAL);
+	return sent_ns && sent_ns > reset_ns && !status;
 }
 
 /*
@@ -282,7 +283,23 @@ static inline unsigned int mcg_user_inflight_limit(unsigned int limit)
  *    100 ms of its work, whatever its pace and the number of ports;
  *  - the base is the least round trip seen, but at most
  *    MCG_WIN_BASE_MAX_NS: a port that starts while the queue is long would
- *    take the queue for its base and never see it.
+ *    take the queue for its base and never see it;
+ *  - a refusal halves the window at the end of its round (once for the
+ *    requests sent before that cut) and ends the doubling. An SA whose
+ *    queue is bounded answers BUSY what it cannot queue, at once, and
+ *    ib_sa reports BUSY as it reports any refusal (-EINVAL): such an
+ *    answer is the SA's "too much", and its round trip is not the
+ *    queue's (mcg_rtt_is_sa() leaves it out). A round whose only answers
+ *    were refusals ends too, its round trip the last round's. The last
+ *    round's least round trip at the cut is the SA's bound, as near as a
+ *    port can tell: for the rest of the wave a queue (as above) lets the
+ *    window grow only while the round trip stays below half of that
+ *    bound, and it grows by less (1/MCG_WIN_CUT_DIV of itself below one
+ *    request, at least one unit; MCG_WIN_CUT_STEP above), so that the
+ *    fleet comes back to the bound slowly rather than in a few rounds. A
+ *    refusal of another cause (the SA's rules) costs a cut and the slower
+ *    growth for the rest of the wave: the refused group waits its
+ *    backoff.
  *
  * Every port's estimate is about the same queue, so the ports share it:
  * each keeps between a quarter and one request in it. Each keeps one
@@ -298,6 +315,9 @@ static inline unsigned int mcg_user_inflight_limit(unsigned int limit)
 #define MCG_WIN_BASE_MAX_NS	(5 * NSEC_PER_MSEC)
 #define MCG_WIN_DELAY_OK_NS	(2 * NSEC_PER_MSEC)
 #define MCG_WIN_ROUND_MIN_NS	(10 * NSEC_PER_MSEC)
+#define MCG_WIN_BLIND_MAX_NS	(500 * NSEC_PER_MSEC)
+#define MCG_WIN_CUT_DIV		16U
+#define MCG_WIN_CUT_STEP	(MCG_WIN_ONE / 8)
 
 /**
  * struct mcg_win - a port's window (the window law above)
@@ -306,13 +326,23 @@ static inline unsigned int mcg_user_inflight_limit(unsigned int limit)
  * @base_ns: the least round trip seen, at most MCG_WIN_BASE_MAX_NS; 0: none
  * @rmin_ns: the least round trip of this round's answers; 0: none yet
  * @round_end_ns: the time this round ends
+ * @last_ns: the last round's least round trip
+ * @refused: a request sent after @cut_ns was refused in this round
+ * @cut_ns: when a refusal last halved the window; 0: never in this wave
+ * @bound_ns: the least round trip of the round before that cut
+ * @blind_ns: the pace before the first sample (mcg_win_pace_ns())
  */
 struct mcg_win {
 	u32 w;
 	bool start;
+	bool refused;
 	u64 base_ns;
 	u64 rmin_ns;
 	u64 round_end_ns;
+	u64 last_ns;
+	u64 cut_ns;
+	u64 bound_ns;
+	u64 blind_ns;
 };
 
 /**
@@ -323,7 +353,8 @@ struct mcg_win {
  */
 static inline void mcg_win_init(struct mcg_win *c)
 {
-	*c = (struct mcg_win){ .w = MCG_WIN_START, .start = true };
+	*c = (struct mcg_win){ .w = MCG_WIN_START, .start = true,
+			       .blind_ns = MCG_WIN_BASE_MAX_NS };
 }
 
 /**
@@ -342,6 +373,19 @@ static inline void mcg_win_sample(struct mcg_win *c, u64 rtt_ns)
 		c->base_ns = min(c->base_ns, rtt_ns);
 	if (!c->rmin_ns || rtt_ns < c->rmin_ns)
 		c->rmin_ns = rtt_ns;
+}
+
+/**
+ * mcg_win_refused() - the SA refused a request sent at @sent_ns
+ * @c: the window
+ * @sent_ns: when it was sent
+ *
+ * Context: any; a pure function (see the top of this file).
+ */
+static inline void mcg_win_refused(struct mcg_win *c, u64 sent_ns)
+{
+	if (sent_ns > c->cut_ns)
+		c->refused = true;
 }
 
 /**
@@ -378,17 +422,36 @@ static inline bool mcg_win_round(struct mcg_win *c, u64 now_ns, u32 wmax)
 	bool queue;
 	u32 q;
 
-	if (now_ns < c->round_end_ns || !c->rmin_ns || !c->base_ns)
+	if (now_ns < c->round_end_ns ||
+	    (!c->refused && (!c->rmin_ns || !c->base_ns)))
 		return false;
+	if (c->rmin_ns)
+		c->last_ns = c->rmin_ns;
 	q = mcg_win_queued(c->w, c->base_ns, c->rmin_ns);
 	queue = c->rmin_ns >= c->base_ns + MCG_WIN_DELAY_OK_NS;
-	if (c->start) {
+	if (c->refused) {
+		c->refused = false;
+		c->start = false;
+		c->cut_ns = now_ns;
+		c->bound_ns = c->last_ns;
+		if (!c->base_ns)
+			c->blind_ns = min_t(u64, 2 * c->blind_ns,
+					    MCG_WIN_BLIND_MAX_NS);
+		w /= 2;
+	} else if (c->start) {
 		if (queue && q > MCG_WIN_VA) {
 			c->start = false;
 			w -= w / 4;
 		} else {
 			w *= 2;
 		}
+	} else if (c->cut_ns) {
+		if (!queue || (q < MCG_WIN_VA && c->rmin_ns < c->bound_ns / 2))
+			w += w < MCG_WIN_ONE ?
+			     max_t(u64, w / MCG_WIN_CUT_DIV, 1) :
+			     MCG_WIN_CUT_STEP;
+		else if (q > MCG_WIN_VB)
+			w -= w > 2 * MCG_WIN_ONE ? MCG_WIN_ONE : w / 4;
 	} else if (!queue || q < MCG_WIN_VA) {
 		w += w < MCG_WIN_ONE ? max_t(u64, w / 4, MCG_WIN_MIN) :
 		     MCG_WIN_ONE;
@@ -396,7 +459,7 @@ static inline bool mcg_win_round(struct mcg_win *c, u64 now_ns, u32 wmax)
 		w -= w > 2 * MCG_WIN_ONE ? MCG_WIN_ONE : w / 4;
 	}
 	c->w = clamp_t(u64, w, MCG_WIN_MIN, max(wmax, MCG_WIN_MIN));
-	c->round_end_ns = now_ns + max_t(u64, c->rmin_ns, MCG_WIN_ROUND_MIN_NS);
+	c->round_end_ns = now_ns + max_t(u64, c->last_ns, MCG_WIN_ROUND_MIN_NS);
 	c->rmin_ns = 0;
 	return true;
 }
@@ -435,6 +498,25 @@ static inline u64 mcg_win_interval_ns(u32 w, u64 rtt_ns)
 	if (!rtt_ns)
 		return MCG_WIN_BASE_MAX_NS;
 	return div64_u64(rtt_ns * MCG_WIN_ONE, max(w, MCG_WIN_MIN));
+}
+
+/**
+ * mcg_win_pace_ns() - a port's time between two requests
+ * @c: its window
+ * @srtt_ns: its smoothed round trip; 0: no sample yet
+ *
+ * The window paced over the round trip (mcg_win_interval_ns()); before the
+ * first sample, one every MCG_WIN_BASE_MAX_NS, twice as long after each
+ * cut (up to MCG_WIN_BLIND_MAX_NS): a port that has only been refused
+ * (an SA answering BUSY at once) has no round trip to pace by, and its
+ * next request would otherwise go as soon as the refusal came.
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: the time between two requests, in nanoseconds.
+ */
+static inline u64 mcg_win_pace_ns(const struct mcg_win *c, u64 srtt_ns)
+{
+	return srtt_ns ? mcg_win_interval_ns(c->w, srtt_ns) : c->blind_ns;
 }
 
 /* ---- the pacer of a port (pacer.c; under mcg_lock) ------------------------- */

@@ -264,7 +264,7 @@ static void srtt_test(struct kunit *test)
 }
 
 /*
- * Which answers time the SA: a success or a refusal of a join sent after
+ * Which answers time the SA: a success of a join sent after
  * the port's last loss report; not one sent before it (it waited behind
  * the reports on multicast.c's workqueue), not an untimed one, not
  * another error.
@@ -275,7 +275,8 @@ static void rtt_is_sa_test(struct kunit *test)
 
 	KUNIT_EXPECT_TRUE(test, mcg_rtt_is_sa(5 * ms, 0, 0));
 	KUNIT_EXPECT_TRUE(test, mcg_rtt_is_sa(5 * ms, 4 * ms, 0));
-	KUNIT_EXPECT_TRUE(test, mcg_rtt_is_sa(5 * ms, 4 * ms, -EINVAL));
+	/* a refusal may be a BUSY, sent at once: no sample */
+	KUNIT_EXPECT_FALSE(test, mcg_rtt_is_sa(5 * ms, 4 * ms, -EINVAL));
 	/* sent before the report, or in the same nanosecond */
 	KUNIT_EXPECT_FALSE(test, mcg_rtt_is_sa(5 * ms, 6 * ms, 0));
 	KUNIT_EXPECT_FALSE(test, mcg_rtt_is_sa(5 * ms, 5 * ms, 0));
@@ -630,6 +631,90 @@ static void win_law_test(struct kunit *test)
 }
 
 /*
+ * Refusals: a cut to half at the round's end, once for what was sent
+ * before it, even in a round without a success; the doubling ends; the
+ * round trip before the cut bounds the growth after it, which is slower.
+ */
+static void win_refused_test(struct kunit *test)
+{
+	const u64 ms = NSEC_PER_MSEC, u = 2 * ms, step = 250 * ms;
+	const u32 one = MCG_WIN_ONE, wmax = 64 * MCG_WIN_ONE;
+	struct mcg_win c;
+	u64 now = 0;
+
+	mcg_win_init(&c);
+	mcg_win_sample(&c, u);
+	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
+	KUNIT_EXPECT_EQ(test, c.w, 2 * MCG_WIN_START);
+	KUNIT_EXPECT_TRUE(test, c.start);
+	c.w = 8 * one;
+	/* a refusal within the round: no cut before the round's end */
+	mcg_win_sample(&c, 40 * ms);
+	mcg_win_refused(&c, now + 1);
+	KUNIT_EXPECT_FALSE(test, mcg_win_round(&c, now + 9 * ms, wmax));
+	KUNIT_EXPECT_EQ(test, c.w, 8 * one);
+	now += 50 * ms;
+	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
+	KUNIT_EXPECT_EQ(test, c.w, 4 * one);
+	KUNIT_EXPECT_FALSE(test, c.start);
+	KUNIT_EXPECT_EQ(test, c.cut_ns, now);
+	KUNIT_EXPECT_EQ(test, c.bound_ns, 40 * ms);
+	KUNIT_EXPECT_EQ(test, c.round_end_ns, now + 40 * ms);
+	/* refused, but sent before the cut (or at it): no second cut */
+	mcg_win_refused(&c, now - ms);
+	mcg_win_refused(&c, now);
+	KUNIT_EXPECT_FALSE(test, c.refused);
+	/* a round of refusals only ends too, as long as the last round */
+	mcg_win_refused(&c, now + ms);
+	KUNIT_EXPECT_FALSE(test, mcg_win_round(&c, now + 40 * ms - 1, wmax));
+	now += 40 * ms;
+	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
+	KUNIT_EXPECT_EQ(test, c.w, 2 * one);
+	KUNIT_EXPECT_EQ(test, c.bound_ns, 40 * ms);
+	/* a queue of half the bound or more: no growth... */
+	c.w = one / 8;
+	mcg_win_sample(&c, 20 * ms);
+	now += step;
+	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
+	KUNIT_EXPECT_EQ(test, c.w, one / 8);
+	/* ... below it, a 16th of the window */
+	mcg_win_sample(&c, 20 * ms - 1);
+	now += step;
+	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
+	KUNIT_EXPECT_EQ(test, c.w, one / 8 + one / 8 / MCG_WIN_CUT_DIV);
+	/* at least one unit */
+	c.w = MCG_WIN_MIN;
+	mcg_win_sample(&c, u);
+	now += step;
+	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
+	KUNIT_EXPECT_EQ(test, c.w, MCG_WIN_MIN + 1);
+	/* no queue, whatever the bound: MCG_WIN_CUT_STEP from one request */
+	c.w = 2 * one;
+	mcg_win_sample(&c, u);
+	now += step;
+	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
+	KUNIT_EXPECT_EQ(test, c.w, 2 * one + MCG_WIN_CUT_STEP);
+	/* a long queue still shrinks it */
+	c.w = 4 * one;
+	mcg_win_sample(&c, 200 * ms);
+	now += step;
+	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
+	KUNIT_EXPECT_EQ(test, c.w, 3 * one);
+	/* never below MCG_WIN_MIN */
+	c.w = MCG_WIN_MIN;
+	mcg_win_refused(&c, now + 1);
+	now += step;
+	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
+	KUNIT_EXPECT_EQ(test, c.w, MCG_WIN_MIN);
+	/* a new wave forgets it all */
+	mcg_win_init(&c);
+	KUNIT_EXPECT_EQ(test, c.cut_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, c.bound_ns, 0ULL);
+	KUNIT_EXPECT_FALSE(test, c.refused);
+	KUNIT_EXPECT_TRUE(test, c.start);
+}
+
+/*
  * A fleet of ports under the window law against one SA that answers R
  * requests per second in the order they come (a FIFO queue), plus a fixed
  * network round trip (WF_NET_NS, added after the SA's answer): what a
@@ -641,11 +726,13 @@ static void win_law_test(struct kunit *test)
 #define WF_PORTS	256
 #define WF_NET_NS	(400 * NSEC_PER_USEC)
 #define WF_QUEUE	4096
+#define WF_RETRY	1024
 
 struct wf_req {
 	u8 port;
+	bool busy;	/* answered BUSY (refused), at once */
 	u64 sent;
-	u64 due;	/* its answer's arrival at the port */
+	u64 due;	/* its answer's arrival at the port; a retry's time */
 };
 
 struct wf_port {
@@ -658,13 +745,20 @@ struct wf_fleet {
 	struct wf_port p[WF_PORTS];
 	struct wf_req q[WF_QUEUE];	/* at the SA, in order */
 	struct wf_req a[WF_QUEUE];	/* answers on the way, in order */
-	unsigned int qh, qn, ah, an;
+	struct wf_req r[WF_RETRY];	/* refused, to be sent again */
+	unsigned int qh, qn, ah, an, rh, rn;
 	u64 qmax_ns;	/* the longest an answer waited in the SA's queue */
+	unsigned int busy;
 };
 
-/* The wave of @ports x @groups re-joins at @rate/s: its time, in ns. */
+/*
+ * The wave of @ports x @groups re-joins at @rate/s: its time, in ns. With
+ * @busy_ns, the SA answers BUSY at once what would wait longer than that
+ * in its queue, and the refused re-join is sent again a second later (the
+ * module's backoff after a refusal: 0.5 to 1.5 s).
+ */
 static u64 wf_wave(struct kunit *test, struct wf_fleet *f, unsigned int ports,
-		   unsigned int groups, unsigned int rate)
+		   unsigned int groups, unsigned int rate, u64 busy_ns)
 {
 	const u64 serve = div_u64(NSEC_PER_SEC, rate);
 	const u64 step = max_t(u64, serve / 10, 10 * NSEC_PER_USEC);
@@ -699,10 +793,23 @@ static u64 wf_wave(struct kunit *test, struct wf_fleet *f, unsigned int ports,
 
 			f->ah = (f->ah + 1) % WF_QUEUE;
 			f->an--;
+			p->inflight--;
+			if (r.busy) {
+				mcg_win_refused(&p->c, r.sent);
+				r.due = now + NSEC_PER_SEC;
+				KUNIT_ASSERT_LT(test, f->rn, WF_RETRY);
+				f->r[(f->rh + f->rn++) % WF_RETRY] = r;
+				continue;
+			}
 			mcg_win_sample(&p->c, now - r.sent);
 			p->srtt = mcg_srtt_update(p->srtt, now - r.sent);
-			p->inflight--;
 			done++;
+		}
+		/* refused re-joins come back after their backoff, in order */
+		while (f->rn && f->r[f->rh].due <= now) {
+			f->p[f->r[f->rh].port].left++;
+			f->rh = (f->rh + 1) % WF_RETRY;
+			f->rn--;
 		}
 		/* each port: the law, then what its window and pace let go */
 		for (i = 0; i < ports; i++) {
@@ -714,12 +821,21 @@ static u64 wf_wave(struct kunit *test, struct wf_fleet *f, unsigned int ports,
 			if (!p->left || now < p->next ||
 			    p->inflight >= mcg_win_inflight(p->c.w))
 				continue;
+			p->left--;
+			p->inflight++;
+			p->next = now + mcg_win_pace_ns(&p->c, p->srtt);
+			if (busy_ns && f->qn * serve > busy_ns) {
+				f->busy++;
+				KUNIT_ASSERT_LT(test, f->an, WF_QUEUE);
+				f->a[(f->ah + f->an++) % WF_QUEUE] =
+					(struct wf_req){ .port = i, .busy = true,
+							 .sent = now,
+							 .due = now + WF_NET_NS };
+				continue;
+			}
 			KUNIT_ASSERT_LT(test, f->qn, WF_QUEUE);
 			f->q[(f->qh + f->qn++) % WF_QUEUE] =
 				(struct wf_req){ .port = i, .sent = now };
-			p->left--;
-			p->inflight++;
-			p->next = now + mcg_win_interval_ns(p->c.w, p->srtt);
 		}
 	}
 	KUNIT_EXPECT_EQ(test, done, total);
@@ -739,7 +855,7 @@ static void win_fleet_test(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(w); i++) {
 		u64 ideal = div_u64((u64)w[i].ports * w[i].groups * NSEC_PER_SEC,
 				    w[i].rate);
-		u64 t = wf_wave(test, f, w[i].ports, w[i].groups, w[i].rate);
+		u64 t = wf_wave(test, f, w[i].ports, w[i].groups, w[i].rate, 0);
 
 		kunit_info(test, "%u ports x %u groups at %u/s: %llu ms, total / R %llu ms, longest in the queue %llu ms\n",
 			   w[i].ports, w[i].groups, w[i].rate,
@@ -750,6 +866,39 @@ static void win_fleet_test(struct kunit *test)
 		KUNIT_EXPECT_LE(test, t, ideal * 12 / 10);
 		/* never so long in the SA's queue that ib_mad resends */
 		KUNIT_EXPECT_LT(test, f->qmax_ns, 300 * NSEC_PER_MSEC);
+	}
+}
+
+/*
+ * The same fleet against an SA whose queue is bounded: what would wait
+ * more than 50 ms is answered BUSY, which ib_sa reports as a refusal.
+ * The windows cut at refusals and keep the queue below the bound they
+ * learnt: BUSY answers stay a small share of the requests, at the SA's
+ * pace. (Before the law read refusals, 64 ports x 256 groups drew 3.6
+ * BUSY answers per re-join in the fleet bench, BENCH_FLEET_SA=busy.)
+ */
+static void win_busy_test(struct kunit *test)
+{
+	static const struct { unsigned int ports, groups, rate; } w[] = {
+		{ 64, 256, 500 }, { 128, 128, 500 },
+	};
+	struct wf_fleet *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	for (i = 0; i < ARRAY_SIZE(w); i++) {
+		unsigned int total = w[i].ports * w[i].groups;
+		u64 ideal = div_u64((u64)total * NSEC_PER_SEC, w[i].rate);
+		u64 t = wf_wave(test, f, w[i].ports, w[i].groups, w[i].rate,
+				50 * NSEC_PER_MSEC);
+
+		kunit_info(test, "%u ports x %u groups at %u/s, BUSY above 50 ms: %llu ms, total / R %llu ms, %u BUSY\n",
+			   w[i].ports, w[i].groups, w[i].rate,
+			   div_u64(t, NSEC_PER_MSEC),
+			   div_u64(ideal, NSEC_PER_MSEC), f->busy);
+		KUNIT_EXPECT_LE(test, t, ideal * 12 / 10);
+		/* 128 ports starting within 32 ms, 25 requests' room */
+		KUNIT_EXPECT_LE(test, f->busy, total * 5 / 100);
 	}
 }
 
@@ -767,7 +916,9 @@ static struct kunit_case mcg_pacing_cases[] = {
 	KUNIT_CASE(tb_user_test),
 	KUNIT_CASE(user_limits_test),
 	KUNIT_CASE(win_law_test),
+	KUNIT_CASE(win_refused_test),
 	KUNIT_CASE(win_fleet_test),
+	KUNIT_CASE(win_busy_test),
 	{}
 };
 
