@@ -292,14 +292,15 @@ static inline unsigned int mcg_user_inflight_limit(unsigned int limit)
  *    queue's (mcg_rtt_is_sa() leaves it out). A round whose only answers
  *    were refusals ends too, its round trip the last round's. The last
  *    round's least round trip at the cut is the SA's bound, as near as a
- *    port can tell: for the rest of the wave a queue (as above) lets the
- *    window grow only while the round trip stays below half of that
- *    bound, and it grows by less (1/MCG_WIN_CUT_DIV of itself below one
- *    request, at least one unit; MCG_WIN_CUT_STEP above), so that the
- *    fleet comes back to the bound slowly rather than in a few rounds. A
- *    refusal of another cause (the SA's rules) costs a cut and the slower
- *    growth for the rest of the wave: the refused group waits its
- *    backoff.
+ *    port can tell: after the cut a queue (as above) lets the window grow
+ *    only while the round trip stays below half of that bound, and it
+ *    grows by less (1/MCG_WIN_CUT_DIV of itself below one request, at
+ *    least one unit; MCG_WIN_CUT_STEP above), so that the fleet comes
+ *    back to the bound slowly rather than in a few rounds; until
+ *    MCG_WIN_CUT_QUIET rounds in a row had no queue, which lets a port
+ *    that is among the last of a wave take up the SA that the others
+ *    left. A refusal of another cause (the SA's rules) costs the same:
+ *    the refused group waits its backoff.
  *
  * Every port's estimate is about the same queue, so the ports share it:
  * each keeps between a quarter and one request in it. Each keeps one
@@ -318,6 +319,7 @@ static inline unsigned int mcg_user_inflight_limit(unsigned int limit)
 #define MCG_WIN_BLIND_MAX_NS	(500 * NSEC_PER_MSEC)
 #define MCG_WIN_CUT_DIV		16U
 #define MCG_WIN_CUT_STEP	(MCG_WIN_ONE / 8)
+#define MCG_WIN_CUT_QUIET	5U
 
 /**
  * struct mcg_win - a port's window (the window law above)
@@ -331,6 +333,8 @@ static inline unsigned int mcg_user_inflight_limit(unsigned int limit)
  * @cut_ns: when a refusal last halved the window; 0: never in this wave
  * @bound_ns: the least round trip of the round before that cut
  * @blind_ns: the pace before the first sample (mcg_win_pace_ns())
+ * @quiet: rounds in a row without a queue since the cut, at most
+ *	MCG_WIN_CUT_QUIET
  */
 struct mcg_win {
 	u32 w;
@@ -343,6 +347,7 @@ struct mcg_win {
 	u64 cut_ns;
 	u64 bound_ns;
 	u64 blind_ns;
+	u32 quiet;
 };
 
 /**
@@ -429,9 +434,11 @@ static inline bool mcg_win_round(struct mcg_win *c, u64 now_ns, u32 wmax)
 		c->last_ns = c->rmin_ns;
 	q = mcg_win_queued(c->w, c->base_ns, c->rmin_ns);
 	queue = c->rmin_ns >= c->base_ns + MCG_WIN_DELAY_OK_NS;
+	c->quiet = queue ? 0 : min(c->quiet + 1, MCG_WIN_CUT_QUIET);
 	if (c->refused) {
 		c->refused = false;
 		c->start = false;
+		c->quiet = 0;
 		c->cut_ns = now_ns;
 		c->bound_ns = c->last_ns;
 		if (!c->base_ns)
@@ -445,7 +452,7 @@ static inline bool mcg_win_round(struct mcg_win *c, u64 now_ns, u32 wmax)
 		} else {
 			w *= 2;
 		}
-	} else if (c->cut_ns) {
+	} else if (c->cut_ns && c->quiet < MCG_WIN_CUT_QUIET) {
 		if (!queue || (q < MCG_WIN_VA && c->rmin_ns < c->bound_ns / 2))
 			w += w < MCG_WIN_ONE ?
 			     max_t(u64, w / MCG_WIN_CUT_DIV, 1) :

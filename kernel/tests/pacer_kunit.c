@@ -640,6 +640,7 @@ static void win_refused_test(struct kunit *test)
 	const u64 ms = NSEC_PER_MSEC, u = 2 * ms, step = 250 * ms;
 	const u32 one = MCG_WIN_ONE, wmax = 64 * MCG_WIN_ONE;
 	struct mcg_win c;
+	unsigned int i;
 	u64 now = 0;
 
 	mcg_win_init(&c);
@@ -706,6 +707,24 @@ static void win_refused_test(struct kunit *test)
 	now += step;
 	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
 	KUNIT_EXPECT_EQ(test, c.w, MCG_WIN_MIN);
+	KUNIT_EXPECT_EQ(test, c.quiet, 0U);
+	/* MCG_WIN_CUT_QUIET rounds in a row without a queue: growth as before */
+	c.w = one / 2;
+	for (i = 1; i <= MCG_WIN_CUT_QUIET; i++) {
+		u32 w = c.w;
+
+		mcg_win_sample(&c, u);
+		now += step;
+		KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
+		KUNIT_EXPECT_EQ(test, c.quiet, i);
+		KUNIT_EXPECT_EQ(test, c.w, i < MCG_WIN_CUT_QUIET ?
+				w + w / MCG_WIN_CUT_DIV : w + w / 4);
+	}
+	/* until the next queue */
+	mcg_win_sample(&c, 200 * ms);
+	now += step;
+	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
+	KUNIT_EXPECT_EQ(test, c.quiet, 0U);
 	/* a new wave forgets it all */
 	mcg_win_init(&c);
 	KUNIT_EXPECT_EQ(test, c.cut_ns, 0ULL);
