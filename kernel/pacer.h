@@ -207,6 +207,23 @@ static inline bool mcg_rtt_is_sa(u64 sent_ns, u64 reset_ns, int status)
 	return sent_ns && sent_ns > reset_ns && !status;
 }
 
+/**
+ * mcg_status_cuts() - does a join's answer cut the window?
+ * @status: the join's answer
+ *
+ * A refusal (-EINVAL: an SA too busy to queue it answers BUSY, which
+ * ib_sa reports as any refusal) and a time-out (-ETIMEDOUT: ib_mad's
+ * tries all went unanswered, an SA that drops or queues too long) say the
+ * SA got too much (the window law, mcg_win_refused()).
+ *
+ * Context: any; a pure function (see the top of this file).
+ * Return: true if the window is to be cut.
+ */
+static inline bool mcg_status_cuts(int status)
+{
+	return status == -EINVAL || status == -ETIMEDOUT;
+}
+
 /*
  * MCG_INFLIGHT_MIN: the SA Deletes a port may have unanswered, if the
  * maximum (rejoin_inflight) allows that many: their answers are not seen
@@ -284,7 +301,8 @@ static inline unsigned int mcg_user_inflight_limit(unsigned int limit)
  *  - the base is the least round trip seen, but at most
  *    MCG_WIN_BASE_MAX_NS: a port that starts while the queue is long would
  *    take the queue for its base and never see it;
- *  - a refusal halves the window at the end of its round (once for the
+ *  - a refusal or a time-out (mcg_status_cuts()) halves the window at
+ *    the end of its round (once for the
  *    requests sent before that cut) and ends the doubling. An SA whose
  *    queue is bounded answers BUSY what it cannot queue, at once, and
  *    ib_sa reports BUSY as it reports any refusal (-EINVAL): such an

@@ -284,6 +284,13 @@ static void rtt_is_sa_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, mcg_rtt_is_sa(5 * ms, 0, -ETIMEDOUT));
 	KUNIT_EXPECT_FALSE(test, mcg_rtt_is_sa(5 * ms, 0, -ENETRESET));
 	KUNIT_EXPECT_FALSE(test, mcg_rtt_is_sa(5 * ms, 0, -EAGAIN));
+	/* which answers cut the window: a refusal, a time-out */
+	KUNIT_EXPECT_TRUE(test, mcg_status_cuts(-EINVAL));
+	KUNIT_EXPECT_TRUE(test, mcg_status_cuts(-ETIMEDOUT));
+	KUNIT_EXPECT_FALSE(test, mcg_status_cuts(0));
+	KUNIT_EXPECT_FALSE(test, mcg_status_cuts(-ENETRESET));
+	KUNIT_EXPECT_FALSE(test, mcg_status_cuts(-EAGAIN));
+	KUNIT_EXPECT_FALSE(test, mcg_status_cuts(-ENOMEM));
 }
 
 /* Leaves: MCG_INFLIGHT_MIN, rejoin_inflight winning, 0 as 1. */
