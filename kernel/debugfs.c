@@ -75,8 +75,9 @@ DEFINE_SHOW_ATTRIBUTE(groups);
 /*
  * The pacer of each InfiniBand port (pacer.h): its window (in
  * 1/MCG_WIN_ONE requests) and whether it is still doubling, the base and
- * smoothed SA round trips, the requests unanswered; then what holds its
- * joins or its re-join wave (backend_ib.c).
+ * smoothed SA round trips, the cuts since the window last started and
+ * the round trip that bounds it since, the requests unanswered; then
+ * what holds its joins or its re-join wave (backend_ib.c).
  */
 static int pacer_show(struct seq_file *m, void *v)
 {
@@ -88,11 +89,13 @@ static int pacer_show(struct seq_file *m, void *v)
 		if (port->backend != &mcg_ib_backend)
 			continue;
 		ib = &port->ib;
-		seq_printf(m, "%s/%u window=%u/%u start=%d base_us=%llu srtt_us=%llu joins=%u users=%u deletes=%u",
+		seq_printf(m, "%s/%u window=%u/%u start=%d base_us=%llu srtt_us=%llu cuts=%u bound_us=%llu joins=%u users=%u deletes=%u",
 			   mcg_dev_name(port), port->port_num, ib->win.w,
 			   MCG_WIN_ONE, ib->win.start,
 			   div_u64(ib->win.base_ns, NSEC_PER_USEC),
 			   div_u64(ib->srtt_ns, NSEC_PER_USEC),
+			   ib->win.cuts,
+			   div_u64(ib->win.bound_ns, NSEC_PER_USEC),
 			   ib->inflight, ib->uinflight,
 			   ib->leaves_inflight);
 		seq_printf(m, " active=%d settling=%d wave=%d heard_ms=%lld unheard_ms=%llu wave_waits=%u\n",

@@ -265,7 +265,9 @@ void mcg_pacer_join_done(struct mcg_port *port, struct mcg_ib_memb *m)
  * Its round trip, from the send to done_work's handling of the answer,
  * is a sample of the SA's for the smoothed round trip and the window,
  * unless mcg_rtt_is_sa() says it is not. A refusal (maybe the SA's BUSY)
- * or a time-out is told to the window instead (mcg_status_cuts()).
+ * or a time-out is told to the window instead (mcg_status_cuts()), unless
+ * the join was a user's: a user who asked for joins the SA refuses would
+ * otherwise keep the window, and root's re-joins, at their slowest.
  */
 void mcg_pacer_rtt_sample(struct mcg_port *port, struct mcg_ib_memb *m,
 			  int status)
@@ -273,7 +275,7 @@ void mcg_pacer_rtt_sample(struct mcg_port *port, struct mcg_ib_memb *m,
 	u64 sent_ns = m->sent_ns, rtt_ns;
 
 	m->sent_ns = 0;
-	if (sent_ns && mcg_status_cuts(status))
+	if (sent_ns && !m->user && mcg_status_cuts(status))
 		mcg_win_refused(&port->ib.win, sent_ns);
 	if (!mcg_rtt_is_sa(sent_ns, port->ib.reset_ns, status))
 		return;

@@ -185,19 +185,19 @@ static inline u64 mcg_srtt_update(u64 srtt_ns, u64 sample_ns)
  * @status: the join's answer (0, or an error)
  *
  * A success is an answer of the SA; a refusal (-EINVAL) may be its BUSY,
- * sent at once, not from its queue (the window law); another error may
- * not be the SA's at all. And a join sent before a loss report that came after it
- * waited behind that report: multicast.c reports the lost groups of a
- * reregister one at a time on its ordered workqueue, which also sends
- * our joins, so a join sent while those reports run (a wave's first
- * re-joins) is timed with the rest of the reports in it - 44 to 77 ms
- * for 16,383 groups, against an SA answer of 0.3 ms (design-notes, "The
- * start of a re-join wave"). Read as the SA's queue, that cut the window
- * at each wave's start. The report is timed when done_work handles it,
- * after multicast.c made it: a join sent in between is left out too.
- * Reports we never see - of other clients' groups (IPoIB's, rdma_cm's),
- * of memberships we are leaving - may still be queued after our last:
- * a join sent then is sampled with that wait in it, as before.
+ * sent at once, not from its queue (the window law); another error may not
+ * be the SA's at all. And a join sent before a loss report that came after
+ * it waited behind that report: multicast.c reports the lost groups of a
+ * reregister one at a time on its ordered workqueue, which also sends our
+ * joins, so a join sent while those reports run (a wave's first re-joins)
+ * is timed with the rest of the reports in it - 44 to 77 ms for 16,383
+ * groups, against an SA answer of 0.3 ms (design-notes, "The start of a
+ * re-join wave"). Read as the SA's queue, that cut the window at each
+ * wave's start. The report is timed when done_work handles it, after
+ * multicast.c made it: a join sent in between is left out too. Reports we
+ * never see - of other clients' groups (IPoIB's, rdma_cm's), of
+ * memberships we are leaving - may still be queued after our last: a join
+ * sent then is sampled with that wait in it, as before.
  *
  * Context: any; a pure function (see the top of this file).
  * Return: true if the round trip is to be sampled.
@@ -301,24 +301,23 @@ static inline unsigned int mcg_user_inflight_limit(unsigned int limit)
  *  - the base is the least round trip seen, but at most
  *    MCG_WIN_BASE_MAX_NS: a port that starts while the queue is long would
  *    take the queue for its base and never see it;
- *  - a refusal or a time-out (mcg_status_cuts()) halves the window at
- *    the end of its round (once for the
- *    requests sent before that cut) and ends the doubling. An SA whose
- *    queue is bounded answers BUSY what it cannot queue, at once, and
- *    ib_sa reports BUSY as it reports any refusal (-EINVAL): such an
- *    answer is the SA's "too much", and its round trip is not the
- *    queue's (mcg_rtt_is_sa() leaves it out). A round whose only answers
- *    were refusals ends too, its round trip the last round's. The last
- *    round's least round trip at the cut is the SA's bound, as near as a
- *    port can tell: after the cut a queue (as above) lets the window grow
- *    only while the round trip stays below half of that bound, and it
- *    grows by less (1/MCG_WIN_CUT_DIV of itself below one request, at
- *    least one unit; MCG_WIN_CUT_STEP above), so that the fleet comes
- *    back to the bound slowly rather than in a few rounds; until
- *    MCG_WIN_CUT_QUIET rounds in a row had no queue, which lets a port
- *    that is among the last of a wave take up the SA that the others
- *    left. A refusal of another cause (the SA's rules) costs the same:
- *    the refused group waits its backoff.
+ *  - a refusal or a time-out of root's join (mcg_status_cuts()) halves the
+ *    window at the end of its round (once for the requests sent before that
+ *    cut) and ends the doubling. An SA whose queue is bounded answers BUSY
+ *    what it cannot queue, at once, and ib_sa reports BUSY as it reports
+ *    any refusal (-EINVAL): such an answer is the SA's "too much", and its
+ *    round trip is not the queue's (mcg_rtt_is_sa() leaves it out). A round
+ *    whose only answers were refusals ends too, its round trip the last
+ *    round's. The last round's least round trip at the cut is the SA's
+ *    bound, as near as a port can tell: after the cut a queue (as above)
+ *    lets the window grow only while the round trip stays below half of
+ *    that bound, and it grows by less (1/MCG_WIN_CUT_DIV of itself below
+ *    one request, at least one unit; MCG_WIN_CUT_STEP above), so that the
+ *    fleet comes back to the bound slowly rather than in a few rounds;
+ *    until MCG_WIN_CUT_QUIET rounds in a row had no queue, which lets a
+ *    port that is among the last of a wave take up the SA that the others
+ *    left. A refusal of another cause (the SA's rules) costs the same: the
+ *    refused group waits its backoff.
  *
  * Every port's estimate is about the same queue, so the ports share it:
  * each keeps between a quarter and one request in it. Each keeps one
@@ -353,6 +352,7 @@ static inline unsigned int mcg_user_inflight_limit(unsigned int limit)
  * @blind_ns: the pace before the first sample (mcg_win_pace_ns())
  * @quiet: rounds in a row without a queue since the cut, at most
  *	MCG_WIN_CUT_QUIET
+ * @cuts: cuts in this wave (debugfs)
  */
 struct mcg_win {
 	u32 w;
@@ -366,6 +366,7 @@ struct mcg_win {
 	u64 bound_ns;
 	u64 blind_ns;
 	u32 quiet;
+	u32 cuts;
 };
 
 /**
@@ -457,6 +458,7 @@ static inline bool mcg_win_round(struct mcg_win *c, u64 now_ns, u32 wmax)
 		c->refused = false;
 		c->start = false;
 		c->quiet = 0;
+		c->cuts++;
 		c->cut_ns = now_ns;
 		c->bound_ns = c->last_ns;
 		if (!c->base_ns)

@@ -666,6 +666,7 @@ static void win_refused_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c.w, 4 * one);
 	KUNIT_EXPECT_FALSE(test, c.start);
 	KUNIT_EXPECT_EQ(test, c.cut_ns, now);
+	KUNIT_EXPECT_EQ(test, c.cuts, 1U);
 	KUNIT_EXPECT_EQ(test, c.bound_ns, 40 * ms);
 	KUNIT_EXPECT_EQ(test, c.round_end_ns, now + 40 * ms);
 	/* refused, but sent before the cut (or at it): no second cut */
@@ -678,6 +679,7 @@ static void win_refused_test(struct kunit *test)
 	now += 40 * ms;
 	KUNIT_ASSERT_TRUE(test, mcg_win_round(&c, now, wmax));
 	KUNIT_EXPECT_EQ(test, c.w, 2 * one);
+	KUNIT_EXPECT_EQ(test, c.cuts, 2U);
 	KUNIT_EXPECT_EQ(test, c.bound_ns, 40 * ms);
 	/* a queue of half the bound or more: no growth... */
 	c.w = one / 8;
@@ -736,6 +738,7 @@ static void win_refused_test(struct kunit *test)
 	mcg_win_init(&c);
 	KUNIT_EXPECT_EQ(test, c.cut_ns, 0ULL);
 	KUNIT_EXPECT_EQ(test, c.bound_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, c.cuts, 0U);
 	KUNIT_EXPECT_FALSE(test, c.refused);
 	KUNIT_EXPECT_TRUE(test, c.start);
 }

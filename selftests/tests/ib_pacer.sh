@@ -39,7 +39,7 @@ check_eq "debugfs pacer: a line per port of simhca0" \
 	"$(ls /sys/class/infiniband/simhca0/ports | wc -l)" \
 	"$(grep -c '^simhca0/[0-9]* window=' $pacer)"
 check "port 1's window, round trips, nothing unanswered" \
-	grep -Eq '^simhca0/1 window=[0-9]+/256 start=[01] base_us=[0-9]+ srtt_us=[0-9]+ joins=0 users=0 deletes=0 active=1 settling=[01] wave=0 heard_ms=-?[0-9]+ unheard_ms=0 wave_waits=0$' $pacer
+	grep -Eq '^simhca0/1 window=[0-9]+/256 start=[01] base_us=[0-9]+ srtt_us=[0-9]+ cuts=0 bound_us=0 joins=0 users=0 deletes=0 active=1 settling=[01] wave=0 heard_ms=-?[0-9]+ unheard_ms=0 wave_waits=0$' $pacer
 echo 1 >$D/stats
 check "release all $N at once" mcg_bulk leave simhca0 1 $N job:1
 check "the SA loses every group" wait_for -t 120 sa_groups_are 0
