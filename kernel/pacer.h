@@ -472,18 +472,18 @@ static inline bool mcg_win_round(struct mcg_win *c, u64 now_ns, u32 wmax)
 		} else {
 			w *= 2;
 		}
-	} else if (c->cut_ns && c->quiet < MCG_WIN_CUT_QUIET) {
-		if (!queue || (q < MCG_WIN_VA && c->rmin_ns < c->bound_ns / 2))
-			w += w < MCG_WIN_ONE ?
-			     max_t(u64, w / MCG_WIN_CUT_DIV, 1) :
-			     MCG_WIN_CUT_STEP;
+	} else {
+		/* since a cut: slower, and below half of its bound */
+		bool cut = c->cut_ns && c->quiet < MCG_WIN_CUT_QUIET;
+
+		if (!queue || (q < MCG_WIN_VA &&
+			       (!cut || c->rmin_ns < c->bound_ns / 2)))
+			w += w >= MCG_WIN_ONE ?
+			     (cut ? MCG_WIN_CUT_STEP : MCG_WIN_ONE) :
+			     cut ? max_t(u64, w / MCG_WIN_CUT_DIV, 1) :
+			     max_t(u64, w / 4, MCG_WIN_MIN);
 		else if (q > MCG_WIN_VB)
 			w -= w > 2 * MCG_WIN_ONE ? MCG_WIN_ONE : w / 4;
-	} else if (!queue || q < MCG_WIN_VA) {
-		w += w < MCG_WIN_ONE ? max_t(u64, w / 4, MCG_WIN_MIN) :
-		     MCG_WIN_ONE;
-	} else if (q > MCG_WIN_VB) {
-		w -= w > 2 * MCG_WIN_ONE ? MCG_WIN_ONE : w / 4;
 	}
 	c->w = clamp_t(u64, w, MCG_WIN_MIN, max(wmax, MCG_WIN_MIN));
 	c->round_end_ns = now_ns + max_t(u64, c->last_ns, MCG_WIN_ROUND_MIN_NS);
