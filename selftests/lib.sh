@@ -298,6 +298,12 @@ mcg_count() {
 # mcg_all_joined [ARGS...]: is every entry of "mcctl list ARGS..." joined?
 mcg_all_joined() { [ "$(mcg_count '!joined' "$@")" = 0 ]; }
 
+# mcg_sysfs_sum COUNTER: COUNTER summed over the ports of every simhca
+# device (their ib_mcgroups sysfs directories)
+mcg_sysfs_sum() {
+	cat /sys/kernel/ib_mcgroups/simhca*/[0-9]*/"$1" | awk '{s += $1} END {print s + 0}'
+}
+
 # --- environment ------------------------------------------------------------
 # in_peer CMD...: run CMD where veth1 is (netns $MCG_NS, if set).
 in_peer() { "${PEER_EXEC[@]}" "$@"; }

@@ -10,8 +10,8 @@
 # settle_ms: nothing tells it the fleet's size or R. settle_ms is 1000
 # (BENCH_FLEET_SETTLE_MS) instead of 3000 (each port waits 1 s plus up
 # to 0.5 s of jitter after the reregister, the SM's first sweep): the
-# waves are shorter, the start as jittered. For each R, one fabric-wide client reregister (the
-# SA wiped), and:
+# waves are shorter, the start as jittered. For each R, one fabric-wide
+# client reregister (the SA wiped), and:
 #  - the time to full membership (every member back at the SA and every
 #    port's wave ended), from the reregister less settle_ms, against
 #    total / R (target 1.2 x); next to it, the same wave against the SA
@@ -35,11 +35,9 @@ RS=${BENCH_FLEET_R:-"500 2000 5000 20000"}
 PORTS=$((DEVS * 2))
 TOTAL=$((PORTS * G))
 
-# the sum of a counter over every port's ib_mcgroups sysfs
-sysfs_sum() { cat /sys/kernel/ib_mcgroups/simhca*/[12]/"$1" | awk '{s += $1} END {print s + 0}'; }
 now_ms() { echo $((${EPOCHREALTIME/./} / 1000)); }
 # full: every member at the SA and every port's wave over
-full() { [ "$(sa_stat members)" = "${2:-$TOTAL}" ] && [ "$(sysfs_sum rejoin_waves)" = "$1" ]; }
+full() { [ "$(sa_stat members)" = "${2:-$TOTAL}" ] && [ "$(mcg_sysfs_sum rejoin_waves)" = "$1" ]; }
 
 ktap_plan 1
 modprobe ib_umad
@@ -65,7 +63,7 @@ for ((d = 0; d < DEVS; d++)); do
 		mcg_bulk join simhca$d $p $G bench:fleet >/dev/null || broken=1
 	done
 done
-wait_for -t 600 full "$(sysfs_sum rejoin_waves)" || broken=1
+wait_for -t 600 full "$(mcg_sysfs_sum rejoin_waves)" || broken=1
 bench_info "fleet: $PORTS ports x $G groups joined (SA without a limit)" \
 	"$(($(now_ms) - t0)) ms; SA $(sa_stat groups) groups, $(sa_stat members) members"
 
@@ -75,9 +73,9 @@ bench_info "fleet: $PORTS ports x $G groups joined (SA without a limit)" \
 wave() {
 	echo "$1" >"$D/$SA_KNOB"
 	for f in /sys/kernel/debug/simhca/simhca*/stats; do echo 1 >"$f"; done
-	w=$(sysfs_sum rejoin_waves)
-	to=$(sysfs_sum sa_timeouts)
-	rf=$(sysfs_sum rejoin_failures)
+	w=$(mcg_sysfs_sum rejoin_waves)
+	to=$(mcg_sysfs_sum sa_timeouts)
+	rf=$(mcg_sysfs_sum rejoin_failures)
 	t0=$(now_ms)
 	echo 1 >$D/client_reregister
 	wait_for -t "$2" full $((w + PORTS)) "${3:-$TOTAL}" || return 1
@@ -88,7 +86,7 @@ ceiling=
 if [ "$broken" = 0 ] && wave 0 300; then
 	ceiling=$el
 	bench_info "fleet: the wave against an SA without a limit (the guest's own pace)" \
-		"$el ms, $((TOTAL * 1000 / (el > 0 ? el : 1)))/s; sa_timeouts $(($(sysfs_sum sa_timeouts) - to))"
+		"$el ms, $((TOTAL * 1000 / (el > 0 ? el : 1)))/s; sa_timeouts $(($(mcg_sysfs_sum sa_timeouts) - to))"
 fi
 for r in $RS; do
 	[ "$broken" = 0 ] || break
@@ -96,7 +94,7 @@ for r in $RS; do
 	limit=$((TOTAL * 4 / r + 120))
 	if ! wave "$r" "$limit"; then
 		bench_info "fleet: $PORTS x $G at R=$r/s" \
-			"not back in $limit s: SA $(sa_stat members) of $TOTAL members, waves $(($(sysfs_sum rejoin_waves) - w)) of $PORTS, Sets $(sa_stat rx_set_mcm), sa_timeouts $(($(sysfs_sum sa_timeouts) - to)), queue wait at most $(sa_stat serve_wait_max_us) us"
+			"not back in $limit s: SA $(sa_stat members) of $TOTAL members, waves $(($(mcg_sysfs_sum rejoin_waves) - w)) of $PORTS, Sets $(sa_stat rx_set_mcm), sa_timeouts $(($(mcg_sysfs_sum sa_timeouts) - to)), queue wait at most $(sa_stat serve_wait_max_us) us"
 		continue
 	fi
 	sets=$(sa_stat rx_set_mcm)
@@ -112,7 +110,7 @@ for r in $RS; do
 	bench_row "fleet: the SA's Sets (resends included), R=$r/s" \
 		"members" "$TOTAL" "$sets" Sets 1.01
 	bench_info "fleet: R=$r/s" \
-		"sa_timeouts $(($(sysfs_sum sa_timeouts) - to)), dropped $(sa_stat drop_rate), answered BUSY $(sa_stat busy), re-joins refused $(($(sysfs_sum rejoin_failures) - rf)), answers to resent requests $(sa_stat_sum answers_resent), queue wait at most $(sa_stat serve_wait_max_us) us, lost $((TOTAL - $(sa_stat members))); the busiest 100 ms ended $(sa_stat mcm_max_per_100ms_end_ms) ms after the reregister (MCMemberRecords; all requests: $(sa_stat max_per_100ms_end_ms) ms; the waves began at $SETTLE_MS ms, the last ended by $((el + SETTLE_MS)) ms)"
+		"sa_timeouts $(($(mcg_sysfs_sum sa_timeouts) - to)), dropped $(sa_stat drop_rate), answered BUSY $(sa_stat busy), re-joins refused $(($(mcg_sysfs_sum rejoin_failures) - rf)), answers to resent requests $(sa_stat_sum answers_resent), queue wait at most $(sa_stat serve_wait_max_us) us, lost $((TOTAL - $(sa_stat members))); the busiest 100 ms ended $(sa_stat mcm_max_per_100ms_end_ms) ms after the reregister (MCMemberRecords; all requests: $(sa_stat max_per_100ms_end_ms) ms; the waves began at $SETTLE_MS ms, the last ended by $((el + SETTLE_MS)) ms)"
 	# the SA's requests per 10 ms, since the reregister ($O/out/)
 	save_output "fleet-$r.arrivals" <"$D/arrivals"
 done
@@ -140,7 +138,7 @@ order_wave() {
 		wait_for -t 120 grep -q joined /tmp/fleet-hold.$d ||
 			{ cat /tmp/fleet-hold.$d >/tmp/fleet-order.err; return 1; }
 	done
-	wait_for -t 120 full "$(sysfs_sum rejoin_waves)" $((TOTAL + n * U)) ||
+	wait_for -t 120 full "$(mcg_sysfs_sum rejoin_waves)" $((TOTAL + n * U)) ||
 		{ echo "SA members $(sa_stat members)" >/tmp/fleet-order.err; return 1; }
 	mcctl -j monitor >/tmp/fleet-order.json 2>/tmp/fleet-order.err &
 	mon=$!

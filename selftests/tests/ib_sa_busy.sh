@@ -21,9 +21,8 @@ TOTAL=$((PORTS * G))
 R=200		# the SA's requests a second
 BUSY_MS=20	# room for 4 requests: fewer than the ports
 
-sysfs_sum() { cat /sys/kernel/ib_mcgroups/simhca*/[12]/"$1" | awk '{s += $1} END {print s + 0}'; }
 members_are() { [ "$(sa_stat members)" = "$1" ]; }
-waves_are() { [ "$(sysfs_sum rejoin_waves)" = "$1" ]; }
+waves_are() { [ "$(mcg_sysfs_sum rejoin_waves)" = "$1" ]; }
 
 ktap_plan 11
 modprobe ib_umad
@@ -44,15 +43,15 @@ check "$PORTS ports x $G groups joined (the SA without a bound)" \
 echo $R >"$D/serve_rate"
 echo $BUSY_MS >"$D/serve_busy_ms"
 echo 1 >"$D/stats"
-w=$(sysfs_sum rejoin_waves)
-rf=$(sysfs_sum rejoin_failures)
-to=$(sysfs_sum sa_timeouts)
+w=$(mcg_sysfs_sum rejoin_waves)
+rf=$(mcg_sysfs_sum rejoin_failures)
+to=$(mcg_sysfs_sum sa_timeouts)
 echo 1 >"$D/client_reregister"
 check "every port's wave ends" wait_for -t 200 waves_are $((w + PORTS))
 check "the SA has every membership again" wait_for -t 30 members_are $TOTAL
 check "every group joined" wait_for -t 30 mcg_all_joined
 check_eq "none released" "$TOTAL" "$(mcctl -j list | jq length)"
-refused=$(($(sysfs_sum rejoin_failures) - rf))
+refused=$(($(mcg_sysfs_sum rejoin_failures) - rf))
 ktap_diag "SA: $(sa_stat busy) BUSY answers, $(sa_stat rx_set_mcm) Sets for $TOTAL members, queue's longest wait $(sa_stat serve_wait_max_us) us; re-joins refused $refused"
 check "the bound was reached: some re-joins refused" test "$refused" -gt 0
 # before the law read refusals: more refusals than re-joins
@@ -60,7 +59,7 @@ check "refused re-joins at most 15 % of the memberships ($refused)" \
 	test "$refused" -le $((TOTAL * 15 / 100))
 check_eq "each refusal counted in rejoin_failures: Sets = members + refused" \
 	$((TOTAL + refused)) "$(sa_stat rx_set_mcm)"
-check_eq "no SA timeouts" "$to" "$(sysfs_sum sa_timeouts)"
+check_eq "no SA timeouts" "$to" "$(mcg_sysfs_sum sa_timeouts)"
 echo 0 >"$D/serve_busy_ms"
 echo 0 >"$D/serve_rate"
 ktap_finish
