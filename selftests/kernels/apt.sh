@@ -10,7 +10,9 @@
 #   apt_private SUITE    sets A (the directory) and APT (apt-get/apt-cache
 #                        options), takes the suite's lock (fd 8) and
 #                        refreshes the lists at most once a day (MIRROR:
-#                        default the machine's Debian mirror)
+#                        default the machine's Debian mirror); a Release
+#                        file whose validity has run out (a snapshot
+#                        mirror) is taken, its signature still checked
 #   apt_depends PKG RE   the newest package PKG depends on whose name
 #                        matches the extended regex RE, or nothing
 #   apt_candidate PKG    the version apt would fetch, or nothing
@@ -34,9 +36,19 @@ apt_private() {
 	     -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
 	if [ -z "$(find "$A/lists" -maxdepth 1 -name '*_Packages*' -mtime -1 2>/dev/null)" ]; then
 		log "apt update of $suite from $mirror (private lists in $A)"
+		rm -f "$A/expired"
 		apt-get "${APT[@]}" -q update >"$A/update.log" 2>&1 ||
+			grep -q 'Release file .* is expired' "$A/update.log" ||
 			die "apt-get update of $suite failed; see $A/update.log"
+		if grep -q 'Release file .* is expired' "$A/update.log"; then
+			log "$suite's Release file has expired at $mirror (a snapshot?): its dates are not checked, its signature is"
+			touch "$A/expired"
+			apt-get "${APT[@]}" -o Acquire::Check-Valid-Until=false \
+				-q update >"$A/update.log" 2>&1 ||
+				die "apt-get update of $suite failed; see $A/update.log"
+		fi
 	fi
+	[ ! -e "$A/expired" ] || APT+=(-o Acquire::Check-Valid-Until=false)
 }
 
 apt_depends() {
