@@ -37,13 +37,13 @@ apt_private() {
 	if [ -z "$(find "$A/lists" -maxdepth 1 -name '*_Packages*' -mtime -1 2>/dev/null)" ]; then
 		log "apt update of $suite from $mirror (private lists in $A)"
 		rm -f "$A/expired"
-		apt-get "${APT[@]}" -q update >"$A/update.log" 2>&1 ||
+		LC_ALL=C apt-get "${APT[@]}" -q update >"$A/update.log" 2>&1 ||
 			grep -q 'Release file .* is expired' "$A/update.log" ||
 			die "apt-get update of $suite failed; see $A/update.log"
 		if grep -q 'Release file .* is expired' "$A/update.log"; then
 			log "$suite's Release file has expired at $mirror (a snapshot?): its dates are not checked, its signature is"
 			touch "$A/expired"
-			apt-get "${APT[@]}" -o Acquire::Check-Valid-Until=false \
+			LC_ALL=C apt-get "${APT[@]}" -o Acquire::Check-Valid-Until=false \
 				-q update >"$A/update.log" 2>&1 ||
 				die "apt-get update of $suite failed; see $A/update.log"
 		fi
