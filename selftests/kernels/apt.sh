@@ -37,10 +37,9 @@ apt_private() {
 	if [ -z "$(find "$A/lists" -maxdepth 1 -name '*_Packages*' -mtime -1 2>/dev/null)" ]; then
 		log "apt update of $suite from $mirror (private lists in $A)"
 		rm -f "$A/expired"
-		LC_ALL=C apt-get "${APT[@]}" -q update >"$A/update.log" 2>&1 ||
+		if ! LC_ALL=C apt-get "${APT[@]}" -q update >"$A/update.log" 2>&1; then
 			grep -q 'Release file .* is expired' "$A/update.log" ||
-			die "apt-get update of $suite failed; see $A/update.log"
-		if grep -q 'Release file .* is expired' "$A/update.log"; then
+				die "apt-get update of $suite failed; see $A/update.log"
 			log "$suite's Release file has expired at $mirror (a snapshot?): its dates are not checked, its signature is"
 			touch "$A/expired"
 			LC_ALL=C apt-get "${APT[@]}" -o Acquire::Check-Valid-Until=false \

@@ -46,17 +46,17 @@ sleep 0.1
 check "root's next join (a run of the pacer after the round's end)" join_ok 2
 check_eq "the users' refusals cut nothing" 0 "$(pacer_field cuts)"
 w=$(pacer_field window)
-sets=$(sa_stat rx_set_mcm)
+before=$(sa_stat rx_set_mcm)
 check "root's join of a group the SA does not have: refused" \
 	eval '! mcctl join "$P" ff12:401b:fffe::9 owner admin 2>/dev/null'
 # libibmcg sends a JOIN refused before it listened once more, to learn
 # the reason (nl.c, join_and_wait()): one or two refused Sets, each of
 # which may cut the window in its own round, none without one.
-sets=$(($(sa_stat rx_set_mcm) - sets))
+rsets=$(($(sa_stat rx_set_mcm) - before))
 sleep 0.1
 join_ok 3
 check "and that cuts the window" wait_for -t 10 cuts_at_least 1
-check "once for each refused Set at most ($sets)" \
-	test "$(pacer_field cuts)" -le "$sets"
+check "once for each refused Set at most ($rsets)" \
+	test "$(pacer_field cuts)" -le "$rsets"
 ktap_diag "window $w/256 before, $(pacer_field window)/256 after; $(cat $PACER)"
 ktap_finish
