@@ -545,13 +545,21 @@ tr -d '\r' <"$RESULTS" >"$O/results.clean"
 sed -n '/^=== KTAP begin ===$/,/^=== KTAP end ===$/{//!p}' "$O/results.clean" >"$O/ktap.log"
 sed -n '/^=== dmesg begin ===$/,/^=== dmesg end ===$/{//!p}' "$O/results.clean" >"$O/dmesg.log"
 boot=$(sed -n 's/^=== boot \([0-9.]*\) ===$/\1/p' "$O/results.clean")
-# Files the tests saved (save_output), in $O/out.
+# Files the tests saved (save_output), in $O/out, and in $O/out.sums each
+# one's name and the MD5 sum the guest sent after it ("-": its end is
+# missing). They are checked below, before anything reads them.
 rm -rf "$O/out"
 mkdir -p "$O/out"
-awk -v dir="$O/out" '
-	/^=== file [A-Za-z0-9._-]+ begin ===$/ { f = dir "/" $3; printf "" >f; next }
-	/^=== file [A-Za-z0-9._-]+ end ===$/ { close(f); f = ""; next }
-	f != "" { print >f }' "$O/results.clean"
+awk -v dir="$O/out" -v sums="$O/out.sums" '
+	function cut() { if (f != "") { close(f); print name, "-" >sums } f = "" }
+	/^=== file [A-Za-z0-9._-]+ begin ===$/ {
+		cut(); name = $3; f = dir "/" name; printf "" >f; next
+	}
+	/^=== file [A-Za-z0-9._-]+ end [0-9a-f]+ ===$/ && $3 == name && f != "" {
+		close(f); print name, $5 >sums; f = ""; next
+	}
+	f != "" { print >f }
+	END { cut(); printf "" >sums }' "$O/results.clean"
 
 extra_fail=0
 if ! grep -q '^=== done ===$' "$O/results.clean"; then
@@ -623,6 +631,21 @@ host_check() {
 		failed=$((failed + 1))
 	fi
 }
+# Each saved file arrived whole: its MD5 sum is the one the guest sent. One
+# that did not is renamed NAME.damaged, out of the checks below.
+while read -r name sum; do
+	f=$O/out/$name
+	if [ "$(md5sum <"$f" | cut -d' ' -f1)" = "$sum" ]; then
+		echo "ok - host: saved file $name arrived whole"
+		passed=$((passed + 1))
+	else
+		[ "$sum" != - ] || sum="none (its end line is missing)"
+		echo "not ok - host: saved file $name arrived whole"
+		echo "#   $(wc -c <"$f") bytes, MD5 $(md5sum <"$f" | cut -d' ' -f1), the guest's: $sum; kept as $f.damaged"
+		mv "$f" "$f.damaged"
+		failed=$((failed + 1))
+	fi
+done <"$O/out.sums"
 prom_check() { promtool check metrics <"$1"; }
 wave_svg() { "$VM_DIR/plot-wave.sh" "$1" "$2" && grep -q '<svg' "$2"; }
 # promtool (Debian's prometheus package) on the Prometheus expositions

@@ -1,0 +1,39 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# The files tests save come back to the host whole, also when init, while
+# it sends them on ttyS1, takes signals: a process left behind sends it
+# SIGCHLD without pause once the tests are over. The host checks each
+# file's MD5 sum (run.sh, "arrived whole"); this test saves one of 64 KiB,
+# many times the UART's transmit buffer.
+#
+# (A signal to init once cut short its wait for the buffer to drain when it
+# closed ttyS1, and the kernel dropped what was left: a CI run lost the end
+# of metrics-roce.prom.)
+# timeout: 60
+. "$(dirname "$0")/../lib.sh"
+
+ktap_plan 3
+
+# The runner: this test's parent is timeout(1), whose parent is the runner.
+runner=$(awk '{ print $4 }' "/proc/$PPID/stat")
+check "found the runner ($runner)" grep -q runner.sh "/proc/$runner/cmdline"
+
+# 64 KiB that the host can tell apart if a piece is missing
+awk 'BEGIN { for (i = 1; i <= 1024; i++) printf "line %05d %s\n", i, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP" }' |
+	save_output harness-files.txt
+check_eq "saved 64 KiB" 65536 "$(wc -c </selftests/out/harness-files.txt)"
+
+# Out of the runner's reach (its own session): within 50 ms of the
+# runner's end, SIGCHLD to init for 30 s, while init sends the results. It
+# looks every 50 ms without a process per look (a read with a timeout on a
+# FIFO nobody writes).
+mkfifo /tmp/harness_files.nap
+setsid bash -c '
+	exec 7<>/tmp/harness_files.nap
+	rm -f /tmp/harness_files.nap
+	while [ -d /proc/'"$runner"' ]; do read -r -t 0.05 -u 7 _; done
+	end=$((SECONDS + 30))
+	while [ $SECONDS -lt $end ]; do kill -CHLD 1; done' \
+	</dev/null >/dev/null 2>&1 &
+check "left a process that signals init" kill -0 $!
+ktap_finish
