@@ -545,21 +545,29 @@ tr -d '\r' <"$RESULTS" >"$O/results.clean"
 sed -n '/^=== KTAP begin ===$/,/^=== KTAP end ===$/{//!p}' "$O/results.clean" >"$O/ktap.log"
 sed -n '/^=== dmesg begin ===$/,/^=== dmesg end ===$/{//!p}' "$O/results.clean" >"$O/dmesg.log"
 boot=$(sed -n 's/^=== boot \([0-9.]*\) ===$/\1/p' "$O/results.clean")
-# Files the tests saved (save_output), in $O/out, and in $O/out.sums each
-# one's name and the MD5 sum the guest sent after it ("-": its end is
-# missing). They are checked below, before anything reads them.
+# Files the tests saved (save_output), in $O/out, and in $O/out.sums a
+# line for each: its name and the MD5 sum the guest sent after it, or
+# "noend" (its end line is missing) or "nobegin" (an end line without its
+# begin: the lines between went nowhere). They are checked below, before
+# anything reads them.
 rm -rf "$O/out"
 mkdir -p "$O/out"
 awk -v dir="$O/out" -v sums="$O/out.sums" '
-	function cut() { if (f != "") { close(f); print name, "-" >sums } f = "" }
+	function cut() { if (f != "") { close(f); print name, "noend" >sums } f = "" }
+	BEGIN { printf "" >sums }
 	/^=== file [A-Za-z0-9._-]+ begin ===$/ {
 		cut(); name = $3; f = dir "/" name; printf "" >f; next
 	}
-	/^=== file [A-Za-z0-9._-]+ end [0-9a-f]+ ===$/ && $3 == name && f != "" {
-		close(f); print name, $5 >sums; f = ""; next
+	/^=== file [A-Za-z0-9._-]+ end [0-9a-f]+ ===$/ {
+		if ($3 == name && f != "") {
+			close(f); print name, $5 >sums; f = ""
+		} else {
+			cut(); print $3, "nobegin" >sums
+		}
+		next
 	}
 	f != "" { print >f }
-	END { cut(); printf "" >sums }' "$O/results.clean"
+	END { cut() }' "$O/results.clean"
 
 extra_fail=0
 if ! grep -q '^=== done ===$' "$O/results.clean"; then
@@ -633,19 +641,32 @@ host_check() {
 }
 # Each saved file arrived whole: its MD5 sum is the one the guest sent. One
 # that did not is renamed NAME.damaged, out of the checks below.
-while read -r name sum; do
-	f=$O/out/$name
-	if [ "$(md5sum <"$f" | cut -d' ' -f1)" = "$sum" ]; then
-		echo "ok - host: saved file $name arrived whole"
+# sent_whole FILE SUM: FILE is the file the guest summed as SUM, or that
+# and the newline the guest sent after it if it had none at its end
+sent_whole() {
+	[ "$(md5sum <"$1")" = "$2  -" ] || [ "$(head -c -1 "$1" | md5sum)" = "$2  -" ]
+}
+if [ -s "$O/out.sums" ]; then
+	damaged=()
+	while read -r name sum; do
+		f=$O/out/$name
+		case $sum in
+		nobegin) damaged+=("$name: its begin line is missing") ;;
+		noend) damaged+=("$name: its end line is missing") ;;
+		*) ! sent_whole "$f" "$sum" || continue
+		   damaged+=("$name: $(wc -c <"$f") bytes, not the MD5 sum the guest sent") ;;
+		esac
+		[ ! -f "$f" ] || mv "$f" "$f.damaged"
+	done <"$O/out.sums"
+	if [ ${#damaged[@]} -eq 0 ]; then
+		echo "ok - host: the $(wc -l <"$O/out.sums") saved files arrived whole"
 		passed=$((passed + 1))
 	else
-		[ "$sum" != - ] || sum="none (its end line is missing)"
-		echo "not ok - host: saved file $name arrived whole"
-		echo "#   $(wc -c <"$f") bytes, MD5 $(md5sum <"$f" | cut -d' ' -f1), the guest's: $sum; kept as $f.damaged"
-		mv "$f" "$f.damaged"
+		echo "not ok - host: the $(wc -l <"$O/out.sums") saved files arrived whole"
+		printf '#   %s\n' "${damaged[@]}"
 		failed=$((failed + 1))
 	fi
-done <"$O/out.sums"
+fi
 prom_check() { promtool check metrics <"$1"; }
 wave_svg() { "$VM_DIR/plot-wave.sh" "$1" "$2" && grep -q '<svg' "$2"; }
 # promtool (Debian's prometheus package) on the Prometheus expositions
