@@ -122,9 +122,9 @@ job_end() {
 
 # why_failed NAME RC: the lines of NAME's log that say what failed (failed
 # tests, each with the diagnostic line just before it and up to three just
-# after it (check_eq's expected and actual), a VM that crashed
-# or hung, a splat, a build error), at most 16,
-# kept for the summary: what CI shows of a run is its end.
+# after it (check_eq's expected and actual; what a host check's tool said),
+# a VM that crashed or hung, a splat, a build error), at most 16, kept for
+# the summary: what CI shows of a run is its end.
 declare -a failures=()
 why_failed() {
 	local name=$1 rc=$2 line n=0
@@ -135,7 +135,7 @@ why_failed() {
 	done < <(awk '
 		/# *SKIP/ { next }
 		/^ *not ok / { if (diag != "") print diag; print; diag = ""
-			after = /^ +not ok/ ? 3 : 0; next }
+			after = /^ +not ok|^not ok - host: / ? 3 : 0; next }
 		/^# VM |^# console: |^# kernel splat|failed; end of|no result line|never started/ ||
 		/^#   .*(BUG|WARNING|Oops|panic|Call Trace)/ { print; next }
 		/^ *# / { if (after-- > 0) print; else diag = $0; next }
