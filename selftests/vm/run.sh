@@ -659,10 +659,10 @@ if [ -s "$O/out.sums" ]; then
 		[ ! -f "$f" ] || mv "$f" "$f.damaged"
 	done <"$O/out.sums"
 	if [ ${#damaged[@]} -eq 0 ]; then
-		echo "ok - host: the $(wc -l <"$O/out.sums") saved files arrived whole"
+		echo "ok - host: every saved file arrived whole ($(wc -l <"$O/out.sums"))"
 		passed=$((passed + 1))
 	else
-		echo "not ok - host: the $(wc -l <"$O/out.sums") saved files arrived whole"
+		echo "not ok - host: every saved file arrived whole (${#damaged[@]} of $(wc -l <"$O/out.sums") did not)"
 		printf '#   %s\n' "${damaged[@]}"
 		failed=$((failed + 1))
 	fi
