@@ -6,8 +6,8 @@
 # file's MD5 sum (run.sh, "arrived whole").
 #
 # (A signal to init once cut short its wait for the buffer to drain when it
-# closed ttyS1, and the kernel dropped what was left: a CI run lost the end
-# of metrics-roce.prom.)
+# closed ttyS1, and the kernel dropped what was left: a CI run lost part of
+# metrics-roce.prom so.)
 # timeout: 60
 . "$(dirname "$0")/../lib.sh"
 
@@ -29,16 +29,12 @@ check_eq "saved 256 files" 256 \
 	"$(cat /selftests/out/harness-files-*.txt | grep -c ' line 2$')"
 
 # Out of the runner's reach (its own session): within 50 ms of the
-# runner's end, SIGCHLD to init for 30 s, while init sends the results. It
-# looks every 50 ms without a process per look (a read with a timeout on a
-# FIFO nobody writes).
-mkfifo /tmp/harness_files.nap
-setsid bash -c '
-	exec 7<>/tmp/harness_files.nap
-	rm -f /tmp/harness_files.nap
-	while [ -d /proc/'"$runner"' ]; do read -r -t 0.05 -u 7 _; done
+# runner's end, SIGCHLD to init for 30 s, while init sends the results
+# (it looks with lib.sh's nap, without a process per look).
+setsid bash -c "$(declare -f nap)"'
+	while [ -d "/proc/$1" ]; do nap 0.05; done
 	end=$((SECONDS + 30))
-	while [ $SECONDS -lt $end ]; do kill -CHLD 1; done' \
+	while [ $SECONDS -lt $end ]; do kill -CHLD 1; done' harness_files "$runner" \
 	</dev/null >/dev/null 2>&1 &
 check "left a process that signals init" kill -0 $!
 ktap_finish
